@@ -1,0 +1,171 @@
+"""Win-rate benchmark: seeded games in the simulated engine, on all cores.
+
+Game ``i`` of a run with seed ``S`` is seeded with ``(S, i)``, so any game can be replayed
+alone and the figures do not depend on ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from bot.play import GameResult, play_game
+from bot.sim import Game, Layout, Level, Rule
+from bot.solver import get_strategy
+
+
+@dataclass(frozen=True)
+class Job:
+    level: Level
+    rule: Rule
+    strategy: str
+    seed: int
+    flags: bool = True
+
+
+@dataclass(frozen=True)
+class Summary:
+    strategy: str
+    level: str
+    rule: str
+    games: int
+    wins: int
+    guesses: int
+    seconds: float  # summed time inside games (one core's worth)
+    slowest_decision: float
+    lost_on_certain: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    @property
+    def ms_per_game(self) -> float:
+        return 1000 * self.seconds / self.games if self.games else 0.0
+
+    @property
+    def guesses_per_game(self) -> float:
+        return self.guesses / self.games if self.games else 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        lo, hi = self.ci95
+        return {
+            "strategy": self.strategy,
+            "level": self.level,
+            "rule": self.rule,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 6),
+            "ci95": [round(lo, 6), round(hi, 6)],
+            "ms_per_game": round(self.ms_per_game, 3),
+            "guesses_per_game": round(self.guesses_per_game, 4),
+            "slowest_decision_ms": round(1000 * self.slowest_decision, 1),
+            "lost_on_certain": self.lost_on_certain,
+        }
+
+
+def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for a win rate (95% by default)."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _play_one(job: Job, index: int, layout: Layout | None) -> GameResult:
+    strategy = get_strategy(job.strategy)
+    if layout is not None:
+        game = Game(layout.level, layout.rule, (job.seed, index), layout=layout.mines)
+    else:
+        game = Game(job.level, job.rule, (job.seed, index))
+    rng = np.random.default_rng((job.seed, index, 1))
+    return play_game(game, strategy, job.rule, rng, flags=job.flags)
+
+
+def _play_chunk(args: tuple[Job, list[int], list[Layout | None]]) -> list[GameResult]:
+    job, indices, layouts = args
+    return [_play_one(job, i, lay) for i, lay in zip(indices, layouts)]
+
+
+def run(
+    job: Job,
+    games: int,
+    jobs: int = 1,
+    layouts: Sequence[Layout] | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
+) -> Summary:
+    """Play ``games`` games (or every layout given) and sum them up."""
+    if layouts is not None:
+        games = len(layouts)
+    chunk = max(1, min(200, games // (jobs * 8) or 1))
+    work = []
+    for start in range(0, games, chunk):
+        idx = list(range(start, min(start + chunk, games)))
+        lays: list[Layout | None] = [layouts[i] for i in idx] if layouts is not None else [None] * len(idx)
+        work.append((job, idx, lays))
+    results: list[GameResult] = []
+
+    def collect(done: Iterator[list[GameResult]]) -> None:
+        for part in done:
+            results.extend(part)
+            if progress is not None:
+                progress(len(results), games, sum(r.won for r in results))
+
+    if jobs > 1 and len(work) > 1:
+        ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+        with ctx.Pool(jobs) as pool:
+            collect(pool.imap_unordered(_play_chunk, work))
+    else:
+        collect(map(_play_chunk, work))
+    return Summary(
+        strategy=job.strategy,
+        level=str(job.level),
+        rule=job.rule,
+        games=len(results),
+        wins=sum(r.won for r in results),
+        guesses=sum(r.guesses for r in results),
+        seconds=sum(r.seconds for r in results),
+        slowest_decision=max((r.slowest_decision for r in results), default=0.0),
+        lost_on_certain=sum(r.lost_on_certain for r in results),
+    )
+
+
+class Progress:
+    """A progress line on stderr at most every ``every`` seconds (only on long runs)."""
+
+    def __init__(self, label: str, every: float = 2.0, stream=None) -> None:  # type: ignore[no-untyped-def]
+        self.label = label
+        self.every = every
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = time.monotonic()
+        self.last = self.start
+
+    def __call__(self, done: int, total: int, wins: int) -> None:
+        now = time.monotonic()
+        if now - self.last < self.every and done < total:
+            return
+        if now - self.start < self.every:
+            return  # short runs stay quiet
+        self.last = now
+        rate = done / (now - self.start)
+        eta = (total - done) / rate if rate else 0.0
+        print(
+            f"\r{self.label}: {done}/{total} games, {wins / done:.1%} won, "
+            f"{rate:.0f} games/s, {eta:.0f}s left   ",
+            end="" if done < total else "\n",
+            file=self.stream,
+            flush=True,
+        )

@@ -1,0 +1,145 @@
+"""The ``minebot`` command. ``main(*args)`` returns an exit code so tests can call it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from bot import bench
+from bot.board import Board
+from bot.errors import MinebotError
+from bot.sim import RULES, make_layout, parse_level, read_layouts, write_layouts
+from bot.solver import STRATEGIES, solve
+from bot.solver.guess import first_click
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="minebot", description="Plays Minesweeper by looking at the screen.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    b = sub.add_parser("bench", help="win rate of a strategy over seeded simulated games")
+    b.add_argument("--level", default="expert", help="beginner, intermediate, expert or COLSxROWS/MINES")
+    b.add_argument("--rule", default="safe", choices=RULES, help="first-click rule (default safe)")
+    b.add_argument("--games", type=int, default=1000)
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--strategy", default="best", help=f"one of {', '.join(STRATEGIES)}, or all")
+    b.add_argument("--jobs", type=int, default=1, help="processes to use (0: all cores)")
+    b.add_argument("--layouts", type=Path, help="play the games of a layouts file instead")
+    b.add_argument("--no-flags", action="store_true", help="do not flag certain mines")
+    b.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+    s = sub.add_parser("solve", help="analyse a board given as text (a file, or - for stdin)")
+    s.add_argument("board", help="board text file: rows of # F ? 0-8 * X x")
+    s.add_argument("--mines", type=int, help="total mines in the game")
+    s.add_argument("--strategy", default="best")
+    s.add_argument("--rule", default="safe", choices=RULES)
+    s.add_argument("--json", action="store_true")
+
+    lay = sub.add_parser("layouts", help="write seeded mine layouts to a file other programs can replay")
+    lay.add_argument("out", type=Path)
+    lay.add_argument("--level", default="expert")
+    lay.add_argument("--rule", default="safe", choices=RULES)
+    lay.add_argument("--games", type=int, default=1000)
+    lay.add_argument("--seed", type=int, default=1)
+    return parser
+
+
+def main(*args: str) -> int:
+    parser = _parser()
+    try:
+        ns = parser.parse_args(list(args))
+    except SystemExit as exit:
+        return int(exit.code or 0)
+    try:
+        if ns.command == "bench":
+            return _bench(ns)
+        if ns.command == "solve":
+            return _solve(ns)
+        if ns.command == "layouts":
+            return _layouts(ns)
+    except MinebotError as err:
+        print(f"minebot: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("minebot: stopped", file=sys.stderr)
+        return 130
+    return 2
+
+
+def _bench(ns: argparse.Namespace) -> int:
+    jobs = ns.jobs or os.cpu_count() or 1
+    names = list(STRATEGIES) if ns.strategy == "all" else [ns.strategy]
+    for name in names:
+        if name not in STRATEGIES:
+            print(f"minebot: strategy {name!r} is not one of {', '.join(STRATEGIES)}, all", file=sys.stderr)
+            return 2
+    layouts = read_layouts(ns.layouts) if ns.layouts else None
+    level = layouts[0].level if layouts else parse_level(ns.level)
+    rule = layouts[0].rule if layouts else ns.rule
+    summaries = []
+    for name in names:
+        job = bench.Job(level, rule, name, ns.seed, flags=not ns.no_flags)
+        label = f"{name} {level} {rule}"
+        summaries.append(bench.run(job, ns.games, jobs, layouts, progress=bench.Progress(label)))
+    if ns.json:
+        out = [s.as_dict() for s in summaries]
+        print(json.dumps(out[0] if len(out) == 1 else out))
+        return 0
+    print(f"{'strategy':<14}{'level':<22}{'rule':<9}{'games':>7}{'wins':>7}{'win rate':>10}"
+          f"{'95% interval':>17}{'guesses':>9}{'ms/game':>9}")
+    for s in summaries:
+        lo, hi = s.ci95
+        print(f"{s.strategy:<14}{s.level:<22}{s.rule:<9}{s.games:>7}{s.wins:>7}{s.win_rate:>10.2%}"
+              f"{f'{lo:.2%}-{hi:.2%}':>17}{s.guesses_per_game:>9.2f}{s.ms_per_game:>9.1f}")
+    worst = max(s.slowest_decision for s in summaries)
+    print(f"slowest single decision: {1000 * worst:.0f} ms")
+    bad = sum(s.lost_on_certain for s in summaries)
+    if bad:
+        print(f"WARNING: {bad} games lost on a cell called certain - a solver bug", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _solve(ns: argparse.Namespace) -> int:
+    text = sys.stdin.read() if ns.board == "-" else Path(ns.board).read_text()
+    board = Board.parse(text, mines=ns.mines)
+    analysis = solve(board, ns.strategy, ns.rule, np.random.default_rng(0))
+    move = analysis.move
+    if ns.json:
+        probs = analysis.probabilities
+        print(json.dumps({
+            "strategy": analysis.strategy,
+            "safe": sorted(analysis.safe),
+            "mines": sorted(analysis.mines),
+            "move": None if move is None else {"cell": move.cell, "action": move.action,
+                                               "reason": move.reason, "probability": move.probability},
+            "exact": analysis.exact,
+            "note": analysis.note,
+            "probabilities": None if probs is None else
+                [[None if np.isnan(v) else round(float(v), 6) for v in row] for row in probs],
+        }))
+        return 0
+    print(board)
+    print(f"safe:  {' '.join(f'({r},{c})' for r, c in sorted(analysis.safe)) or '-'}")
+    print(f"mines: {' '.join(f'({r},{c})' for r, c in sorted(analysis.mines)) or '-'}")
+    print(f"move:  {move if move else 'none (stuck)'}")
+    if analysis.note:
+        print(f"note:  {analysis.note}")
+    return 0
+
+
+def _layouts(ns: argparse.Namespace) -> int:
+    level = parse_level(ns.level)
+    start = first_click(Board.covered(level.rows, level.cols), ns.rule)
+    count = write_layouts(ns.out, (make_layout(level, ns.rule, start, (ns.seed, i)) for i in range(ns.games)))
+    print(f"wrote {count} {level} layouts (rule {ns.rule}, first click {start}) to {ns.out}")
+    return 0
+
+
+def entry() -> None:
+    sys.exit(main(*sys.argv[1:]))

@@ -1,0 +1,291 @@
+"""Exact mine probabilities.
+
+1. Frontier cells that touch exactly the same rules form a *class*; only how many mines a
+   class holds matters, each count k weighing C(size, k) layouts.
+2. Rules that share cells form a *component*; components are independent but for the global
+   mine count. Each is enumerated alone, class by class, with memoisation on the counts still
+   needed by the rules that are open at that point (this collapses long chains that plain
+   backtracking would explore exponentially). Weights are exact Python integers, so a cell is
+   called certain only when no layout disagrees.
+3. Components are combined by total mines, each combination weighted by C(interior, mines
+   left) - the number of ways to put the remaining mines in cells that touch no number.
+
+Enumerations are cached by the component's rules, so the unchanged parts of a board cost
+nothing on the next move or in a look-ahead.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+
+from bot.errors import InconsistentBoard
+from bot.solver.rules import Problem, Rule, bits
+
+DEFAULT_BUDGET = 60_000  # memoised states per component before giving up on exactness
+
+
+class TooComplex(Exception):
+    """An enumeration would exceed its budget; the caller falls back to an approximation."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One component's layouts by mine count: ``weight[m]`` layouts, ``mines[m][j]`` = the sum
+    over those layouts of the mines in class j (weighted). Exact integers."""
+
+    classes: tuple[int, ...]  # bitmask of each class
+    sizes: tuple[int, ...]
+    weight: dict[int, int]
+    mines: dict[int, list[int]]
+
+
+@dataclass(frozen=True)
+class Solution:
+    probability: np.ndarray  # per unknown cell of the problem, in the problem's order
+    safe: int  # bitmask: certainly safe
+    mines: int  # bitmask: certainly mines
+    log_weight: float  # log of the number of layouts consistent with the board (-inf: none)
+
+
+_CACHE: OrderedDict[frozenset[Rule], Table] = OrderedDict()
+_CACHE_SIZE = 4096
+
+
+def clear_cache() -> None:
+    _CACHE.clear()
+
+
+def components(rules: tuple[Rule, ...] | list[Rule]) -> list[list[Rule]]:
+    """Split rules into groups that share no cell."""
+    groups: list[tuple[int, list[Rule]]] = []
+    for rule in rules:
+        mask, members = rule.cells, [rule]
+        keep = []
+        for gmask, grules in groups:
+            if gmask & mask:
+                mask |= gmask
+                members.extend(grules)
+            else:
+                keep.append((gmask, grules))
+        keep.append((mask, members))
+        groups = keep
+    return [members for _, members in groups]
+
+
+def _classes(rules: list[Rule]) -> list[int]:
+    signature: dict[int, int] = {}
+    for j, rule in enumerate(rules):
+        for i in bits(rule.cells):
+            signature[i] = signature.get(i, 0) | (1 << j)
+    by_sig: dict[int, int] = {}
+    for i, sig in signature.items():
+        by_sig[sig] = by_sig.get(sig, 0) | (1 << i)
+    return list(by_sig.values())
+
+
+def _order(classes: list[int], rules: list[Rule]) -> list[int]:
+    """Classes in breadth-first order over shared rules, from a far end (keeps few rules open)."""
+    touching = [[j for j, r in enumerate(rules) if r.cells & cls] for cls in classes]
+    members = [[k for k, cls in enumerate(classes) if r.cells & cls] for r in rules]
+
+    def bfs(start: int) -> list[int]:
+        seen = {start}
+        order = [start]
+        for k in order:
+            for j in touching[k]:
+                for other in members[j]:
+                    if other not in seen:
+                        seen.add(other)
+                        order.append(other)
+        return order
+
+    start = min(range(len(classes)), key=lambda k: len(touching[k]))
+    return bfs(bfs(start)[-1])
+
+
+def enumerate_component(rules: list[Rule], budget: int = DEFAULT_BUDGET) -> Table:
+    key = frozenset(rules)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        _CACHE.move_to_end(key)
+        return cached
+    table = _enumerate(rules, budget)
+    _CACHE[key] = table
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return table
+
+
+def _enumerate(rules: list[Rule], budget: int) -> Table:
+    raw = _classes(rules)
+    order = _order(raw, rules)
+    classes = [raw[k] for k in order]
+    sizes = [c.bit_count() for c in classes]
+    n = len(classes)
+    rules_of = [[j for j, r in enumerate(rules) if r.cells & cls] for cls in classes]
+    # capacity of rule j in classes after position i, for each j in rules_of[i]
+    cap_after: list[list[int]] = []
+    for i in range(n):
+        cap_after.append([sum(sizes[t] for t in range(i + 1, n) if rules[j].cells & classes[t]) for j in rules_of[i]])
+    first = {}
+    last = {}
+    for i, js in enumerate(rules_of):
+        for j in js:
+            first.setdefault(j, i)
+            last[j] = i
+    open_at = [[j for j in range(len(rules)) if first[j] < i <= last[j]] for i in range(n + 1)]
+    need = [r.count for r in rules]
+    combs = [[math.comb(s, k) for k in range(s + 1)] for s in sizes]
+    memo: dict[tuple[int, tuple[int, ...]], dict[int, tuple[int, list[int]]]] = {}
+    end: dict[int, tuple[int, list[int]]] = {0: (1, [])}
+
+    def rec(i: int) -> dict[int, tuple[int, list[int]]]:
+        if i == n:
+            return end
+        key = (i, tuple(need[j] for j in open_at[i]))
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if len(memo) >= budget:
+            raise TooComplex
+        lo, hi = 0, sizes[i]
+        js = rules_of[i]
+        for j, cap in zip(js, cap_after[i]):
+            lo = max(lo, need[j] - cap)
+            hi = min(hi, need[j])
+        result: dict[int, tuple[int, list[int]]] = {}
+        for k in range(lo, hi + 1):
+            for j in js:
+                need[j] -= k
+            sub = rec(i + 1)
+            for j in js:
+                need[j] += k
+            w = combs[i][k]
+            for m, (weight, vec) in sub.items():
+                ww = w * weight
+                row = [k * ww] + [w * x for x in vec]
+                have = result.get(m + k)
+                if have is None:
+                    result[m + k] = (ww, row)
+                else:
+                    result[m + k] = (have[0] + ww, [a + b for a, b in zip(have[1], row)])
+        memo[key] = result
+        return result
+
+    top = rec(0)
+    return Table(
+        tuple(classes),
+        tuple(sizes),
+        {m: w for m, (w, _) in top.items()},
+        {m: vec for m, (_, vec) in top.items()},
+    )
+
+
+def _log_comb(n: int, k: np.ndarray) -> np.ndarray:
+    out = np.full(k.shape, -np.inf)
+    ok = (k >= 0) & (k <= n)
+    kk = k[ok].astype(float)
+    out[ok] = math.lgamma(n + 1) - np.array([math.lgamma(v + 1) + math.lgamma(n - v + 1) for v in kk])
+    return out
+
+
+def solve(p: Problem, rules: list[Rule] | None = None, budget: int = DEFAULT_BUDGET) -> Solution:
+    """Exact probabilities for every unknown cell of ``p`` (or of ``p`` with other ``rules``).
+
+    Raises :class:`TooComplex` when an enumeration exceeds ``budget`` and
+    :class:`InconsistentBoard` when no layout fits.
+    """
+    rules = list(p.rules) if rules is None else rules
+    n_cells = len(p.cells)
+    frontier = 0
+    for r in rules:
+        frontier |= r.cells
+    interior = p.all_cells & ~frontier
+    n_in = interior.bit_count()
+    tables = [enumerate_component(group, budget) for group in components(rules)]
+    if any(not t.weight for t in tables):
+        raise InconsistentBoard("no mine layout fits the numbers on this board; re-read the board")
+
+    # Each component as a dense float distribution over its mine counts, scaled to max 1.
+    dists, offsets, bigs = [], [], []
+    for t in tables:
+        lo, hi = min(t.weight), max(t.weight)
+        big = max(t.weight.values())
+        d = np.zeros(hi - lo + 1)
+        for m, w in t.weight.items():
+            d[m - lo] = w / big
+        dists.append(d)
+        offsets.append(lo)
+        bigs.append(big)
+
+    def convolve_all(skip: int | None) -> tuple[np.ndarray, int]:
+        acc, off = np.ones(1), 0
+        for c, d in enumerate(dists):
+            if c != skip:
+                acc = np.convolve(acc, d)
+                off += offsets[c]
+        return acc, off
+
+    total, t_off = convolve_all(None)
+    support = np.arange(len(total)) + t_off  # frontier mine totals
+    if p.remaining is None:
+        # No global count: components independent, interior unknown.
+        left_log = np.zeros(len(total))
+    else:
+        left_log = _log_comb(n_in, p.remaining - support)
+    shift = float(np.max(left_log)) if np.isfinite(left_log).any() else 0.0
+    left = np.exp(left_log - shift)
+    feasible = (total > 0) & (left > 0)
+    z = float(np.sum(total * left))
+    if not feasible.any() or z <= 0:
+        raise InconsistentBoard(
+            "the mine count cannot be met by any layout that fits the numbers; check the mine count"
+        )
+    log_weight = math.log(z) + shift + sum(math.log(b) for b in bigs)
+
+    prob = np.zeros(n_cells)  # interior cells are filled in first, frontier classes after
+    safe = mines = 0
+    if n_in:
+        if p.remaining is None:
+            value = float("nan")
+        else:
+            left_counts = p.remaining - support
+            if np.all(left_counts[feasible] == 0):
+                value = 0.0
+                safe |= interior
+            elif np.all(left_counts[feasible] == n_in):
+                value = 1.0
+                mines |= interior
+            else:
+                value = float(np.sum(total * left * left_counts) / (z * n_in))
+        prob[:] = value
+    for c, t in enumerate(tables):
+        others, o_off = convolve_all(c)
+        acc = [0.0] * len(t.sizes)
+        ok_ms = []
+        for m, w in t.weight.items():
+            idx = m + o_off - t_off
+            # weight of "this component holds m" summed over the other components
+            r = float(np.dot(others, left[idx : idx + len(others)]))
+            if r <= 0.0:
+                continue
+            ok_ms.append(m)
+            vec = t.mines[m]
+            for j in range(len(acc)):
+                acc[j] += vec[j] / bigs[c] * r
+        for j, cls in enumerate(t.classes):
+            size = t.sizes[j]
+            is_safe = all(t.mines[m][j] == 0 for m in ok_ms)
+            is_mine = all(t.mines[m][j] == size * t.weight[m] for m in ok_ms)
+            value = 0.0 if is_safe else 1.0 if is_mine else min(max(acc[j] / (z * size), 0.0), 1.0)
+            for i in bits(cls):
+                prob[i] = value
+            if is_safe:
+                safe |= cls
+            elif is_mine:
+                mines |= cls
+    return Solution(prob, safe, mines, log_weight)

@@ -1,0 +1,106 @@
+"""Choosing a move when no cell is certain.
+
+The ``best`` choice: the lowest mine probability first; among cells within ``TOLERANCE`` of
+it, look one move ahead - for each number the cell could show, would the board then have a
+certain safe cell? - and prefer the highest chance of safe progress, then the most expected safe
+cells, then the most informative cell (entropy of the number it will show).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from bot.board import FLAG, Board, Cell
+from bot.errors import InconsistentBoard
+from bot.sim import Rule as FirstClickRule
+from bot.solver import exact
+from bot.solver.rules import Problem, Rule
+
+TOLERANCE = 0.02  # absolute mine-probability slack for look-ahead candidates
+MAX_CANDIDATES = 8
+
+
+def first_click(board: Board, rule: FirstClickRule) -> Cell:
+    """A corner under ``safe`` and ``none``; under ``opening``, a cell three in from a corner."""
+    if rule == "opening":
+        return (min(2, board.rows - 1), min(2, board.cols - 1))
+    return (0, 0)
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """What revealing one cell is expected to bring, given that it is safe."""
+
+    progress: float  # chance the revealed number yields a certain safe cell
+    expected_safe: float  # expected number of certain safe cells afterwards
+    information: float  # entropy (bits) of the number it will show
+
+
+def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: int) -> Outlook:
+    cell = p.cells[i]
+    bit = 1 << i
+    around = 0
+    flags = 0
+    for nb in board.neighbours(cell):
+        j = p.index.get(nb)
+        if j is not None:
+            around |= 1 << j
+        elif board.cells[nb] == FLAG:
+            flags += 1
+    base = [Rule(r.cells & ~bit, r.count) for r in rules if r.cells & ~bit]
+    base.append(Rule(bit, 0))
+    logs: list[float] = []
+    safes: list[int] = []
+    for extra in range(around.bit_count() + 1):
+        try:
+            sol = exact.solve(p, base + [Rule(around, extra)] if around else base, budget)
+        except InconsistentBoard:
+            continue
+        logs.append(sol.log_weight)
+        safes.append((sol.safe & ~bit).bit_count())
+        if not around:
+            break
+    if not logs:
+        return Outlook(0.0, 0.0, 0.0)
+    top = max(logs)
+    weights = np.exp(np.array(logs) - top)
+    weights /= weights.sum()
+    progress = float(sum(w for w, s in zip(weights, safes) if s))
+    expected = float(sum(w * s for w, s in zip(weights, safes)))
+    information = float(-sum(w * math.log2(w) for w in weights if w > 0))
+    return Outlook(progress, expected, information)
+
+
+def best_guess(
+    board: Board, p: Problem, rules: list[Rule], prob: np.ndarray, budget: int, lookahead: bool = True
+) -> tuple[int, dict[str, float]]:
+    """Index (into ``p.cells``) of the cell to reveal, and the figures behind the choice."""
+    lowest = float(np.min(prob))
+    close = [i for i in np.flatnonzero(prob <= lowest + TOLERANCE).tolist()]
+
+    def unknown_around(i: int) -> int:
+        return sum(1 for nb in board.neighbours(p.cells[i]) if nb in p.index)
+
+    candidates = sorted(close, key=lambda i: (prob[i], unknown_around(i)))[:MAX_CANDIDATES]
+    if not lookahead or len(candidates) == 1:
+        return candidates[0], {"probability": float(prob[candidates[0]])}
+    scored = []
+    for i in candidates:
+        try:
+            look = outlook(board, p, rules, i, budget)
+        except exact.TooComplex:
+            look = Outlook(0.0, 0.0, 0.0)
+        safe_chance = 1.0 - float(prob[i])
+        scored.append(
+            ((safe_chance * look.progress, look.expected_safe, look.information, safe_chance), i, look)
+        )
+    score, i, look = max(scored, key=lambda s: s[0])
+    return i, {
+        "probability": float(prob[i]),
+        "progress": look.progress,
+        "expected_safe": look.expected_safe,
+        "information": look.information,
+    }

@@ -1,0 +1,215 @@
+"""The named strategies. Each can be benchmarked alone; ``best`` is the default.
+
+Every strategy opens a fresh board with a first click and then applies the single-point
+rules; they differ in what they do when those are stuck:
+
+=============  ==============================================================================
+sps            nothing: stuck means the game is given up (counted as a loss)
+sps-random     a random unknown cell
+sps-neighbour  a random unknown cell next to a number (random if there is none)
+sps-corner     a random unknown corner, then random
+hints          set reasoning over overlapping rules, then a random guess
+hypotheses     assume mine / safe per cell and propagate; then a random guess
+groups         the group-probability approximation; guess the lowest
+best           exact probabilities with the global mine count; look-ahead guess choice
+=============  ==============================================================================
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+from bot.board import Board, Cell
+from bot.errors import UsageError
+from bot.sim import Rule as FirstClickRule
+from bot.solver import approx, deduce, exact, guess
+from bot.solver.analysis import Analysis, Move
+from bot.solver.rules import Problem, problem, single_point
+
+
+class Strategy(ABC):
+    name: str = ""
+    random_first_click = False
+
+    def analyse(
+        self,
+        board: Board,
+        rule: FirstClickRule = "safe",
+        rng: np.random.Generator | None = None,
+        full: bool = False,
+    ) -> Analysis:
+        """Certain cells, probabilities (where the strategy has them) and the move to make.
+
+        With ``full`` False the strategy may stop at the first certain safe cells it finds (what
+        the play loop needs); with ``full`` True it reports everything it can.
+        """
+        rng = rng if rng is not None else np.random.default_rng()
+        if board.is_fresh():
+            if self.random_first_click:
+                cell = _random_cell(board.unknown(), rng)
+            else:
+                cell = guess.first_click(board, rule)
+            return self._result(set(), set(), Move(cell, probability=_density(board), reason="first"))
+        safe, mines = single_point(board)
+        if safe and not full:
+            return self._result(safe, mines, _reveal(safe))
+        return self.deeper(board, safe, mines, rng, full)
+
+    @abstractmethod
+    def deeper(
+        self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool
+    ) -> Analysis:
+        """Everything after the single-point rules."""
+
+    def _result(self, safe: set[Cell], mines: set[Cell], move: Move | None, **kw: object) -> Analysis:
+        return Analysis(frozenset(safe), frozenset(mines), move, strategy=self.name, **kw)  # type: ignore[arg-type]
+
+
+def _reveal(safe: set[Cell]) -> Move:
+    return Move(min(safe))
+
+
+def _density(board: Board) -> float:
+    if board.mines is None:
+        return float("nan")
+    unknown = len(board.unknown())
+    return (board.mines - board.flags()) / unknown if unknown else 0.0
+
+
+def _random_cell(cells: list[Cell], rng: np.random.Generator) -> Cell:
+    return cells[int(rng.integers(len(cells)))]
+
+
+class SinglePoint(Strategy):
+    """``sps`` and its guessing variants."""
+
+    def __init__(self, name: str, guess_with: str | None) -> None:
+        self.name = name
+        self.guess_with = guess_with
+        self.random_first_click = guess_with != "corner"
+
+    def deeper(self, board, safe, mines, rng, full):  # type: ignore[no-untyped-def]
+        if safe:
+            return self._result(safe, mines, _reveal(safe))
+        unknown = [c for c in board.unknown() if c not in mines]
+        if self.guess_with is None or not unknown:
+            return self._result(safe, mines, None, note="stuck: no certain safe cell")
+        pool = unknown
+        if self.guess_with == "neighbour":
+            near = [c for c in unknown if any(board[nb] >= 0 for nb in board.neighbours(c))]
+            pool = near or unknown
+        elif self.guess_with == "corner":
+            last_r, last_c = board.rows - 1, board.cols - 1
+            corners = [c for c in unknown if c in {(0, 0), (0, last_c), (last_r, 0), (last_r, last_c)}]
+            pool = corners or unknown
+        return self._result(safe, mines, Move(_random_cell(pool, rng), reason="guess", probability=float("nan")))
+
+
+class Deductive(Strategy):
+    """``hints`` and ``hypotheses``: certain cells by reasoning, otherwise a random guess."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.method = deduce.hints if name == "hints" else deduce.hypotheses
+
+    def deeper(self, board, safe, mines, rng, full):  # type: ignore[no-untyped-def]
+        p = problem(board)
+        s, m = self.method(p)
+        safe |= set(p.cells_of(s))
+        mines |= set(p.cells_of(m))
+        if safe:
+            return self._result(safe, mines, _reveal(safe))
+        unknown = [c for c in p.cells if c not in mines]
+        if not unknown:
+            return self._result(safe, mines, None, note="stuck: every unknown cell is a mine")
+        return self._result(safe, mines, Move(_random_cell(unknown, rng), reason="guess", probability=float("nan")))
+
+
+def _grid(board: Board, p: Problem, prob: np.ndarray) -> np.ndarray:
+    grid = np.full(board.shape, np.nan)
+    for cell, value in zip(p.cells, prob):
+        grid[cell] = value
+    return grid
+
+
+class Groups(Strategy):
+    name = "groups"
+
+    def deeper(self, board, safe, mines, rng, full):  # type: ignore[no-untyped-def]
+        if safe:
+            return self._result(safe, mines, _reveal(safe))
+        p = problem(board)
+        prob = approx.group_probabilities(p)
+        for cell in mines:
+            prob[p.index[cell]] = 1.0
+        i = int(np.argmin(prob))
+        move = Move(p.cells[i], reason="guess", probability=float(prob[i]))
+        return self._result(safe, mines, move, probabilities=_grid(board, p, prob), exact=False)
+
+
+class Best(Strategy):
+    """Exact probabilities with the global mine count, look-ahead guesses, bounded work."""
+
+    name = "best"
+
+    def __init__(self, budget: int = exact.DEFAULT_BUDGET, lookahead: bool = True) -> None:
+        self.budget = budget
+        self.lookahead = lookahead
+
+    def deeper(self, board, safe, mines, rng, full):  # type: ignore[no-untyped-def]
+        p = problem(board)
+        s, m = deduce.hints(p)
+        safe |= set(p.cells_of(s))
+        mines |= set(p.cells_of(m))
+        if safe and not full:
+            return self._result(safe, mines, _reveal(safe))
+        try:
+            sol = exact.solve(p, budget=self.budget)
+            prob, is_exact, note = sol.probability, True, ""
+            safe |= set(p.cells_of(sol.safe))
+            mines |= set(p.cells_of(sol.mines))
+        except exact.TooComplex:
+            prob = approx.group_probabilities(p)
+            is_exact = False
+            note = f"approximate: a frontier component needs more than {self.budget} enumeration states"
+        for cell in safe:
+            prob[p.index[cell]] = 0.0
+        for cell in mines:
+            prob[p.index[cell]] = 1.0
+        grid = _grid(board, p, prob)
+        if safe:
+            return self._result(safe, mines, _reveal(safe), probabilities=grid, exact=is_exact, note=note)
+        live = [i for i, cell in enumerate(p.cells) if cell not in mines]
+        if not live:
+            return self._result(safe, mines, None, probabilities=grid, exact=is_exact, note="stuck: every unknown cell is a mine")
+        masked = prob.copy()
+        masked[[i for i in range(len(p.cells)) if p.cells[i] in mines]] = np.inf
+        i, details = guess.best_guess(
+            board, p, list(p.rules), masked, self.budget, lookahead=self.lookahead and is_exact
+        )
+        move = Move(p.cells[i], reason="guess", probability=float(prob[i]))
+        return self._result(safe, mines, move, probabilities=grid, exact=is_exact, note=note, details=details)
+
+
+STRATEGIES: dict[str, Strategy] = {
+    s.name: s
+    for s in (
+        SinglePoint("sps", None),
+        SinglePoint("sps-random", "random"),
+        SinglePoint("sps-neighbour", "neighbour"),
+        SinglePoint("sps-corner", "corner"),
+        Deductive("hints"),
+        Deductive("hypotheses"),
+        Groups(),
+        Best(),
+    )
+}
+
+
+def get_strategy(name: str) -> Strategy:
+    try:
+        return STRATEGIES[name]
+    except KeyError:
+        raise UsageError(f"strategy {name!r} is not one of {', '.join(STRATEGIES)}") from None

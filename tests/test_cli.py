@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+
+
+def test_bench_json_has_the_documented_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main("bench", "--level", "beginner", "--games", "30", "--seed", "3", "--json") == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("games", "wins", "win_rate", "ci95", "ms_per_game", "guesses_per_game", "strategy", "level", "rule"):
+        assert key in out
+    assert out["games"] == 30 and 0 <= out["wins"] <= 30
+    lo, hi = out["ci95"]
+    assert lo <= out["win_rate"] <= hi
+    assert out["lost_on_certain"] == 0
+
+
+def test_bench_is_reproducible_and_independent_of_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    main("bench", "--level", "beginner", "--games", "40", "--seed", "5", "--json", "--jobs", "1")
+    one = json.loads(capsys.readouterr().out)
+    main("bench", "--level", "beginner", "--games", "40", "--seed", "5", "--json", "--jobs", "2")
+    two = json.loads(capsys.readouterr().out)
+    assert one["wins"] == two["wins"] and one["guesses_per_game"] == two["guesses_per_game"]
+
+
+def test_bench_all_prints_one_row_per_strategy(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main("bench", "--level", "beginner", "--games", "10", "--strategy", "all") == 0
+    out = capsys.readouterr().out
+    for name in ("sps", "sps-random", "sps-neighbour", "sps-corner", "hints", "hypotheses", "groups", "best"):
+        assert f"\n{name} " in out
+
+
+def test_bench_plays_a_layouts_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "l.txt"
+    assert main("layouts", str(path), "--level", "beginner", "--games", "12") == 0
+    capsys.readouterr()
+    assert main("bench", "--layouts", str(path), "--json") == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 12
+
+
+def test_solve_prints_advice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "b.txt"
+    path.write_text("01#\n01#\n12#\n##F\n")
+    assert main("solve", str(path), "--mines", "3", "--json") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["safe"] == [[1, 2], [2, 2]] and out["mines"] == [[0, 2]]
+
+
+def test_errors_are_one_line_with_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main("bench", "--level", "huge") == 1
+    assert "COLSxROWS/MINES" in capsys.readouterr().err
+    assert main("bench", "--strategy", "magic") == 2
+    assert main("frobnicate") == 2
+    capsys.readouterr()
+    path = tmp_path / "b.txt"
+    path.write_text("1F\nF#\n")
+    assert main("solve", str(path), "--mines", "2") == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "shows 1 but has 2 flags" in err

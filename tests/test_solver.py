@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bot.board import Board
+from bot.errors import InconsistentBoard
+from bot.solver import STRATEGIES, solve
+from bot.solver.strategies import Best
+from tests.brute import layout_counts, positions
+
+POSITIONS = positions(160, seed=7)
+
+
+def test_positions_cover_interesting_cases() -> None:
+    # The referee positions must include flags, question marks and boards with several
+    # independent frontier pieces, or the checks below prove little.
+    assert any(b.flags() for b in POSITIONS)
+    assert any((b.cells == -3).any() for b in POSITIONS)
+    assert sum(1 for b in POSITIONS if len(b.unknown()) >= 15) >= 20
+
+
+@pytest.mark.parametrize("index", range(len(POSITIONS)))
+def test_best_probabilities_equal_brute_force(index: int) -> None:
+    board = POSITIONS[index]
+    total, per_cell = layout_counts(board)
+    assert total > 0
+    analysis = solve(board, "best", full=True)
+    assert analysis.exact
+    assert analysis.probabilities is not None
+    for cell, count in per_cell.items():
+        assert analysis.probabilities[cell] == pytest.approx(count / total, abs=1e-12), (cell, str(board))
+    assert analysis.safe == {c for c, n in per_cell.items() if n == 0}
+    assert analysis.mines == {c for c, n in per_cell.items() if n == total}
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+def test_every_certain_cell_is_certain(name: str) -> None:
+    called = 0
+    for board in POSITIONS:
+        total, per_cell = layout_counts(board)
+        analysis = solve(board, name, rng=np.random.default_rng(0), full=True)
+        for cell in analysis.safe:
+            assert per_cell[cell] == 0, (name, cell, str(board))
+        for cell in analysis.mines:
+            assert per_cell[cell] == total, (name, cell, str(board))
+        called += len(analysis.safe) + len(analysis.mines)
+    assert called > 0
+
+
+def test_global_mine_count_matters() -> None:
+    # The two corner cells: with 1 mine left the lone number decides nothing, but the count
+    # rules out a mine in both the frontier pair and the far cell.
+    board = Board.parse(
+        """
+        1##
+        ###
+        """,
+        mines=1,
+    )
+    a = solve(board, full=True)
+    assert a.probabilities is not None
+    # 3 frontier cells each hold the single mine in one layout; interior cells in none.
+    assert a.probabilities[0, 1] == pytest.approx(1 / 3)
+    assert a.probabilities[0, 2] == 0.0
+    assert (0, 2) in a.safe and (1, 2) in a.safe
+
+
+def test_contradictory_board_is_an_error_not_a_guess() -> None:
+    board = Board.parse(
+        """
+        1F
+        F#
+        """,
+        mines=2,
+    )
+    with pytest.raises(InconsistentBoard, match=r"cell \(0,0\) shows 1 but has 2 flags"):
+        solve(board)
+
+
+def test_mine_count_that_cannot_be_met_is_an_error() -> None:
+    board = Board.parse("1#\n##", mines=5)
+    with pytest.raises(InconsistentBoard, match="mines left"):
+        solve(board)
+
+
+def test_enumeration_budget_falls_back_and_says_so() -> None:
+    # A long frontier under a strip of 1s: a chain of 30 rules, many layouts.
+    board = Board.parse("\n".join(["1" * 30, "#" * 30, "#" * 30, "#" * 30]), mines=20)
+    tight = Best(budget=5).analyse(board, "safe", np.random.default_rng(0), full=True)
+    assert not tight.exact and "approximate" in tight.note
+    assert tight.move is not None
+    roomy = Best().analyse(board, "safe", np.random.default_rng(0), full=True)
+    assert roomy.exact
+
+
+def test_first_click_follows_the_rule() -> None:
+    fresh = Board.covered(16, 30, 99)
+    assert solve(fresh, rule="safe").move.cell == (0, 0)  # type: ignore[union-attr]
+    assert solve(fresh, rule="opening").move.cell == (2, 2)  # type: ignore[union-attr]
+
+
+def test_guess_prefers_lowest_probability() -> None:
+    # Left: a 1 over two cells (50%); right: a big interior at a low density.
+    board = Board.parse(
+        """
+        1######
+        #######
+        #######
+        """,
+        mines=3,
+    )
+    a = solve(board, full=True)
+    assert a.move is not None and a.move.reason == "guess"
+    assert a.probabilities is not None
+    assert a.move.probability == pytest.approx(float(np.nanmin(a.probabilities)))
