@@ -40,6 +40,7 @@ class Summary:
     seconds: float  # summed time inside games (one core's worth)
     slowest_decision: float
     lost_on_certain: int
+    approximate: int = 0  # decisions made on approximate probabilities
 
     @property
     def win_rate(self) -> float:
@@ -71,6 +72,7 @@ class Summary:
             "guesses_per_game": round(self.guesses_per_game, 4),
             "slowest_decision_ms": round(1000 * self.slowest_decision, 1),
             "lost_on_certain": self.lost_on_certain,
+            "approximate_decisions": self.approximate,
         }
 
 
@@ -140,6 +142,7 @@ def run(
         seconds=sum(r.seconds for r in results),
         slowest_decision=max((r.slowest_decision for r in results), default=0.0),
         lost_on_certain=sum(r.lost_on_certain for r in results),
+        approximate=sum(r.approximate for r in results),
     )
 
 

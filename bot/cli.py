@@ -97,7 +97,8 @@ def _bench(ns: argparse.Namespace) -> int:
         print(f"{s.strategy:<14}{s.level:<22}{s.rule:<9}{s.games:>7}{s.wins:>7}{s.win_rate:>10.2%}"
               f"{f'{lo:.2%}-{hi:.2%}':>17}{s.guesses_per_game:>9.2f}{s.ms_per_game:>9.1f}")
     worst = max(s.slowest_decision for s in summaries)
-    print(f"slowest single decision: {1000 * worst:.0f} ms")
+    approx = sum(s.approximate for s in summaries)
+    print(f"slowest single decision: {1000 * worst:.0f} ms; decisions on approximate probabilities: {approx}")
     bad = sum(s.lost_on_certain for s in summaries)
     if bad:
         print(f"WARNING: {bad} games lost on a cell called certain - a solver bug", file=sys.stderr)

@@ -37,6 +37,7 @@ class GameResult:
     seconds: float
     lost_on_certain: bool = False  # a cell the strategy called safe was a mine: a bug
     slowest_decision: float = 0.0
+    approximate: int = 0  # decisions where an approximation stood in for exact probabilities
 
     @property
     def won(self) -> bool:
@@ -55,12 +56,14 @@ def play_game(
     guesses = decisions = 0
     slowest = 0.0
     lost_on_certain = False
+    approximate = 0
     while game.state == "playing" and decisions < max_decisions:
         board = game.board()
         t0 = time.perf_counter()
         analysis = strategy.analyse(board, rule, rng, full=False)
         slowest = max(slowest, time.perf_counter() - t0)
         decisions += 1
+        approximate += not analysis.exact
         if flags:
             for cell in sorted(analysis.mines):
                 if board[cell] == COVERED:
@@ -76,5 +79,5 @@ def play_game(
         else:
             break
     return GameResult(
-        game.state, guesses, decisions, time.perf_counter() - start, lost_on_certain, slowest
+        game.state, guesses, decisions, time.perf_counter() - start, lost_on_certain, slowest, approximate
     )

@@ -25,11 +25,25 @@ import numpy as np
 from bot.errors import InconsistentBoard
 from bot.solver.rules import Problem, Rule, bits
 
-DEFAULT_BUDGET = 60_000  # memoised states per component before giving up on exactness
+# Work is counted in the numbers merged while enumerating (about 3 million a second here).
+COMPONENT_LIMIT = 1_500_000  # one component past this is too complex, whatever budget is left
+DEFAULT_BUDGET = 2_000_000  # what one solve may spend in all
 
 
 class TooComplex(Exception):
     """An enumeration would exceed its budget; the caller falls back to an approximation."""
+
+
+class Budget:
+    """Work left for the enumerations of one decision; shared by the solves that make it."""
+
+    def __init__(self, work: int = DEFAULT_BUDGET) -> None:
+        self.left = work
+
+    def spend(self, work: int) -> None:
+        self.left -= work
+        if self.left < 0:
+            raise TooComplex
 
 
 @dataclass(frozen=True)
@@ -51,7 +65,7 @@ class Solution:
     log_weight: float  # log of the number of layouts consistent with the board (-inf: none)
 
 
-_CACHE: OrderedDict[frozenset[Rule], Table] = OrderedDict()
+_CACHE: OrderedDict[frozenset[Rule], Table | None] = OrderedDict()  # None: too complex
 _CACHE_SIZE = 4096
 
 
@@ -107,20 +121,31 @@ def _order(classes: list[int], rules: list[Rule]) -> list[int]:
     return bfs(bfs(start)[-1])
 
 
-def enumerate_component(rules: list[Rule], budget: int = DEFAULT_BUDGET) -> Table:
+def enumerate_component(rules: list[Rule], budget: Budget) -> Table:
     key = frozenset(rules)
-    cached = _CACHE.get(key)
-    if cached is not None:
+    if key in _CACHE:
         _CACHE.move_to_end(key)
+        cached = _CACHE[key]
+        if cached is None:
+            raise TooComplex
         return cached
-    table = _enumerate(rules, budget)
+    try:
+        table: Table | None = _enumerate(rules, budget)
+    except _Intrinsic:
+        table = None
     _CACHE[key] = table
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
+    if table is None:
+        raise TooComplex
     return table
 
 
-def _enumerate(rules: list[Rule], budget: int) -> Table:
+class _Intrinsic(TooComplex):
+    """The component alone exceeds COMPONENT_LIMIT: remembered, so it is not tried again."""
+
+
+def _enumerate(rules: list[Rule], budget: Budget) -> Table:
     raw = _classes(rules)
     order = _order(raw, rules)
     classes = [raw[k] for k in order]
@@ -142,16 +167,16 @@ def _enumerate(rules: list[Rule], budget: int) -> Table:
     combs = [[math.comb(s, k) for k in range(s + 1)] for s in sizes]
     memo: dict[tuple[int, tuple[int, ...]], dict[int, tuple[int, list[int]]]] = {}
     end: dict[int, tuple[int, list[int]]] = {0: (1, [])}
+    spent = 0
 
     def rec(i: int) -> dict[int, tuple[int, list[int]]]:
+        nonlocal spent
         if i == n:
             return end
         key = (i, tuple(need[j] for j in open_at[i]))
         hit = memo.get(key)
         if hit is not None:
             return hit
-        if len(memo) >= budget:
-            raise TooComplex
         lo, hi = 0, sizes[i]
         js = rules_of[i]
         for j, cap in zip(js, cap_after[i]):
@@ -165,6 +190,11 @@ def _enumerate(rules: list[Rule], budget: int) -> Table:
             for j in js:
                 need[j] += k
             w = combs[i][k]
+            work = len(sub) * (n - i + 1)
+            spent += work
+            if spent > COMPONENT_LIMIT:
+                raise _Intrinsic
+            budget.spend(work)
             for m, (weight, vec) in sub.items():
                 ww = w * weight
                 row = [k * ww] + [w * x for x in vec]
@@ -193,13 +223,14 @@ def _log_comb(n: int, k: np.ndarray) -> np.ndarray:
     return out
 
 
-def solve(p: Problem, rules: list[Rule] | None = None, budget: int = DEFAULT_BUDGET) -> Solution:
+def solve(p: Problem, rules: list[Rule] | None = None, budget: Budget | None = None) -> Solution:
     """Exact probabilities for every unknown cell of ``p`` (or of ``p`` with other ``rules``).
 
     Raises :class:`TooComplex` when an enumeration exceeds ``budget`` and
     :class:`InconsistentBoard` when no layout fits.
     """
     rules = list(p.rules) if rules is None else rules
+    budget = Budget() if budget is None else budget
     n_cells = len(p.cells)
     frontier = 0
     for r in rules:

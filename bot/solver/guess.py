@@ -37,9 +37,10 @@ class Outlook:
     progress: float  # chance the revealed number yields a certain safe cell
     expected_safe: float  # expected number of certain safe cells afterwards
     information: float  # entropy (bits) of the number it will show
+    next_safety: float  # expected safety of the best move after it (1 where one is certain)
 
 
-def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: int) -> Outlook:
+def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.Budget) -> Outlook:
     cell = p.cells[i]
     bit = 1 << i
     around = 0
@@ -54,6 +55,7 @@ def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: int) ->
     base.append(Rule(bit, 0))
     logs: list[float] = []
     safes: list[int] = []
+    nexts: list[float] = []
     for extra in range(around.bit_count() + 1):
         try:
             sol = exact.solve(p, base + [Rule(around, extra)] if around else base, budget)
@@ -61,30 +63,46 @@ def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: int) ->
             continue
         logs.append(sol.log_weight)
         safes.append((sol.safe & ~bit).bit_count())
+        rest = np.delete(sol.probability, i)
+        nexts.append(1.0 - float(rest.min()) if rest.size else 1.0)
         if not around:
             break
     if not logs:
-        return Outlook(0.0, 0.0, 0.0)
+        return Outlook(0.0, 0.0, 0.0, 0.0)
     top = max(logs)
     weights = np.exp(np.array(logs) - top)
     weights /= weights.sum()
     progress = float(sum(w for w, s in zip(weights, safes) if s))
     expected = float(sum(w * s for w, s in zip(weights, safes)))
     information = float(-sum(w * math.log2(w) for w in weights if w > 0))
-    return Outlook(progress, expected, information)
+    next_safety = float(sum(w * s for w, s in zip(weights, nexts)))
+    return Outlook(progress, expected, information, next_safety)
 
 
 def best_guess(
-    board: Board, p: Problem, rules: list[Rule], prob: np.ndarray, budget: int, lookahead: bool = True
+    board: Board,
+    p: Problem,
+    rules: list[Rule],
+    prob: np.ndarray,
+    budget: exact.Budget,
+    lookahead: bool = True,
+    tolerance: float = TOLERANCE,
+    max_candidates: int = MAX_CANDIDATES,
+    progress_weight: float | None = None,
+    measure: str = "progress",
 ) -> tuple[int, dict[str, float]]:
-    """Index (into ``p.cells``) of the cell to reveal, and the figures behind the choice."""
+    """Index (into ``p.cells``) of the cell to reveal, and the figures behind the choice.
+
+    With ``progress_weight`` None the key is the chance of safe progress; with a weight w it is
+    safe chance x (1 + w x progress), which trades a little risk for a lot of progress.
+    """
     lowest = float(np.min(prob))
-    close = [i for i in np.flatnonzero(prob <= lowest + TOLERANCE).tolist()]
+    close = [i for i in np.flatnonzero(prob <= lowest + tolerance).tolist()]
 
     def unknown_around(i: int) -> int:
         return sum(1 for nb in board.neighbours(p.cells[i]) if nb in p.index)
 
-    candidates = sorted(close, key=lambda i: (prob[i], unknown_around(i)))[:MAX_CANDIDATES]
+    candidates = sorted(close, key=lambda i: (prob[i], unknown_around(i)))[:max_candidates]
     if not lookahead or len(candidates) == 1:
         return candidates[0], {"probability": float(prob[candidates[0]])}
     scored = []
@@ -92,11 +110,17 @@ def best_guess(
         try:
             look = outlook(board, p, rules, i, budget)
         except exact.TooComplex:
-            look = Outlook(0.0, 0.0, 0.0)
+            break  # out of time for look-ahead: choose among the cells already weighed
         safe_chance = 1.0 - float(prob[i])
-        scored.append(
-            ((safe_chance * look.progress, look.expected_safe, look.information, safe_chance), i, look)
-        )
+        if measure == "next":
+            head = safe_chance * look.next_safety
+        elif progress_weight is None:
+            head = safe_chance * look.progress
+        else:
+            head = safe_chance * (1 + progress_weight * look.progress)
+        scored.append(((head, look.expected_safe, look.information, safe_chance), i, look))
+    if not scored:
+        return candidates[0], {"probability": float(prob[candidates[0]])}
     score, i, look = max(scored, key=lambda s: s[0])
     return i, {
         "probability": float(prob[i]),

@@ -17,6 +17,7 @@ best           exact probabilities with the global mine count; look-ahead guess 
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 
 import numpy as np
@@ -24,7 +25,7 @@ import numpy as np
 from bot.board import Board, Cell
 from bot.errors import UsageError
 from bot.sim import Rule as FirstClickRule
-from bot.solver import approx, deduce, exact, guess
+from bot.solver import approx, deduce, endgame, exact, guess
 from bot.solver.analysis import Analysis, Move
 from bot.solver.rules import Problem, problem, single_point
 
@@ -154,9 +155,19 @@ class Best(Strategy):
 
     name = "best"
 
-    def __init__(self, budget: int = exact.DEFAULT_BUDGET, lookahead: bool = True) -> None:
+    def __init__(
+        self,
+        budget: int = exact.DEFAULT_BUDGET,
+        lookahead: bool = True,
+        endgame: bool = True,
+        name: str = "best",
+        **guess_options: float | int | None,
+    ) -> None:
+        self.name = name
         self.budget = budget
         self.lookahead = lookahead
+        self.endgame = endgame
+        self.guess_options = guess_options
 
     def deeper(self, board, safe, mines, rng, full):  # type: ignore[no-untyped-def]
         p = problem(board)
@@ -166,14 +177,14 @@ class Best(Strategy):
         if safe and not full:
             return self._result(safe, mines, _reveal(safe))
         try:
-            sol = exact.solve(p, budget=self.budget)
+            sol = exact.solve(p, budget=exact.Budget(self.budget))
             prob, is_exact, note = sol.probability, True, ""
             safe |= set(p.cells_of(sol.safe))
             mines |= set(p.cells_of(sol.mines))
         except exact.TooComplex:
             prob = approx.group_probabilities(p)
             is_exact = False
-            note = f"approximate: a frontier component needs more than {self.budget} enumeration states"
+            note = "approximate: a frontier component is too large to enumerate in time (group method used)"
         for cell in safe:
             prob[p.index[cell]] = 0.0
         for cell in mines:
@@ -184,10 +195,22 @@ class Best(Strategy):
         live = [i for i, cell in enumerate(p.cells) if cell not in mines]
         if not live:
             return self._result(safe, mines, None, probabilities=grid, exact=is_exact, note="stuck: every unknown cell is a mine")
+        if is_exact and self.endgame and sol.log_weight <= math.log(endgame.MAX_LAYOUTS):
+            lays = endgame.layouts(p)
+            if lays:
+                try:
+                    found = endgame.search(board, p, lays)
+                    move = Move(p.cells[found.index], reason="guess", probability=float(prob[found.index]))
+                    return self._result(
+                        safe, mines, move, probabilities=grid, details={"probability": move.probability, "win": found.win}
+                    )
+                except endgame.SearchTooBig:
+                    pass
         masked = prob.copy()
         masked[[i for i in range(len(p.cells)) if p.cells[i] in mines]] = np.inf
         i, details = guess.best_guess(
-            board, p, list(p.rules), masked, self.budget, lookahead=self.lookahead and is_exact
+            board, p, list(p.rules), masked, exact.Budget(self.budget), lookahead=self.lookahead and is_exact,
+            **self.guess_options,  # type: ignore[arg-type]
         )
         move = Move(p.cells[i], reason="guess", probability=float(prob[i]))
         return self._result(safe, mines, move, probabilities=grid, exact=is_exact, note=note, details=details)

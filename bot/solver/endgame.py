@@ -1,0 +1,148 @@
+"""Endgame search: when few mine layouts remain, find the move with the best chance to win.
+
+Every layout of the remaining mines over the unknown cells that fits the board is equally
+likely. Revealing a cell splits the layouts by what the game would show (the number there and,
+for a 0, everything its opening uncovers); a cell that is a mine in a layout loses it. The
+value of a position is the best over its cells of the summed value of the parts, and a
+position with one layout left is won. The search is exhaustive with memoisation and bounded
+by a work budget; past it the caller keeps its heuristic choice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.board import Board
+from bot.solver.rules import Problem, bits
+
+MAX_LAYOUTS = 200
+WORK_BUDGET = 150_000  # layout outcomes evaluated per search
+
+
+class SearchTooBig(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class EndgameMove:
+    index: int  # into the problem's cells
+    win: float  # chance to win the game from here with best play
+
+
+def layouts(p: Problem, limit: int | None = None) -> list[int] | None:
+    """Every mine layout (bitmask) over ``p``'s unknown cells that fits its rules and count,
+    or None when there are more than ``limit`` or the count is unknown."""
+    limit = MAX_LAYOUTS if limit is None else limit
+    if p.remaining is None:
+        return None
+    n = len(p.cells)
+    rules = list(p.rules)
+    # cells in frontier-first order, so rules close early
+    frontier = p.frontier()
+    order = bits(frontier) + bits(p.all_cells & ~frontier)
+    position = {cell: k for k, cell in enumerate(order)}
+    last_of = [max(position[i] for i in bits(r.cells)) for r in rules]
+    closing: list[list[int]] = [[] for _ in range(n)]
+    for j, k in enumerate(last_of):
+        closing[k].append(j)
+    found: list[int] = []
+
+    def rec(k: int, mask: int, left: int) -> None:
+        if len(found) > limit:
+            return
+        if k == n:
+            if left == 0:
+                found.append(mask)
+            return
+        if left > n - k:
+            return
+        cell = order[k]
+        for put in ((1,) if left == n - k else (0, 1)) if left else (0,):
+            m = mask | (put << cell)
+            ok = True
+            for j in closing[k]:
+                if (m & rules[j].cells).bit_count() != rules[j].count:
+                    ok = False
+                    break
+            if ok:
+                rec(k + 1, m, left - put)
+
+    rec(0, 0, p.remaining)
+    return None if len(found) > limit else found
+
+
+def search(board: Board, p: Problem, lays: list[int], work_budget: int | None = None) -> EndgameMove:
+    """The cell to reveal for the best chance to win; raises :class:`SearchTooBig`."""
+    work_budget = WORK_BUDGET if work_budget is None else work_budget
+    n = len(p.cells)
+    around = [0] * n
+    for i, cell in enumerate(p.cells):
+        for nb in board.neighbours(cell):
+            j = p.index.get(nb)
+            if j is not None:
+                around[i] |= 1 << j
+    memo: dict[tuple[frozenset[int], int], tuple[float, int]] = {}
+    work = 0
+
+    def outcome(layout: int, i: int, opened: int) -> tuple[int, tuple[int, ...]]:
+        """Cells uncovered by revealing safe cell ``i`` under ``layout``, and what they show."""
+        stack = [i]
+        newly = 0
+        shown = []
+        while stack:
+            k = stack.pop()
+            bit = 1 << k
+            if (opened | newly) & bit:
+                continue
+            newly |= bit
+            value = (layout & around[k]).bit_count()
+            shown.append((k, value))
+            if value == 0:
+                stack.extend(j for j in bits(around[k] & ~(opened | newly)))
+        return newly, tuple(sorted(shown))
+
+    def value(group: frozenset[int], opened: int) -> tuple[float, int]:
+        nonlocal work
+        if len(group) == 1:
+            return 1.0, -1
+        key = (group, opened)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        union = 0
+        inter = -1
+        for lay in group:
+            union |= lay
+            inter &= lay
+        closed = p.all_cells & ~opened
+        safe_everywhere = closed & ~union
+        # A certainly safe cell costs nothing and only adds information: take one first.
+        choices = bits(safe_everywhere)[:1] if safe_everywhere else bits(closed & ~inter)
+        best, best_i = -1.0, -1
+        total = len(group)
+        for i in choices:
+            work += total
+            if work > work_budget:
+                raise SearchTooBig
+            parts: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+            for lay in group:
+                if not lay >> i & 1:
+                    parts.setdefault(outcome(lay, i, opened), []).append(lay)
+            won = 0.0
+            for (newly, _), members in parts.items():
+                won += len(members) * value(frozenset(members), opened | newly)[0]
+            won /= total
+            if won > best:
+                best, best_i = won, i
+                if best >= 1.0:
+                    break
+        memo[key] = (best, best_i)
+        return best, best_i
+
+    if len(lays) == 1:
+        free = bits(p.all_cells & ~lays[0])
+        if not free:
+            raise SearchTooBig  # every unknown cell is a mine: nothing to reveal
+        return EndgameMove(free[0], 1.0)
+    win, i = value(frozenset(lays), 0)
+    return EndgameMove(i, win)
