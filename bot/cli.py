@@ -27,7 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--rule", default="safe", choices=RULES, help="first-click rule (default safe)")
     b.add_argument("--games", type=int, default=1000)
     b.add_argument("--seed", type=int, default=1)
-    b.add_argument("--strategy", default="best", help=f"one of {', '.join(STRATEGIES)}, or all")
+    b.add_argument("--strategy", default="best", help=f"one of {', '.join(STRATEGIES)}; a comma list; or all")
     b.add_argument("--jobs", type=int, default=1, help="processes to use (0: all cores)")
     b.add_argument("--layouts", type=Path, help="play the games of a layouts file instead")
     b.add_argument("--no-flags", action="store_true", help="do not flag certain mines")
@@ -73,7 +73,7 @@ def main(*args: str) -> int:
 
 def _bench(ns: argparse.Namespace) -> int:
     jobs = ns.jobs or os.cpu_count() or 1
-    names = list(STRATEGIES) if ns.strategy == "all" else [ns.strategy]
+    names = list(STRATEGIES) if ns.strategy == "all" else ns.strategy.split(",")
     for name in names:
         if name not in STRATEGIES:
             print(f"minebot: strategy {name!r} is not one of {', '.join(STRATEGIES)}, all", file=sys.stderr)

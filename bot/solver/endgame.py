@@ -16,7 +16,7 @@ from bot.board import Board
 from bot.solver.rules import Problem, bits
 
 MAX_LAYOUTS = 200
-WORK_BUDGET = 150_000  # layout outcomes evaluated per search
+WORK_BUDGET = 100_000  # layout outcomes evaluated per search
 
 
 class SearchTooBig(Exception):

@@ -26,8 +26,8 @@ from bot.errors import InconsistentBoard
 from bot.solver.rules import Problem, Rule, bits
 
 # Work is counted in the numbers merged while enumerating (about 3 million a second here).
-COMPONENT_LIMIT = 1_500_000  # one component past this is too complex, whatever budget is left
-DEFAULT_BUDGET = 2_000_000  # what one solve may spend in all
+COMPONENT_LIMIT = 1_200_000  # one component past this is too complex, whatever budget is left
+DEFAULT_BUDGET = 1_500_000  # what one decision may spend in all (solve and look-ahead)
 
 
 class TooComplex(Exception):

@@ -161,7 +161,7 @@ class Best(Strategy):
         lookahead: bool = True,
         endgame: bool = True,
         name: str = "best",
-        **guess_options: float | int | None,
+        **guess_options: float | int | str,
     ) -> None:
         self.name = name
         self.budget = budget
@@ -176,8 +176,9 @@ class Best(Strategy):
         mines |= set(p.cells_of(m))
         if safe and not full:
             return self._result(safe, mines, _reveal(safe))
+        budget = exact.Budget(self.budget)  # one allowance for the whole decision
         try:
-            sol = exact.solve(p, budget=exact.Budget(self.budget))
+            sol = exact.solve(p, budget=budget)
             prob, is_exact, note = sol.probability, True, ""
             safe |= set(p.cells_of(sol.safe))
             mines |= set(p.cells_of(sol.mines))
@@ -209,7 +210,7 @@ class Best(Strategy):
         masked = prob.copy()
         masked[[i for i in range(len(p.cells)) if p.cells[i] in mines]] = np.inf
         i, details = guess.best_guess(
-            board, p, list(p.rules), masked, exact.Budget(self.budget), lookahead=self.lookahead and is_exact,
+            board, p, list(p.rules), masked, budget, lookahead=self.lookahead and is_exact,
             **self.guess_options,  # type: ignore[arg-type]
         )
         move = Move(p.cells[i], reason="guess", probability=float(prob[i]))
