@@ -114,3 +114,20 @@ def test_guess_prefers_lowest_probability() -> None:
     assert a.move is not None and a.move.reason == "guess"
     assert a.probabilities is not None
     assert a.move.probability == pytest.approx(float(np.nanmin(a.probabilities)))
+
+
+def test_unknown_mine_count_still_gives_exact_frontier_and_a_move() -> None:
+    board = Board.parse(
+        """
+        1 1 #
+        # # #
+        # # #
+        """
+    )
+    a = solve(board, full=True)
+    assert a.probabilities is not None and a.move is not None
+    assert a.probabilities[1, 0] == pytest.approx(0.5) and a.probabilities[0, 2] == 0.0
+    assert (0, 2) in a.safe and (1, 2) in a.safe
+    assert np.isnan(a.probabilities[2, 2])  # touches no number: unknown without the count
+    stuck = solve(Board.parse("1##\n###\n###"), full=True)
+    assert stuck.move is not None and stuck.move.reason == "guess"

@@ -193,9 +193,10 @@ class Best(Strategy):
         grid = _grid(board, p, prob)
         if safe:
             return self._result(safe, mines, _reveal(safe), probabilities=grid, exact=is_exact, note=note)
-        live = [i for i, cell in enumerate(p.cells) if cell not in mines]
-        if not live:
-            return self._result(safe, mines, None, probabilities=grid, exact=is_exact, note="stuck: every unknown cell is a mine")
+        if all(cell in mines for cell in p.cells):
+            return self._result(
+                safe, mines, None, probabilities=grid, exact=is_exact, note="stuck: every unknown cell is a mine"
+            )
         if is_exact and self.endgame and sol.log_weight <= math.log(endgame.MAX_LAYOUTS):
             lays = endgame.layouts(p)
             if lays:
@@ -208,7 +209,9 @@ class Best(Strategy):
                 except endgame.SearchTooBig:
                     pass
         masked = prob.copy()
-        masked[[i for i in range(len(p.cells)) if p.cells[i] in mines]] = np.inf
+        # Without the total mine count, cells touching no number get an assumed density.
+        masked[np.isnan(masked)] = approx.DEFAULT_DENSITY
+        masked[[p.index[cell] for cell in mines]] = np.inf
         i, details = guess.best_guess(
             board, p, list(p.rules), masked, budget, lookahead=self.lookahead and is_exact,
             **self.guess_options,  # type: ignore[arg-type]
