@@ -23,7 +23,7 @@ def test_layouts_are_the_consistent_ones_and_search_is_bounded(index: int) -> No
     assert lays is not None and len(lays) == total == len(set(lays))
     for cell, count in per_cell.items():
         assert sum(lay >> p.index[cell] & 1 for lay in lays) == count
-    found = endgame.search(board, p, lays)
+    found = endgame.search(board, p, lays, work_budget=10**7)  # correctness here, not speed
     first_step_safety = 1 - per_cell[p.cells[found.index]] / total
     assert found.win <= first_step_safety + 1e-12
     # Playing as if one particular layout were the true one already wins 1 time in total.
@@ -42,3 +42,4 @@ def test_a_true_fifty_fifty_is_worth_one_half() -> None:
     lays = endgame.layouts(p)
     assert lays is not None and len(lays) == 2
     assert endgame.search(board, p, lays).win == pytest.approx(0.5)
+
