@@ -29,13 +29,14 @@ MAX_CANDIDATES = 8
 
 
 def first_click(board: Board, rule: FirstClickRule) -> Cell:
-    """A corner under ``safe`` and ``none``; under ``opening``, a cell three in from a corner.
+    """A corner under ``safe`` and ``none``; under ``opening``, the third cell in from a corner.
 
-    Measured on 6000 expert games per cell (rule ``opening``, seed 51): (1,1) 51.8%,
-    (2,2) 53.7%, (3,3) 54.1%.
+    Measured (rule ``opening``): beginner, 20,000 games per cell: (1,1) 96.79%, (2,2) 97.06%,
+    (3,3) 96.79%; expert, 6,000 games per cell: (1,1) 51.8%, (2,2) 53.7%, (3,3) 54.1% (the last
+    two within noise of each other).
     """
     if rule == "opening":
-        return (min(3, board.rows - 1), min(3, board.cols - 1))
+        return (min(2, board.rows - 1), min(2, board.cols - 1))
     return (0, 0)
 
 
