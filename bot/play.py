@@ -64,10 +64,11 @@ def play_game(
         slowest = max(slowest, time.perf_counter() - t0)
         decisions += 1
         approximate += not analysis.exact
-        if flags:
-            for cell in sorted(analysis.mines):
-                if board[cell] == COVERED:
-                    game.flag(cell)
+        new_flags = [cell for cell in sorted(analysis.mines) if board[cell] == COVERED] if flags else []
+        for cell in new_flags:
+            game.flag(cell)
+        if new_flags and not analysis.safe:
+            continue  # read again before guessing: the rules may use the new flags
         if analysis.safe:
             if game.reveal_many(sorted(analysis.safe)) == "lost":
                 lost_on_certain = True

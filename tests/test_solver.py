@@ -131,3 +131,22 @@ def test_unknown_mine_count_still_gives_exact_frontier_and_a_move() -> None:
     assert np.isnan(a.probabilities[2, 2])  # touches no number: unknown without the count
     stuck = solve(Board.parse("1##\n###\n###"), full=True)
     assert stuck.move is not None and stuck.move.reason == "guess"
+
+
+def test_play_loop_reads_again_after_flagging_before_giving_up() -> None:
+    # Single-point rules see a mine only once it is flagged: the (0,0) 1 forces (1,0); with that
+    # flag the (1,1) 1 frees (2,0), (2,1), (2,2). sps must get there without a guess.
+    from bot.play import play_game
+    from bot.sim import Game, Level
+    from bot.solver import get_strategy
+
+    layout = np.zeros((3, 3), dtype=bool)
+    layout[1, 0] = True
+    game = Game(Level("custom", 3, 3, 1), "none", 0, layout=layout)
+    game.reveal((0, 0))  # a 1: its only unknown neighbours are (0,1), (1,0), (1,1)
+    game.reveal((0, 1))
+    game.reveal((1, 1))
+    game.reveal((0, 2))
+    game.reveal((1, 2))
+    result = play_game(game, get_strategy("sps"), "none", np.random.default_rng(0))
+    assert result.won and result.guesses == 0
