@@ -114,7 +114,6 @@ class Game:
     def _place(self, excluded: np.ndarray) -> np.ndarray:
         free = np.flatnonzero(~excluded.ravel())
         if len(free) < self.level.mines:
-            # Tiny boards cannot keep the whole 3x3 clear: fall back to keeping the cell clear.
             raise UsageError(f"level {self.level} has too few cells for its first-click rule")
         chosen = self.rng.choice(free, size=self.level.mines, replace=False)
         mines = np.zeros(excluded.size, dtype=bool)
@@ -124,6 +123,7 @@ class Game:
     def _first_click(self, cell: Cell) -> None:
         excluded = np.zeros((self.level.rows, self.level.cols), dtype=bool)
         r, c = cell
+        # Under "opening" a board too full to keep the whole 3x3 clear keeps only the cell clear.
         if self.rule == "opening" and excluded.size - 9 >= self.level.mines:
             excluded[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = True
         else:
