@@ -102,7 +102,7 @@ def best_guess(
 ) -> tuple[int, dict[str, float]]:
     """Index (into ``p.cells``) of the cell to reveal, and the figures behind the choice."""
     lowest = float(np.min(prob))
-    close = [i for i in np.flatnonzero(prob <= lowest + tolerance).tolist()]
+    close = np.flatnonzero(prob <= lowest + tolerance).tolist()
 
     def unknown_around(i: int) -> int:
         return sum(1 for nb in board.neighbours(p.cells[i]) if nb in p.index)
