@@ -24,3 +24,27 @@ class LayoutFileError(MinebotError, ValueError):
 
 class UsageError(MinebotError, ValueError):
     """A request that makes no sense (unknown level, strategy, cell outside the board)."""
+
+
+class LabelFileError(MinebotError, ValueError):
+    """A ``.board`` file (a screenshot's true board) that does not follow the documented format."""
+
+
+class SkinPackError(MinebotError):
+    """A skin pack in templates/ that is missing or broken."""
+
+
+class VisionError(MinebotError):
+    """A screenshot that cannot be read: no board, a cell that matches no tile, a board at odds with itself."""
+
+
+class NoBoardFound(VisionError):
+    """No skin's board was found in the image."""
+
+
+class UnreadableCell(VisionError):
+    """A cell whose picture matches no tile of the skin."""
+
+
+class ScreenError(MinebotError):
+    """The live screen cannot be used: no display, Wayland, the window moved or closed, the user took the mouse."""

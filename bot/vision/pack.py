@@ -1,0 +1,187 @@
+"""Skin packs: the tile pictures of one game's look, cut from real screenshots.
+
+A pack is a folder ``templates/<skin>/`` with a ``pack.json`` and PNG files::
+
+    pack.json      {"cell_px": 16, "pitch": [16, 17], "rule": "safe", "scales": [1, 1.5, 2]}
+    covered.png    one picture per cell kind, cell_px x cell_px, at 1x
+    flag.png question.png 0.png ... 8.png mine.png exploded.png wrong_flag.png
+    1-2.png        further pictures of the same kind, when the game draws it more than one way
+    face-playing.png face-won.png face-lost.png   the face button, where the game has one
+
+``pitch`` is the distance between neighbouring cells at 1x (some looks leave a gap between rows).
+``scales`` lists the screen scales to look for; ``"any"`` means the cell size follows the window.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bot.board import CHAR_OF, CODE_OF
+from bot.errors import SkinPackError
+from bot.vision.labels import Labelled
+
+TILE_CHARS: dict[str, str] = {
+    "covered": "#",
+    "flag": "F",
+    "question": "?",
+    "mine": "*",
+    "exploded": "X",
+    "wrong_flag": "x",
+    **{str(n): str(n) for n in range(9)},
+}
+TILE_NAMES: dict[str, str] = {ch: name for name, ch in TILE_CHARS.items()}
+FACE_STATES = ("playing", "won", "lost")
+
+
+@dataclass(frozen=True)
+class Tile:
+    code: int
+    image: np.ndarray  # cell_px x cell_px x 3, BGR uint8
+    file: str
+
+
+@dataclass(frozen=True)
+class Interior:
+    """The flat middle of the covered tile: its colour and where it sits in the cell (1x pixels)."""
+
+    colour: tuple[int, int, int]
+    x: int
+    y: int
+    w: int
+    h: int
+
+
+@dataclass(frozen=True, eq=False)
+class SkinPack:
+    name: str
+    cell_px: int
+    pitch: tuple[float, float]
+    rule: str
+    scales: tuple[float, ...] | None  # None: any scale (the cell size follows the window)
+    tiles: tuple[Tile, ...]
+    faces: dict[str, tuple[np.ndarray, ...]] = field(default_factory=dict)
+    path: Path | None = None
+
+    @property
+    def covered(self) -> Tile:
+        return next(t for t in self.tiles if t.code == CODE_OF["#"])
+
+    def anchors(self) -> list[tuple[Tile, Interior]]:
+        """Tiles the locator looks for (covered and empty), each with its flat middle."""
+        wanted = (CODE_OF["#"], CODE_OF["0"])
+        return [(t, _interior(t.image)) for t in self.tiles if t.code in wanted]
+
+    def codes(self) -> np.ndarray:
+        return np.array([t.code for t in self.tiles], dtype=np.int8)
+
+
+def _interior(tile: np.ndarray) -> Interior:
+    """Find the largest flat region of the covered tile (its face, inside the bevel or border)."""
+    colours, counts = np.unique(tile.reshape(-1, 3), axis=0, return_counts=True)
+    colour = colours[np.argmax(counts)]
+    mask = np.all(tile == colour, axis=2).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, w, h = (int(v) for v in stats[best, :4])
+    return Interior((int(colour[0]), int(colour[1]), int(colour[2])), x, y, w, h)
+
+
+def templates_root() -> Path:
+    """Where the skin packs are: the package's own copy (installed), else the source tree's."""
+    installed = Path(str(resources.files("bot"))) / "templates"
+    if installed.is_dir():
+        return installed
+    return Path(__file__).resolve().parents[2] / "templates"
+
+
+def skin_names(root: Path | None = None) -> list[str]:
+    root = root or templates_root()
+    return sorted(p.parent.name for p in root.glob("*/pack.json"))
+
+
+@cache
+def load_pack(name: str, root: Path | None = None) -> SkinPack:
+    folder = (root or templates_root()) / name
+    meta_path = folder / "pack.json"
+    if not meta_path.is_file():
+        known = ", ".join(skin_names(root)) or "none"
+        raise SkinPackError(f"no skin pack {name!r} in {folder.parent} (packs there: {known})")
+    try:
+        meta = json.loads(meta_path.read_text())
+        cell_px = int(meta["cell_px"])
+        pitch = tuple(float(p) for p in meta.get("pitch", (cell_px, cell_px)))
+        scales = None if meta.get("scales") == "any" else tuple(float(s) for s in meta.get("scales", (1,)))
+        rule = str(meta.get("rule", "safe"))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise SkinPackError(f"{meta_path}: {exc!r}; see bot/vision/pack.py for the format") from exc
+    tiles: list[Tile] = []
+    faces: dict[str, list[np.ndarray]] = {}
+    for png in sorted(folder.glob("*.png")):
+        stem = png.stem
+        image = cv2.imread(str(png), cv2.IMREAD_COLOR)
+        if image is None:
+            raise SkinPackError(f"{png}: not a readable PNG; cut it again with `minebot learn`")
+        if stem.startswith("face-"):
+            state = stem[5:].split("-")[0]
+            if state not in FACE_STATES:
+                raise SkinPackError(f"{png}: face pictures are named face-playing/won/lost[-N].png")
+            faces.setdefault(state, []).append(image)
+            continue
+        kind = stem.partition("-")[0]
+        if kind not in TILE_CHARS:
+            raise SkinPackError(f"{png}: unknown tile name {kind!r}; expected one of {', '.join(TILE_CHARS)}")
+        if image.shape[:2] != (cell_px, cell_px):
+            raise SkinPackError(f"{png}: is {image.shape[1]}x{image.shape[0]}, the pack's cells are {cell_px}x{cell_px}")
+        tiles.append(Tile(CODE_OF[TILE_CHARS[kind]], image, png.name))
+    if not any(t.code == CODE_OF["#"] for t in tiles):
+        raise SkinPackError(f"{folder}: a pack needs at least covered.png; cut it with `minebot learn`")
+    return SkinPack(
+        name, cell_px, (pitch[0], pitch[1]), rule, scales, tuple(tiles),
+        {k: tuple(v) for k, v in faces.items()}, folder,
+    )
+
+
+def load_packs(names: list[str] | None = None, root: Path | None = None) -> list[SkinPack]:
+    names = names or skin_names(root)
+    if not names:
+        raise SkinPackError(f"no skin packs found in {root or templates_root()}; reinstall minebot")
+    return [load_pack(n, root) for n in names]
+
+
+def cut_pack(image: np.ndarray, label: Labelled, folder: Path, face_box: tuple[int, int, int, int] | None = None) -> list[str]:
+    """Save one picture of every kind of cell the labelled screenshot shows (1x screenshots only).
+
+    A kind whose cells do not all look the same gets a numbered variant per distinct look.
+    Returns the names of the files written.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    n, (ox, oy), (px, py) = label.cell_px, label.origin, label.pitch
+    written: list[str] = []
+    seen: dict[str, list[np.ndarray]] = {}
+    for r, c in label.board:
+        x, y = round(ox + c * px), round(oy + r * py)
+        crop = image[y : y + n, x : x + n]
+        if crop.shape[:2] != (n, n):
+            raise SkinPackError(f"cell ({r},{c}) lies outside the image; check origin and pitch in the .board file")
+        name = TILE_NAMES[CHAR_OF[label.board[r, c]]]
+        looks = seen.setdefault(name, [])
+        if any(np.array_equal(crop, other) for other in looks):
+            continue
+        looks.append(crop.copy())
+        file = name + ("" if len(looks) == 1 else f"-{len(looks)}") + ".png"
+        cv2.imwrite(str(folder / file), crop)
+        written.append(file)
+    if face_box is not None:
+        x, y, w, h = face_box
+        file = f"face-{label.state}.png"
+        cv2.imwrite(str(folder / file), image[y : y + h, x : x + w])
+        written.append(file)
+    load_pack.cache_clear()
+    return written

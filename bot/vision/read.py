@@ -1,0 +1,362 @@
+"""From pixels to a board: find the grid of cells, tell the skin, and read every cell.
+
+Locating works at any scale without trying scales one by one: the flat face of every covered
+cell is a blob of one colour, so the blobs of each pack's covered colour give candidate cells
+and their size gives the scale. Candidates that look like the pack's covered tile become anchors;
+a least-squares fit over the anchors measures the pitch and the origin, and the board grows
+outward from them row by row and column by column while the cells keep matching tiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from bot.board import CODE_OF, EXPLODED, FLAG, MINE, WRONG_FLAG, COVERED, Board, Cell
+from bot.errors import NoBoardFound, UnreadableCell
+from bot.vision.pack import Interior, SkinPack, Tile
+
+# A cell matches a tile when the RMS difference (0-255 levels) is below this. Cells drawn by
+# the game at 1x match their tile exactly (0); browsers drawing at 1.5x or 2x differ by up to
+# ~27 after scaling down. A flat grey patch differs from the classic "0" tile by 22, so the
+# limit at 1x is tighter than that.
+MATCH_LIMIT_1X = 10.0
+MATCH_LIMIT_SCALED = 32.0
+# A line of cells is part of the board when at least this share of its cells match a tile
+# (not all: a hover highlight or a pointer may spoil a cell or two).
+LINE_SHARE = 0.9
+
+
+def match_limit(scale: float) -> float:
+    return MATCH_LIMIT_1X if scale == 1 else MATCH_LIMIT_SCALED
+# Covered-colour blobs need this share of their bounding box filled to count as a cell face.
+SOLID = 0.85
+COLOUR_TOLERANCE = 6
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Where the board is in an image: cell (r, c) starts at origin + (c * pitch_x, r * pitch_y)."""
+
+    skin: str
+    rows: int
+    cols: int
+    origin: tuple[float, float]
+    pitch: tuple[float, float]
+    cell_px: float
+    scale: float
+
+    def box(self, r: int, c: int) -> tuple[int, int, int, int]:
+        """(x, y, w, h) of the cell in image pixels."""
+        x = round(self.origin[0] + c * self.pitch[0])
+        y = round(self.origin[1] + r * self.pitch[1])
+        n = round(self.cell_px)
+        return x, y, n, n
+
+    def centre(self, cell: Cell) -> tuple[float, float]:
+        r, c = cell
+        half = self.cell_px / 2
+        return self.origin[0] + c * self.pitch[0] + half, self.origin[1] + r * self.pitch[1] + half
+
+    def region(self, margin: int = 0) -> tuple[int, int, int, int]:
+        """(x, y, w, h) covering every cell, plus ``margin`` pixels each side."""
+        x0, y0 = round(self.origin[0]) - margin, round(self.origin[1]) - margin
+        x1 = round(self.origin[0] + (self.cols - 1) * self.pitch[0] + self.cell_px) + margin
+        y1 = round(self.origin[1] + (self.rows - 1) * self.pitch[1] + self.cell_px) + margin
+        return x0, y0, x1 - x0, y1 - y0
+
+    def moved(self, dx: float, dy: float) -> Geometry:
+        return replace(self, origin=(self.origin[0] + dx, self.origin[1] + dy))
+
+    def cell_at(self, x: float, y: float) -> Cell | None:
+        c = int((x - self.origin[0]) // self.pitch[0])
+        r = int((y - self.origin[1]) // self.pitch[1])
+        return (r, c) if 0 <= r < self.rows and 0 <= c < self.cols else None
+
+
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """One screenshot read: geometry, board, game state, and how well the worst cell matched."""
+
+    geometry: Geometry
+    board: Board
+    state: str
+    worst_score: float
+
+
+class Classifier:
+    """Matches cell pictures against one pack's tiles at one scale."""
+
+    def __init__(self, pack: SkinPack) -> None:
+        self.pack = pack
+        n = pack.cell_px
+        self.size = n
+        flat = np.stack([t.image.reshape(-1) for t in pack.tiles]).astype(np.float32)
+        self.tiles = flat
+        self.tile_norms = (flat * flat).sum(axis=1)
+        self.codes = pack.codes()
+
+    def crops(self, image: np.ndarray, geometry: Geometry, cells: list[Cell]) -> np.ndarray:
+        """Cell pictures at the pack's 1x size, one row each (N x n*n*3, float32)."""
+        n = self.size
+        out = np.empty((len(cells), n * n * 3), dtype=np.float32)
+        for i, (r, c) in enumerate(cells):
+            x, y, w, h = geometry.box(r, c)
+            crop = image[max(y, 0) : y + h, max(x, 0) : x + w]
+            if crop.shape[:2] != (h, w):
+                out[i] = 1e4  # off the image: matches nothing
+                continue
+            if w != n:
+                crop = cv2.resize(crop, (n, n), interpolation=cv2.INTER_AREA)
+            out[i] = crop.reshape(-1)
+        return out
+
+    def scores(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each crop: index of the nearest tile and its RMS difference."""
+        d2 = (crops * crops).sum(axis=1)[:, None] + self.tile_norms[None, :] - 2 * crops @ self.tiles.T
+        best = np.argmin(d2, axis=1)
+        rms = np.sqrt(np.maximum(d2[np.arange(len(crops)), best], 0) / crops.shape[1])
+        return best, rms
+
+    def line_matches(self, image: np.ndarray, geometry: Geometry, cells: list[Cell]) -> bool:
+        _, rms = self.scores(self.crops(image, geometry, cells))
+        return bool((rms < match_limit(geometry.scale)).mean() >= LINE_SHARE)
+
+
+def _blobs(image: np.ndarray, colour: tuple[int, int, int]) -> np.ndarray:
+    """Bounding boxes (x, y, w, h) of solid blobs of one colour."""
+    lo = np.array([max(v - COLOUR_TOLERANCE, 0) for v in colour], dtype=np.uint8)
+    hi = np.array([min(v + COLOUR_TOLERANCE, 255) for v in colour], dtype=np.uint8)
+    mask = cv2.inRange(image, lo, hi)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    stats = stats[1:]
+    w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
+    keep = (w >= 4) & (h >= 4) & (area >= SOLID * w * h)
+    return stats[keep, :4]
+
+
+def _scale_of(pack: SkinPack, inner: Interior, w: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """The scale each blob implies for this pack, or 0 where it cannot be the tile's flat middle."""
+    sw, sh = w / inner.w, h / inner.h
+    s = (w + h) / (inner.w + inner.h)
+    ok = np.abs(sw - sh) <= 0.15 * s
+    if pack.scales is None:
+        ok &= (s >= 0.5) & (s <= 8)
+        return np.where(ok, s, 0.0)
+    allowed = np.array(pack.scales)
+    nearest = allowed[np.argmin(np.abs(s[:, None] - allowed[None, :]), axis=1)]
+    # a blob one pixel off at 1x is still this scale (rounding of the browser's layout)
+    ok &= np.abs(w - inner.w * nearest) <= 1 + 0.1 * nearest
+    ok &= np.abs(h - inner.h * nearest) <= 1 + 0.1 * nearest
+    return np.where(ok, nearest, 0.0)
+
+
+def _fit(positions: np.ndarray, prior: float) -> tuple[float, float, np.ndarray]:
+    """Least-squares lattice through 1-D positions: (start, pitch, index of each position)."""
+    ref = positions.min()
+    k = np.round((positions - ref) / prior)
+    if np.ptp(k) == 0:
+        return float(positions.mean()), prior, k.astype(int)
+    # refine the pitch from the closest spans first, so a wrong prior cannot alias the indices
+    pitch = prior
+    for span in (4, 16, 64, 10**6):
+        sel = k <= span
+        if np.ptp(k[sel]) > 0:
+            a = np.vstack([np.ones(sel.sum()), k[sel]]).T
+            (_, pitch), *_ = np.linalg.lstsq(a, positions[sel], rcond=None)
+            k = np.round((positions - ref) / pitch)
+    a = np.vstack([np.ones(len(k)), k]).T
+    (start, pitch), *_ = np.linalg.lstsq(a, positions, rcond=None)
+    return float(start), float(pitch), k.astype(int)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    pack: SkinPack
+    tile: Tile
+    scale: float
+    corners: np.ndarray  # (N, 2) top-left corners of the cells the blobs imply, image pixels
+
+
+def _candidates(image: np.ndarray, packs: list[SkinPack]) -> list[_Candidate]:
+    blobs_by_colour: dict[tuple[int, int, int], np.ndarray] = {}
+    found: list[_Candidate] = []
+    for pack in packs:
+        for tile, inner in pack.anchors():
+            if inner.colour not in blobs_by_colour:
+                blobs_by_colour[inner.colour] = _blobs(image, inner.colour)
+            blobs = blobs_by_colour[inner.colour]
+            if len(blobs) == 0:
+                continue
+            scales = _scale_of(pack, inner, blobs[:, 2].astype(float), blobs[:, 3].astype(float))
+            for s in np.unique(scales[scales > 0]):
+                if pack.scales is None:
+                    group = blobs[np.abs(scales - s) <= 0.08 * s]
+                    s = float(np.median((group[:, 2] + group[:, 3]) / (inner.w + inner.h)))
+                else:
+                    group = blobs[scales == s]
+                corners = group[:, :2] - np.array([inner.x, inner.y]) * s
+                found.append(_Candidate(pack, tile, float(s), corners.astype(float)))
+    return found
+
+
+def _verified(image: np.ndarray, cand: _Candidate, classifier: Classifier) -> np.ndarray:
+    """The corners whose whole cell looks like the tile the blob was taken for."""
+    n = cand.pack.cell_px * cand.scale
+    geo = Geometry(cand.pack.name, 1, 1, (0.0, 0.0), (1.0, 1.0), n, cand.scale)
+    crops = np.stack(
+        [classifier.crops(image, geo.moved(x, y), [(0, 0)])[0] for x, y in cand.corners]
+    )
+    best, rms = classifier.scores(crops)
+    ok = (classifier.codes[best] == cand.tile.code) & (rms < match_limit(cand.scale))
+    return cand.corners[ok]
+
+
+def _grow(image: np.ndarray, geo: Geometry, classifier: Classifier) -> Geometry:
+    """Extend the board a row or column at a time while the new line matches tiles."""
+    changed = True
+    while changed:
+        changed = False
+        for side in ("left", "right", "up", "down"):
+            while True:
+                if side == "left":
+                    trial = replace(geo, cols=geo.cols + 1).moved(-geo.pitch[0], 0)
+                    line = [(r, 0) for r in range(trial.rows)]
+                elif side == "right":
+                    trial = replace(geo, cols=geo.cols + 1)
+                    line = [(r, trial.cols - 1) for r in range(trial.rows)]
+                elif side == "up":
+                    trial = replace(geo, rows=geo.rows + 1).moved(0, -geo.pitch[1])
+                    line = [(0, c) for c in range(trial.cols)]
+                else:
+                    trial = replace(geo, rows=geo.rows + 1)
+                    line = [(trial.rows - 1, c) for c in range(trial.cols)]
+                if not classifier.line_matches(image, trial, line):
+                    break
+                geo, changed = trial, True
+    return geo
+
+
+def locate(image: np.ndarray, packs: list[SkinPack]) -> Geometry:
+    """Find the board in a screenshot (BGR array) and measure its grid."""
+    best: tuple[int, float, Geometry] | None = None
+    tried: list[str] = []
+    for cand in _candidates(image, packs):
+        classifier = classifier_for(cand.pack)
+        anchors = _verified(image, cand, classifier)
+        tried.append(f"{cand.pack.name}@{cand.scale:g}x: {len(anchors)}")
+        if len(anchors) == 0:
+            continue
+        px, py = (p * cand.scale for p in cand.pack.pitch)
+        x0, pitch_x, kx = _fit(anchors[:, 0], px)
+        y0, pitch_y, ky = _fit(anchors[:, 1], py)
+        # keep the biggest cluster of anchors on one lattice (other boards may be on screen)
+        geo = Geometry(
+            cand.pack.name, int(ky.max()) + 1, int(kx.max()) + 1, (x0, y0), (pitch_x, pitch_y),
+            cand.pack.cell_px * cand.scale, cand.scale,
+        )
+        geo = _grow(image, geo, classifier)
+        _, scores = read_cells(image, geo, cand.pack)
+        key = (geo.rows * geo.cols, -float(scores.mean()))
+        if best is None or key > best[:2]:
+            best = (*key, geo)
+    if best is None:
+        names = ", ".join(p.name for p in packs)
+        detail = "; ".join(tried) or "no cell-coloured blobs at all"
+        raise NoBoardFound(
+            f"no Minesweeper board found (skins tried: {names}; covered cells seen: {detail}); "
+            "make the whole game visible and not covered by other windows, or cut a skin pack with `minebot learn`"
+        )
+    return best[2]
+
+
+_CLASSIFIERS: dict[int, Classifier] = {}
+
+
+def classifier_for(pack: SkinPack) -> Classifier:
+    key = id(pack)
+    if key not in _CLASSIFIERS:
+        _CLASSIFIERS[key] = Classifier(pack)
+    return _CLASSIFIERS[key]
+
+
+def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and match scores (RMS levels) of every cell, as rows x cols arrays."""
+    classifier = classifier_for(pack)
+    cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
+    best, rms = classifier.scores(classifier.crops(image, geometry, cells))
+    shape = (geometry.rows, geometry.cols)
+    return classifier.codes[best].reshape(shape), rms.reshape(shape)
+
+
+def check_cells(image: np.ndarray, geometry: Geometry, scores: np.ndarray, save_to: str | None = None) -> None:
+    """Raise :class:`UnreadableCell` for the worst cell that matches no tile."""
+    limit = match_limit(geometry.scale)
+    if scores.max() < limit:
+        return
+    r, c = (int(v) for v in np.unravel_index(np.argmax(scores), scores.shape))
+    x, y, w, h = geometry.box(r, c)
+    where = ""
+    if save_to:
+        cv2.imwrite(save_to, image[max(y, 0) : y + h, max(x, 0) : x + w])
+        where = f"; its picture is in {save_to}"
+    raise UnreadableCell(
+        f"cell ({r},{c}) at screen ({x},{y}) matches no tile of skin {geometry.skin!r} "
+        f"(best RMS difference {scores[r, c]:.0f}, limit {limit:.0f}){where}; "
+        "move anything covering the board, or add the tile with `minebot learn`"
+    )
+
+
+def face_state(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> str | None:
+    """The state shown by the face button above the board, or None where the skin has none."""
+    if not pack.faces:
+        return None
+    x, y, w, h = geometry.region()
+    top = max(round(y - 6 * geometry.pitch[1]), 0)
+    band = image[top:y, max(x, 0) : x + w]
+    best: tuple[float, str] | None = None
+    for state, pictures in pack.faces.items():
+        for picture in pictures:
+            if geometry.scale != 1:
+                picture = cv2.resize(picture, None, fx=geometry.scale, fy=geometry.scale, interpolation=cv2.INTER_LINEAR)
+            if band.shape[0] < picture.shape[0] or band.shape[1] < picture.shape[1]:
+                continue
+            score = float(cv2.matchTemplate(band, picture, cv2.TM_SQDIFF_NORMED).min())
+            if best is None or score < best[0]:
+                best = (score, state)
+    return best[1] if best is not None and best[0] < 0.1 else None
+
+
+def board_state(board: Board) -> str:
+    """The state a board shows by itself: lost with a mine showing, won when only mines are left."""
+    cells = board.cells
+    if np.isin(cells, (MINE, EXPLODED, WRONG_FLAG)).any():
+        return "lost"
+    hidden = int(np.isin(cells, (COVERED, FLAG, CODE_OF["?"])).sum())
+    if board.mines is not None and hidden == board.mines:
+        return "won"
+    return "playing"
+
+
+STANDARD_MINES = {(9, 9): 10, (8, 8): 10, (16, 16): 40, (16, 30): 99, (30, 16): 99}
+
+
+def read(
+    image: np.ndarray,
+    packs: list[SkinPack],
+    geometry: Geometry | None = None,
+    mines: int | None = None,
+    save_unreadable: str | None = None,
+) -> Reading:
+    """Read a screenshot: locate the board (unless ``geometry`` is given), every cell, the state."""
+    geometry = geometry or locate(image, packs)
+    pack = next(p for p in packs if p.name == geometry.skin)
+    codes, scores = read_cells(image, geometry, pack)
+    check_cells(image, geometry, scores, save_unreadable)
+    if mines is None:
+        mines = STANDARD_MINES.get((geometry.rows, geometry.cols))
+    board = Board(codes, mines)
+    state = face_state(image, geometry, pack) or board_state(board)
+    return Reading(geometry, board, state, float(scores.max()))
