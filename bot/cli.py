@@ -15,6 +15,7 @@ from bot.board import Board
 from bot.errors import MinebotError
 from bot.sim import RULES, make_layout, parse_level, read_layouts, write_layouts
 from bot.solver import STRATEGIES, solve
+from bot.solver.analysis import Analysis
 from bot.solver.guess import first_click
 
 
@@ -40,6 +41,14 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--rule", default="safe", choices=RULES)
     s.add_argument("--json", action="store_true")
 
+    rp = sub.add_parser("replay", help="read a saved screenshot and print the board and the advice")
+    rp.add_argument("image", type=Path)
+    rp.add_argument("--skin", help="only try this skin pack")
+    rp.add_argument("--mines", type=int, help="total mines, when the board is not a standard level")
+    rp.add_argument("--rule", choices=RULES, help="first-click rule (default: the skin's game)")
+    rp.add_argument("--json", action="store_true", help="print one JSON object")
+    rp.add_argument("--annotate", type=Path, metavar="OUT.png", help="write the screenshot with the advice drawn on it")
+
     lay = sub.add_parser("layouts", help="write seeded mine layouts to a file other programs can replay")
     lay.add_argument("out", type=Path)
     lay.add_argument("--level", default="expert")
@@ -62,6 +71,8 @@ def main(*args: str) -> int:
             return _solve(ns)
         if ns.command == "layouts":
             return _layouts(ns)
+        if ns.command == "replay":
+            return _replay(ns)
     except MinebotError as err:
         print(f"minebot: {err}", file=sys.stderr)
         return 1
@@ -110,27 +121,73 @@ def _solve(ns: argparse.Namespace) -> int:
     text = sys.stdin.read() if ns.board == "-" else Path(ns.board).read_text()
     board = Board.parse(text, mines=ns.mines)
     analysis = solve(board, ns.strategy, ns.rule, np.random.default_rng(0))
-    move = analysis.move
     if ns.json:
-        probs = analysis.probabilities
-        print(json.dumps({
-            "strategy": analysis.strategy,
-            "safe": sorted(analysis.safe),
-            "mines": sorted(analysis.mines),
-            "move": None if move is None else {"cell": move.cell, "action": move.action,
-                                               "reason": move.reason, "probability": move.probability},
-            "exact": analysis.exact,
-            "note": analysis.note,
-            "probabilities": None if probs is None else
-                [[None if np.isnan(v) else round(float(v), 6) for v in row] for row in probs],
-        }))
+        print(json.dumps(_advice(analysis)))
         return 0
     print(board)
+    _print_advice(analysis)
+    return 0
+
+
+def _advice(analysis: Analysis) -> dict[str, object]:
+    move, probs = analysis.move, analysis.probabilities
+    return {
+        "strategy": analysis.strategy,
+        "safe": sorted(analysis.safe),
+        "mines": sorted(analysis.mines),
+        "move": None if move is None else {"cell": move.cell, "action": move.action,
+                                           "reason": move.reason, "probability": move.probability},
+        "exact": analysis.exact,
+        "note": analysis.note,
+        "probabilities": None if probs is None else
+            [[None if np.isnan(v) else round(float(v), 6) for v in row] for row in probs],
+    }
+
+
+def _print_advice(analysis: Analysis) -> None:
+    move = analysis.move
     print(f"safe:  {' '.join(f'({r},{c})' for r, c in sorted(analysis.safe)) or '-'}")
     print(f"mines: {' '.join(f'({r},{c})' for r, c in sorted(analysis.mines)) or '-'}")
     print(f"move:  {move if move else 'none (stuck)'}")
     if analysis.note:
         print(f"note:  {analysis.note}")
+
+
+def _replay(ns: argparse.Namespace) -> int:
+    from bot import vision
+
+    image = vision.load_image(ns.image)
+    packs = vision.load_packs([ns.skin] if ns.skin else None)
+    reading = vision.read(image, packs, mines=ns.mines)
+    geo, board = reading.geometry, reading.board
+    rule = ns.rule or next(p.rule for p in packs if p.name == geo.skin)
+    analysis = solve(board, "best", rule, np.random.default_rng(0)) if reading.state == "playing" else None
+    if ns.annotate and analysis is not None:
+        import cv2
+
+        cv2.imwrite(str(ns.annotate), vision.annotate(image, geo, analysis))
+    if ns.json:
+        advice = _advice(analysis) if analysis else {"safe": [], "mines": [], "move": None, "probabilities": None}
+        move = advice.pop("move")
+        print(json.dumps({
+            "skin": geo.skin, "rows": geo.rows, "cols": geo.cols,
+            "origin": [round(v, 2) for v in geo.origin], "pitch": [round(v, 2) for v in geo.pitch],
+            "cell_px": round(geo.cell_px, 2), "state": reading.state, "mines_total": board.mines,
+            "board": str(board).splitlines(),
+            "guess": move if move and move["reason"] in ("guess", "first") else None,
+            **advice,
+        }))
+        return 0
+    x, y = geo.origin
+    print(f"skin {geo.skin}, {geo.rows}x{geo.cols}, cell (0,0) at ({x:.0f},{y:.0f}), "
+          f"pitch {geo.pitch[0]:g}x{geo.pitch[1]:g} px, scale {geo.scale:g}, state {reading.state}")
+    print(board)
+    if analysis is None:
+        print(f"the game is {reading.state}: nothing to advise")
+    else:
+        _print_advice(analysis)
+    if ns.annotate and analysis is not None:
+        print(f"annotated picture: {ns.annotate}")
     return 0
 
 

@@ -48,7 +48,7 @@ class Labelled:
         return self.board.cols
 
     def text(self) -> str:
-        px, py = (int(p) if float(p).is_integer() else p for p in self.pitch)
+        px, py = (f"{p:.6g}" for p in self.pitch)
         header = [
             f"game: {self.game}",
             f"rows: {self.rows}",

@@ -254,7 +254,8 @@ def locate(image: np.ndarray, packs: list[SkinPack]) -> Geometry:
         y0, pitch_y, ky = _fit(anchors[:, 1], py)
         # keep the biggest cluster of anchors on one lattice (other boards may be on screen)
         geo = Geometry(
-            cand.pack.name, int(ky.max()) + 1, int(kx.max()) + 1, (x0, y0), (pitch_x, pitch_y),
+            cand.pack.name, int(ky.max()) + 1, int(kx.max()) + 1,
+            (round(x0, 2), round(y0, 2)), (round(pitch_x, 3), round(pitch_y, 3)),
             cand.pack.cell_px * cand.scale, cand.scale,
         )
         geo = _grow(image, geo, classifier)
