@@ -76,7 +76,7 @@ def test_replay_json_gives_board_and_advice(capsys: pytest.CaptureFixture[str], 
     assert data["state"] == "playing" and len(data["board"]) == 16
     assert data["safe"] and data["mines"]
     for r, c in data["safe"]:
-        assert data["board"][r][c] == "#"
+        assert data["board"][r][c] in "#?"
     assert cv2.imread(str(out)).shape == cv2.imread(str(path)).shape
 
 
