@@ -49,6 +49,33 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--json", action="store_true", help="print one JSON object")
     rp.add_argument("--annotate", type=Path, metavar="OUT.png", help="write the screenshot with the advice drawn on it")
 
+    pl = sub.add_parser("play", help="find the Minesweeper game on the screen and play it")
+    pl.add_argument("--games", type=int, default=1, help="games to play in a row (starts each new game itself)")
+    pl.add_argument("--level", choices=("beginner", "intermediate", "expert"), help="expected level (sets the mine count)")
+    pl.add_argument("--mines", type=int, help="total mines, for a custom game")
+    pl.add_argument("--skin", help="only look for this skin pack")
+    pl.add_argument("--no-flags", action="store_true", help="never flag mines (fewer clicks)")
+    pl.add_argument("--dry-run", action="store_true", help="read and decide once, print the move, click nothing")
+    pl.add_argument("--save-final", type=Path, metavar="OUT.png", help="save the board's last screenshot here")
+    pl.add_argument("--json", action="store_true", help="print one JSON object per game")
+
+    ad = sub.add_parser("advise", help="watch the screen and print the advice each time the board changes")
+    ad.add_argument("--mines", type=int)
+    ad.add_argument("--skin")
+    ad.add_argument("--once", action="store_true", help="print one reading and stop")
+
+    rc = sub.add_parser("record", help="save a screenshot and the bot's reading of it (OUT.png, OUT.board) to check by eye")
+    rc.add_argument("out", type=Path, help="file name without extension")
+    rc.add_argument("--mines", type=int)
+    rc.add_argument("--skin")
+
+    dm = sub.add_parser("demo", help="on a machine with no screen: start Xvfb and a real game, play it")
+    dm.add_argument("--game", default="winemine", help="the real game to start: winemine")
+    dm.add_argument("--level", default="expert", choices=("beginner", "intermediate", "expert"))
+    dm.add_argument("--games", type=int, default=1)
+    dm.add_argument("--save-final", type=Path, default=Path("minebot-final.png"), metavar="OUT.png")
+    dm.add_argument("--json", action="store_true")
+
     lay = sub.add_parser("layouts", help="write seeded mine layouts to a file other programs can replay")
     lay.add_argument("out", type=Path)
     lay.add_argument("--level", default="expert")
@@ -73,6 +100,10 @@ def main(*args: str) -> int:
             return _layouts(ns)
         if ns.command == "replay":
             return _replay(ns)
+        if ns.command in ("play", "advise", "record", "demo"):
+            from bot import commands
+
+            return int(getattr(commands, ns.command)(ns))
     except MinebotError as err:
         print(f"minebot: {err}", file=sys.stderr)
         return 1

@@ -310,24 +310,27 @@ def check_cells(image: np.ndarray, geometry: Geometry, scores: np.ndarray, save_
     )
 
 
-def face_state(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> str | None:
-    """The state shown by the face button above the board, or None where the skin has none."""
+def find_face(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[str, tuple[int, int, int, int]] | None:
+    """The face button above the board: the state it shows and its box, or None (no face)."""
     if not pack.faces:
         return None
     x, y, w, h = geometry.region()
     top = max(round(y - 6 * geometry.pitch[1]), 0)
-    band = image[top:y, max(x, 0) : x + w]
-    best: tuple[float, str] | None = None
+    left = max(x, 0)
+    band = image[top:y, left : x + w]
+    best: tuple[float, str, tuple[int, int, int, int]] | None = None
     for state, pictures in pack.faces.items():
         for picture in pictures:
             if geometry.scale != 1:
                 picture = cv2.resize(picture, None, fx=geometry.scale, fy=geometry.scale, interpolation=cv2.INTER_LINEAR)
-            if band.shape[0] < picture.shape[0] or band.shape[1] < picture.shape[1]:
+            ph, pw = picture.shape[:2]
+            if band.shape[0] < ph or band.shape[1] < pw:
                 continue
-            score = float(cv2.matchTemplate(band, picture, cv2.TM_SQDIFF_NORMED).min())
+            scores = cv2.matchTemplate(band, picture, cv2.TM_SQDIFF_NORMED)
+            score, _, (fx, fy), _ = cv2.minMaxLoc(scores)
             if best is None or score < best[0]:
-                best = (score, state)
-    return best[1] if best is not None and best[0] < 0.1 else None
+                best = (score, state, (left + fx, top + fy, pw, ph))
+    return (best[1], best[2]) if best is not None and best[0] < 0.1 else None
 
 
 def board_state(board: Board) -> str:
@@ -359,5 +362,9 @@ def read(
     if mines is None:
         mines = STANDARD_MINES.get((geometry.rows, geometry.cols))
     board = Board(codes, mines)
-    state = face_state(image, geometry, pack) or board_state(board)
+    # what the cells show settles it; otherwise the face tells (a win with mines left covered)
+    state = board_state(board)
+    if state == "playing":
+        face = find_face(image, geometry, pack)
+        state = face[0] if face else state
     return Reading(geometry, board, state, float(scores.max()))

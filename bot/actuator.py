@@ -1,0 +1,69 @@
+"""Actuator: clicks, through pyautogui (imported here only, and only when a live mouse is made).
+
+Coordinates are screen points. On a Retina-style display where screenshots have more pixels
+than the mouse has points, ``ratio`` divides screenshot pixels into mouse points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from bot.errors import ScreenError
+
+Button = Literal["left", "right", "middle"]
+
+
+class Mouse(Protocol):
+    def click(self, x: float, y: float, button: Button = "left") -> None: ...
+
+    def park(self, x: float, y: float) -> None: ...
+
+
+@dataclass
+class DryRunMouse:
+    """Records the clicks it is asked for and performs none."""
+
+    clicks: list[tuple[float, float, Button]] = field(default_factory=list)
+
+    def click(self, x: float, y: float, button: Button = "left") -> None:
+        self.clicks.append((x, y, button))
+
+    def park(self, x: float, y: float) -> None:
+        pass
+
+
+class LiveMouse:
+    """The real pointer. Stops (ScreenError) the moment the user moves it: the bot knows where it
+    left the pointer, so any other position means a person took the mouse."""
+
+    def __init__(self, ratio: float = 1.0, pause: float = 0.0) -> None:
+        import pyautogui  # has screen side effects at import: keep it here
+
+        pyautogui.PAUSE = pause  # the default 0.1 s would cap the bot at 10 clicks a second
+        pyautogui.FAILSAFE = False  # windows often sit at (0,0); we check the pointer ourselves
+        self._gui = pyautogui
+        self.ratio = ratio
+        self._expected: tuple[int, int] | None = None
+
+    def _point(self, x: float, y: float) -> tuple[int, int]:
+        return round(x / self.ratio), round(y / self.ratio)
+
+    def check_user(self) -> None:
+        if self._expected is None:
+            return
+        now = tuple(self._gui.position())
+        if abs(now[0] - self._expected[0]) > 2 or abs(now[1] - self._expected[1]) > 2:
+            raise ScreenError(f"the mouse was moved (to {now[0]},{now[1]}): stopped; run minebot again to go on")
+
+    def click(self, x: float, y: float, button: Button = "left") -> None:
+        self.check_user()
+        px, py = self._point(x, y)
+        self._gui.click(px, py, button=button)
+        self._expected = (px, py)
+
+    def park(self, x: float, y: float) -> None:
+        self.check_user()
+        px, py = self._point(x, y)
+        self._gui.moveTo(px, py)
+        self._expected = (px, py)

@@ -1,0 +1,77 @@
+"""Capture: grab the screen, or only the board's region once it is known, with mss.
+
+Images come back as BGR ``uint8`` arrays in screen pixels. Region coordinates are virtual-screen
+coordinates: on a multi-monitor desktop they can be negative (mss ``monitors[0]`` is the union).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from bot.errors import ScreenError
+
+
+def check_display() -> None:
+    """Fail early, with what to do, where screenshots and clicks cannot work."""
+    if sys.platform.startswith("linux"):
+        if os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY"):
+            raise ScreenError("this is a Wayland session: screenshots come back black and clicks are refused; log in to an X11 session")
+        if os.environ.get("XDG_SESSION_TYPE") == "wayland":
+            raise ScreenError("this is a Wayland session: screenshots come back black and clicks are refused; log in to an X11 session")
+        if not os.environ.get("DISPLAY"):
+            raise ScreenError("no display: DISPLAY is not set; run on a desktop, or start one with scripts/run (Xvfb)")
+    if sys.platform == "win32":  # screenshots and clicks must agree on scaled screens
+        import ctypes
+
+        try:
+            ctypes.windll.shcore.SetProcessDpiAwareness(2)  # per-monitor aware
+        except (AttributeError, OSError):
+            pass
+
+
+@dataclass(frozen=True)
+class Region:
+    left: int
+    top: int
+    width: int
+    height: int
+
+
+class Screen:
+    """Screenshots through mss. Create and use it in one thread (mss keeps per-thread handles)."""
+
+    def __init__(self) -> None:
+        check_display()
+        import mss
+
+        try:
+            self._mss = mss.MSS() if hasattr(mss, "MSS") else mss.mss()
+        except Exception as exc:  # mss raises its own ScreenShotError or XError subclasses
+            raise ScreenError(f"cannot open the display for screenshots ({exc}); check DISPLAY") from exc
+        whole = self._mss.monitors[0]
+        self.whole = Region(whole["left"], whole["top"], whole["width"], whole["height"])
+
+    def grab(self, region: Region | None = None) -> np.ndarray:
+        r = region or self.whole
+        shot = self._mss.grab({"left": r.left, "top": r.top, "width": r.width, "height": r.height})
+        return np.asarray(shot)[:, :, :3]
+
+    def settled(self, region: Region, timeout: float = 2.0, interval: float = 0.008) -> np.ndarray:
+        """Grab ``region`` until two grabs in a row are identical (the game finished drawing)."""
+        last = self.grab(region)
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            time.sleep(interval)
+            now = self.grab(region)
+            if np.array_equal(now, last):
+                return now
+            last = now
+        return last
+
+    def close(self) -> None:
+        self._mss.close()

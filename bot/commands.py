@@ -1,0 +1,158 @@
+"""The live commands behind ``minebot play``, ``advise``, ``record`` and ``demo``.
+
+Kept apart from :mod:`bot.cli` so that the simulated commands never import the screen stages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bot.actuator import DryRunMouse, LiveMouse, Mouse
+from bot.capture import Screen
+from bot.errors import UsageError
+from bot.games import GAME_LEVELS, GAMES, start_game, virtual_display
+from bot.live import LiveTable, find_game, mouse_ratio
+from bot.play import GameResult, play_game
+from bot.solver import get_strategy, solve
+from bot.vision import load_packs, read
+from bot.vision.labels import Labelled, write_label
+from bot.vision.read import STANDARD_MINES
+
+
+def _mines(ns: argparse.Namespace, rows: int, cols: int) -> int:
+    level = getattr(ns, "level", None)
+    if level:
+        want = GAME_LEVELS[level]
+        if (rows, cols) != want[:2]:
+            raise UsageError(
+                f"the game on screen is {rows}x{cols}, not {level} ({want[0]}x{want[1]}); "
+                "change the game's level or leave out --level"
+            )
+    mines = ns.mines or (GAME_LEVELS[level][2] if level else STANDARD_MINES.get((rows, cols)))
+    if mines is None:
+        raise UsageError(f"a {rows}x{cols} board is not a standard level: give its mine count with --mines")
+    return int(mines)
+
+
+def _describe(result: GameResult) -> str:
+    if result.won:
+        how = "won"
+    elif result.state == "lost":
+        how = "LOST ON A CELL CALLED SAFE (a misreading or a bug)" if result.lost_on_certain else "lost on a guess"
+    else:
+        how = "stopped (no move)"
+    return f"{how} in {result.seconds:.1f} s, {result.guesses} guesses, {result.decisions} readings"
+
+
+def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str | None = None) -> int:
+    screen = screen or Screen()
+    packs = load_packs([ns.skin] if ns.skin else None)
+    pack, geometry, first = find_game(screen, packs, ns.mines)
+    mines = _mines(ns, geometry.rows, geometry.cols)
+    mouse: Mouse = DryRunMouse() if ns.dry_run else LiveMouse(ratio=mouse_ratio(screen))
+    table = LiveTable(screen, mouse, pack, geometry, mines)
+    print(
+        f"found {pack.name} {geometry.rows}x{geometry.cols} ({mines} mines) at "
+        f"({geometry.origin[0]:.0f},{geometry.origin[1]:.0f}), {geometry.cell_px:g} px cells; state {table.state}",
+        file=sys.stderr,
+    )
+    strategy = get_strategy("best")
+    rng = np.random.default_rng()
+    if ns.dry_run:
+        board = table.board()
+        print(board)
+        analysis = solve(board, "best", pack.rule, rng)
+        print(f"would play: {analysis.move if analysis.move else 'nothing (game over or stuck)'}")
+        print(f"certain safe: {len(analysis.safe)}, certain mines: {len(analysis.mines)}")
+        return 0
+    results: list[GameResult] = []
+    for index in range(ns.games):
+        if table.state != "playing" or (index > 0 and not table.board().is_fresh()):
+            table.new_game(new_game_key)
+        result = play_game(table, strategy, pack.rule, rng, flags=not ns.no_flags)  # type: ignore[arg-type]
+        results.append(result)
+        assert table.image is not None and table.reading is not None
+        final = read(table.image, [pack], geometry=table.local, mines=mines)
+        matches = final.board == table.reading.board and final.state == result.state
+        if ns.json:
+            print(json.dumps({
+                "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3),
+                "guesses": result.guesses, "readings": result.decisions,
+                "lost_on_certain": result.lost_on_certain, "final_matches_screen": matches,
+                "board": str(table.reading.board).splitlines(),
+            }), flush=True)
+        else:
+            wins = sum(r.won for r in results)
+            print(f"game {index + 1}/{ns.games}: {_describe(result)} ({wins} won so far)", flush=True)
+        if ns.save_final:
+            cv2.imwrite(str(ns.save_final), table.image)
+    if not ns.json:
+        wins = sum(r.won for r in results)
+        seconds = statistics.median(r.seconds for r in results)
+        print(
+            f"{wins} won, {len(results) - wins} lost of {len(results)} ({wins / len(results):.1%}); "
+            f"median {seconds:.2f} s per game; {sum(r.guesses for r in results)} guesses"
+        )
+    return 1 if any(r.lost_on_certain for r in results) else 0
+
+
+def advise(ns: argparse.Namespace) -> int:
+    screen = Screen()
+    packs = load_packs([ns.skin] if ns.skin else None)
+    last = None
+    while True:
+        reading = read(screen.grab(), packs, mines=ns.mines)
+        if last is None or reading.board != last:
+            last = reading.board
+            geo = reading.geometry
+            print(f"{geo.skin} {geo.rows}x{geo.cols}, state {reading.state}")
+            print(reading.board)
+            if reading.state == "playing":
+                pack = next(p for p in packs if p.name == geo.skin)
+                analysis = solve(reading.board, "best", pack.rule, np.random.default_rng(0))
+                print(f"safe: {sorted(analysis.safe)}\nmines: {sorted(analysis.mines)}\nmove: {analysis.move}")
+            print(flush=True)
+        if ns.once:
+            return 0
+        time.sleep(0.25)
+
+
+def record(ns: argparse.Namespace) -> int:
+    screen = Screen()
+    image = screen.grab()
+    png, board_file = ns.out.with_suffix(".png"), ns.out.with_suffix(".board")
+    cv2.imwrite(str(png), image)
+    packs = load_packs([ns.skin] if ns.skin else None)
+    reading = read(image, packs, mines=ns.mines, save_unreadable=str(ns.out.with_suffix(".cell.png")))
+    geo = reading.geometry
+    label = Labelled(geo.skin, (round(geo.origin[0]), round(geo.origin[1])), geo.pitch, round(geo.cell_px), reading.state, reading.board)
+    write_label(board_file, label)
+    print(f"saved {png} and {board_file}: check every cell of the .board file by eye against the picture and correct it")
+    return 0
+
+
+def demo(ns: argparse.Namespace) -> int:
+    """Start a virtual display and a real game, play it, save the final screenshot."""
+    if ns.game not in GAMES:
+        raise UsageError(f"unknown game {ns.game!r}; choose one of {', '.join(GAMES)}")
+    with virtual_display(), tempfile.TemporaryDirectory(prefix="minebot-game-") as work:
+        game = start_game(ns.game, ns.level, Path(work))
+        try:
+            play_ns = argparse.Namespace(
+                skin=GAMES[ns.game].skin, mines=None, level=ns.level, dry_run=False, games=ns.games,
+                no_flags=False, save_final=ns.save_final, json=ns.json,
+            )
+            code = play(play_ns, new_game_key=GAMES[ns.game].new_game_key)
+        finally:
+            game.close()
+    print(f"final screenshot: {ns.save_final}", file=sys.stderr)
+    return code

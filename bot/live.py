@@ -1,0 +1,186 @@
+"""A real game on the screen, as a :class:`bot.play.Table` the play loop can drive.
+
+It reads only the board's region (and the band above it, where the face is), waits for the game
+to finish drawing before each reading, parks the pointer off the board while reading, and never
+clicks on a reading that contradicts itself or the reading before.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bot.actuator import Mouse
+from bot.board import COVERED, FLAG, QUESTION, Board, Cell
+from bot.capture import Region, Screen
+from bot.errors import InconsistentBoard, ScreenError, VisionError
+from bot.sim import State
+from bot.solver.rules import check_numbers
+from bot.vision import Geometry, Reading, read
+from bot.vision.pack import SkinPack
+from bot.vision.read import find_face
+
+HIDDEN = (COVERED, FLAG, QUESTION)
+
+
+def board_region(geometry: Geometry, screen: Screen) -> Region:
+    """The board plus the band above it (face, counters), clipped to the screen."""
+    x, y, w, h = geometry.region(margin=round(geometry.pitch[0]))
+    above = round(6 * geometry.pitch[1])
+    left, top = max(x, screen.whole.left), max(y - above, screen.whole.top)
+    right = min(x + w, screen.whole.left + screen.whole.width)
+    bottom = min(y + h, screen.whole.top + screen.whole.height)
+    return Region(left, top, right - left, bottom - top)
+
+
+def contradiction(before: Board, after: Board) -> str | None:
+    """Why ``after`` cannot follow ``before`` in one game, or None: revealed cells never change."""
+    was_open = ~np.isin(before.cells, HIDDEN)
+    changed = was_open & (before.cells != after.cells)
+    if changed.any():
+        r, c = (int(v) for v in np.argwhere(changed)[0])
+        return f"cell ({r},{c}) was {before.cells[r, c]} and now reads {after.cells[r, c]}"
+    return None
+
+
+class LiveTable:
+    """The game on screen. ``geometry`` is in screen coordinates."""
+
+    def __init__(self, screen: Screen, mouse: Mouse, pack: SkinPack, geometry: Geometry, mines: int | None) -> None:
+        self.screen, self.mouse, self.pack, self.mines = screen, mouse, pack, mines
+        self.geometry = geometry
+        self.region = board_region(geometry, screen)
+        self.local = geometry.moved(-self.region.left, -self.region.top)
+        self.state: State = "playing"
+        self.reading: Reading | None = None
+        self.image: np.ndarray | None = None
+        self.park = (self.region.left + self.region.width + 8, self.region.top + self.region.height + 8)
+        if self.park[0] >= screen.whole.left + screen.whole.width or self.park[1] >= screen.whole.top + screen.whole.height:
+            self.park = (self.region.left - 8, self.region.top - 8)
+        self._previous: Board | None = None
+        self.refresh()
+
+    # -- reading ----------------------------------------------------------------------------
+    def _read_once(self) -> Reading:
+        self.mouse.park(*self.park)
+        self.image = self.screen.settled(self.region)
+        try:
+            return read(self.image, [self.pack], geometry=self.local, mines=self.mines)
+        except VisionError as exc:
+            saved = self._save_screen()
+            raise ScreenError(
+                f"the board is no longer where it was ({exc}); the game window moved, closed or is covered (a dialog?) "
+                f"(the screen is saved in {saved}): bring it back and run minebot again"
+            ) from exc
+
+    def refresh(self) -> Reading:
+        """Read the board; read again once if the reading contradicts itself or the last one."""
+        problem = None
+        for attempt in range(3):
+            reading = self._read_once()
+            problem = self._problem(reading)
+            if problem is None:
+                self.reading, self._previous = reading, reading.board
+                self.state = reading.state
+                return reading
+            time.sleep(0.05 * (attempt + 1))
+        raise VisionError(
+            f"the board reads inconsistently three times ({problem}); stopped without clicking "
+            f"(the screen is saved in {self._save_screen()})"
+        )
+
+    def _save_screen(self) -> Path:
+        saved = Path(tempfile.gettempdir()) / "minebot-last-screen.png"
+        if self.image is not None:
+            cv2.imwrite(str(saved), self.image)
+        return saved
+
+    def _problem(self, reading: Reading) -> str | None:
+        if self._previous is not None and self._previous.shape == reading.board.shape:
+            why = contradiction(self._previous, reading.board)
+            if why:
+                return why
+        if reading.state == "playing":
+            try:
+                check_numbers(reading.board)
+            except InconsistentBoard as exc:
+                return str(exc)
+        return None
+
+    # -- the Table protocol -----------------------------------------------------------------
+    def board(self) -> Board:
+        if self.reading is None:  # stale after flags
+            self.refresh()
+        assert self.reading is not None
+        return self.reading.board
+
+    def _click(self, cell: Cell, button: str) -> None:
+        r, c = cell
+        if not (0 <= r < self.geometry.rows and 0 <= c < self.geometry.cols):
+            raise VisionError(f"refusing to click ({r},{c}): outside the {self.geometry.rows}x{self.geometry.cols} board")
+        x, y = self.geometry.centre(cell)
+        self.mouse.click(x, y, button)  # type: ignore[arg-type]
+
+    def reveal_many(self, cells: list[Cell]) -> State:
+        for cell in cells:
+            self._click(cell, "left")
+        self.refresh()
+        return self.state
+
+    def flag(self, cell: Cell) -> None:
+        self._click(cell, "right")
+        self.reading = None  # the next board() reads again and sees the flag
+
+    # -- between games ----------------------------------------------------------------------
+    def new_game(self, key: str | None = None) -> None:
+        """Start the next game: click the face where the game has one, else press ``key``."""
+        assert self.image is not None
+        face = find_face(self.image, self.local, self.pack)
+        if face is not None:
+            x, y, w, h = face[1]
+            self.mouse.click(self.region.left + x + w / 2, self.region.top + y + h / 2)
+        elif key is not None:
+            import pyautogui
+
+            pyautogui.press(key)
+        else:
+            raise ScreenError(f"skin {self.pack.name!r} has no face to click for a new game; start one by hand")
+        self._previous = None
+        deadline = time.perf_counter() + 3
+        while True:
+            reading = self.refresh()
+            if reading.state == "playing" and reading.board.is_fresh():
+                return
+            if time.perf_counter() > deadline:
+                raise ScreenError("asked for a new game but the board did not reset; is a dialog open?")
+            self._previous = None
+            time.sleep(0.1)
+
+
+def with_offset(geometry: Geometry, left: int, top: int) -> Geometry:
+    """A geometry found in a screenshot of the whole virtual screen, in screen coordinates."""
+    return replace(geometry, origin=(geometry.origin[0] + left, geometry.origin[1] + top))
+
+
+# -- the commands: play, advise, record ---------------------------------------------------------
+
+
+def find_game(screen: Screen, packs: list[SkinPack], mines: int | None) -> tuple[SkinPack, Geometry, Reading]:
+    """Locate the board on the whole screen; its geometry in screen coordinates."""
+    image = screen.grab()
+    reading = read(image, packs, mines=mines)
+    geometry = with_offset(reading.geometry, screen.whole.left, screen.whole.top)
+    pack = next(p for p in packs if p.name == geometry.skin)
+    return pack, geometry, reading
+
+
+def mouse_ratio(screen: Screen) -> float:
+    """Screenshot pixels per mouse point (2 on a Retina-style display, else 1)."""
+    import pyautogui
+
+    return screen.whole.width / pyautogui.size().width
