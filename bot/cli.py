@@ -12,7 +12,7 @@ import numpy as np
 
 from bot import bench
 from bot.board import Board
-from bot.errors import MinebotError
+from bot.errors import MinebotError, UsageError
 from bot.sim import RULES, make_layout, parse_level, read_layouts, write_layouts
 from bot.solver import STRATEGIES, solve
 from bot.solver.analysis import Analysis
@@ -76,6 +76,10 @@ def _parser() -> argparse.ArgumentParser:
     dm.add_argument("--save-final", type=Path, default=Path("minebot-final.png"), metavar="OUT.png")
     dm.add_argument("--json", action="store_true")
 
+    bv = sub.add_parser("bench-vision", help="time locating and reading boards in screenshots, per skin")
+    bv.add_argument("images", nargs="*", type=Path, help="screenshots (default: fixtures/*/*.png)")
+    bv.add_argument("--repeat", type=int, default=20)
+
     lay = sub.add_parser("layouts", help="write seeded mine layouts to a file other programs can replay")
     lay.add_argument("out", type=Path)
     lay.add_argument("--level", default="expert")
@@ -100,6 +104,8 @@ def main(*args: str) -> int:
             return _layouts(ns)
         if ns.command == "replay":
             return _replay(ns)
+        if ns.command == "bench-vision":
+            return _bench_vision(ns)
         if ns.command in ("play", "advise", "record", "demo"):
             from bot import commands
 
@@ -219,6 +225,46 @@ def _replay(ns: argparse.Namespace) -> int:
         _print_advice(analysis)
     if ns.annotate and analysis is not None:
         print(f"annotated picture: {ns.annotate}")
+    return 0
+
+
+def _bench_vision(ns: argparse.Namespace) -> int:
+    import statistics
+    import time
+
+    from bot import vision
+    from bot.vision.read import read_cells
+
+    images = ns.images or sorted(Path("fixtures").glob("*/*.png"))
+    if not images:
+        raise UsageError("no screenshots given and no fixtures/*/*.png here; run from the repository or name images")
+    packs = vision.load_packs()
+    per_skin: dict[str, list[tuple[float, float, int]]] = {}
+    for path in images:
+        image = vision.load_image(path)
+        located, read_ms = [], []
+        for _ in range(ns.repeat):
+            t0 = time.perf_counter()
+            geo = vision.locate(image, packs)
+            located.append(time.perf_counter() - t0)
+        x, y, w, h = geo.region(margin=2)
+        crop = np.ascontiguousarray(image[max(y, 0) : y + h, max(x, 0) : x + w])
+        local = geo.moved(-max(x, 0), -max(y, 0))
+        pack = next(p for p in packs if p.name == geo.skin)
+        for _ in range(ns.repeat):
+            t0 = time.perf_counter()
+            read_cells(crop, local, pack)
+            read_ms.append(time.perf_counter() - t0)
+        per_skin.setdefault(geo.skin, []).append(
+            (1000 * statistics.median(located), 1000 * statistics.median(read_ms), geo.rows * geo.cols)
+        )
+    print(f"{'skin':12} {'shots':>5} {'locate ms (median, max)':>24} {'read ms (median, max)':>22}  cells")
+    for skin, rows in sorted(per_skin.items()):
+        loc = [r[0] for r in rows]
+        rd = [r[1] for r in rows]
+        print(f"{skin:12} {len(rows):5d} {statistics.median(loc):14.1f} {max(loc):9.1f} "
+              f"{statistics.median(rd):12.2f} {max(rd):9.2f}  up to {max(r[2] for r in rows)}")
+    print(f"image size {image.shape[1]}x{image.shape[0]} (last); read = every cell from a capture of the board region")
     return 0
 
 
