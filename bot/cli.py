@@ -76,6 +76,13 @@ def _parser() -> argparse.ArgumentParser:
     dm.add_argument("--save-final", type=Path, default=Path("minebot-final.png"), metavar="OUT.png")
     dm.add_argument("--json", action="store_true")
 
+    ln = sub.add_parser("learn", help="cut a skin pack's tiles from a screenshot and its checked .board file")
+    ln.add_argument("image", type=Path)
+    ln.add_argument("board", type=Path, help="the true board (minebot record writes one to correct)")
+    ln.add_argument("--skin", help="pack name (default: the game named in the .board file)")
+    ln.add_argument("--face", help="X,Y,W,H of the face button in the screenshot, saved as face-<state>.png")
+    ln.add_argument("--templates", type=Path, help="folder of skin packs (default: the one minebot reads)")
+
     bv = sub.add_parser("bench-vision", help="time locating and reading boards in screenshots, per skin")
     bv.add_argument("images", nargs="*", type=Path, help="screenshots (default: fixtures/*/*.png)")
     bv.add_argument("--repeat", type=int, default=20)
@@ -104,6 +111,8 @@ def main(*args: str) -> int:
             return _layouts(ns)
         if ns.command == "replay":
             return _replay(ns)
+        if ns.command == "learn":
+            return _learn(ns)
         if ns.command == "bench-vision":
             return _bench_vision(ns)
         if ns.command in ("play", "advise", "record", "demo"):
@@ -225,6 +234,26 @@ def _replay(ns: argparse.Namespace) -> int:
         _print_advice(analysis)
     if ns.annotate and analysis is not None:
         print(f"annotated picture: {ns.annotate}")
+    return 0
+
+
+def _learn(ns: argparse.Namespace) -> int:
+    from bot import vision
+    from bot.vision.labels import read_label
+    from bot.vision.pack import cut_pack, templates_root
+
+    label = read_label(ns.board)
+    skin = ns.skin or label.game
+    folder = (ns.templates or templates_root()) / skin
+    face = tuple(int(v) for v in ns.face.split(",")) if ns.face else None
+    if face is not None and len(face) != 4:
+        raise UsageError("--face takes X,Y,W,H")
+    if not (folder / "pack.json").exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        meta = {"cell_px": label.cell_px, "pitch": list(label.pitch), "rule": "safe", "scales": [1, 1.5, 2]}
+        (folder / "pack.json").write_text(json.dumps(meta) + "\n")
+    written = cut_pack(vision.load_image(ns.image), label, folder, face)  # type: ignore[arg-type]
+    print(f"wrote {len(written)} pictures to {folder}: {' '.join(written)}")
     return 0
 
 

@@ -84,3 +84,14 @@ def test_replay_of_a_lost_game_gives_no_advice(capsys: pytest.CaptureFixture[str
     assert main("replay", str(FIXTURES / "classic98" / "expert-lost.png")) == 0
     out = capsys.readouterr().out
     assert "state lost" in out and "nothing to advise" in out
+
+
+def test_learn_cuts_a_pack_that_reads_its_own_screenshot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shot = FIXTURES / "classic98" / "expert-lost"
+    assert main("learn", f"{shot}.png", f"{shot}.board", "--skin", "mine", "--templates", str(tmp_path)) == 0
+    assert "covered.png" in capsys.readouterr().out
+    from bot.vision.pack import load_pack
+
+    pack = load_pack("mine", tmp_path)
+    reading = read(load_image(f"{shot}.png"), [pack], mines=99)
+    assert reading.board == read_label(f"{shot}.board").board

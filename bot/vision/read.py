@@ -1,8 +1,8 @@
 """From pixels to a board: find the grid of cells, tell the skin, and read every cell.
 
-Locating works at any scale without trying scales one by one: the flat face of every covered
-cell is a blob of one colour, so the blobs of each pack's covered colour give candidate cells
-and their size gives the scale. Candidates that look like the pack's covered tile become anchors;
+Locating works at any scale without trying scales one by one: the flat middle of every covered
+(or empty) cell is a blob of one colour, so the blobs of each pack's tile colours give candidate
+cells and their size gives the scale. Candidates that look like the pack's covered tile become anchors;
 a least-squares fit over the anchors measures the pitch and the origin, and the board grows
 outward from them row by row and column by column while the cells keep matching tiles.
 """
@@ -252,7 +252,7 @@ def locate(image: np.ndarray, packs: list[SkinPack]) -> Geometry:
         px, py = (p * cand.scale for p in cand.pack.pitch)
         x0, pitch_x, kx = _fit(anchors[:, 0], px)
         y0, pitch_y, ky = _fit(anchors[:, 1], py)
-        # keep the biggest cluster of anchors on one lattice (other boards may be on screen)
+        # one lattice through all anchors: two boards of one skin on one screen are not supported
         geo = Geometry(
             cand.pack.name, int(ky.max()) + 1, int(kx.max()) + 1,
             (round(x0, 2), round(y0, 2)), (round(pitch_x, 3), round(pitch_y, 3)),
