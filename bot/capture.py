@@ -19,9 +19,8 @@ from bot.errors import ScreenError
 def check_display() -> None:
     """Fail early, with what to do, where screenshots and clicks cannot work."""
     if sys.platform.startswith("linux"):
-        if os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY"):
-            raise ScreenError("this is a Wayland session: screenshots come back black and clicks are refused; log in to an X11 session")
-        if os.environ.get("XDG_SESSION_TYPE") == "wayland":
+        wayland_only = os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY")
+        if wayland_only or os.environ.get("XDG_SESSION_TYPE") == "wayland":
             raise ScreenError("this is a Wayland session: screenshots come back black and clicks are refused; log in to an X11 session")
         if not os.environ.get("DISPLAY"):
             raise ScreenError("no display: DISPLAY is not set; run on a desktop, or start one with scripts/run (Xvfb)")

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -103,20 +104,10 @@ def main(*args: str) -> int:
     except SystemExit as exit:
         return int(exit.code or 0)
     try:
-        if ns.command == "bench":
-            return _bench(ns)
-        if ns.command == "solve":
-            return _solve(ns)
-        if ns.command == "layouts":
-            return _layouts(ns)
-        if ns.command == "replay":
-            return _replay(ns)
-        if ns.command == "learn":
-            return _learn(ns)
-        if ns.command == "bench-vision":
-            return _bench_vision(ns)
+        if ns.command in _COMMANDS:
+            return _COMMANDS[ns.command](ns)
         if ns.command in ("play", "advise", "record", "demo"):
-            from bot import commands
+            from bot import commands  # the live commands: screen and mouse imports stay out of the rest
 
             return int(getattr(commands, ns.command)(ns))
     except MinebotError as err:
@@ -206,7 +197,7 @@ def _replay(ns: argparse.Namespace) -> int:
     packs = vision.load_packs([ns.skin] if ns.skin else None)
     reading = vision.read(image, packs, mines=ns.mines)
     geo, board = reading.geometry, reading.board
-    rule = ns.rule or next(p.rule for p in packs if p.name == geo.skin)
+    rule = ns.rule or vision.pack_named(packs, geo.skin).rule
     analysis = solve(board, "best", rule, np.random.default_rng(0)) if reading.state == "playing" else None
     if ns.annotate and analysis is not None:
         import cv2
@@ -279,7 +270,7 @@ def _bench_vision(ns: argparse.Namespace) -> int:
         x, y, w, h = geo.region(margin=2)
         crop = np.ascontiguousarray(image[max(y, 0) : y + h, max(x, 0) : x + w])
         local = geo.moved(-max(x, 0), -max(y, 0))
-        pack = next(p for p in packs if p.name == geo.skin)
+        pack = vision.pack_named(packs, geo.skin)
         for _ in range(ns.repeat):
             t0 = time.perf_counter()
             read_cells(crop, local, pack)
@@ -303,6 +294,16 @@ def _layouts(ns: argparse.Namespace) -> int:
     count = write_layouts(ns.out, (make_layout(level, ns.rule, start, (ns.seed, i)) for i in range(ns.games)))
     print(f"wrote {count} {level} layouts (rule {ns.rule}, first click {start}) to {ns.out}")
     return 0
+
+
+_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "bench": _bench,
+    "solve": _solve,
+    "layouts": _layouts,
+    "replay": _replay,
+    "learn": _learn,
+    "bench-vision": _bench_vision,
+}
 
 
 def entry() -> None:

@@ -25,6 +25,7 @@ from bot.play import GameResult, play_game
 from bot.solver import get_strategy, solve
 from bot.vision import load_packs, read
 from bot.vision.labels import Labelled, write_label
+from bot.vision.pack import pack_named
 from bot.vision.read import STANDARD_MINES
 
 
@@ -56,7 +57,7 @@ def _describe(result: GameResult) -> str:
 def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str | None = None) -> int:
     screen = screen or Screen()
     packs = load_packs([ns.skin] if ns.skin else None)
-    pack, geometry, first = find_game(screen, packs, ns.mines)
+    pack, geometry, _ = find_game(screen, packs, ns.mines)
     mines = _mines(ns, geometry.rows, geometry.cols)
     mouse: Mouse = DryRunMouse() if ns.dry_run else LiveMouse(ratio=mouse_ratio(screen))
     table = LiveTable(screen, mouse, pack, geometry, mines)
@@ -117,7 +118,7 @@ def advise(ns: argparse.Namespace) -> int:
             print(f"{geo.skin} {geo.rows}x{geo.cols}, state {reading.state}")
             print(reading.board)
             if reading.state == "playing":
-                pack = next(p for p in packs if p.name == geo.skin)
+                pack = pack_named(packs, geo.skin)
                 analysis = solve(reading.board, "best", pack.rule, np.random.default_rng(0))
                 print(f"safe: {sorted(analysis.safe)}\nmines: {sorted(analysis.mines)}\nmove: {analysis.move}")
             print(flush=True)

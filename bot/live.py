@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -22,7 +21,7 @@ from bot.errors import InconsistentBoard, ScreenError, VisionError
 from bot.sim import State
 from bot.solver.rules import check_numbers
 from bot.vision import Geometry, Reading, read
-from bot.vision.pack import SkinPack
+from bot.vision.pack import SkinPack, pack_named
 from bot.vision.read import find_face
 
 HIDDEN = (COVERED, FLAG, QUESTION)
@@ -162,11 +161,6 @@ class LiveTable:
             time.sleep(0.1)
 
 
-def with_offset(geometry: Geometry, left: int, top: int) -> Geometry:
-    """A geometry found in a screenshot of the whole virtual screen, in screen coordinates."""
-    return replace(geometry, origin=(geometry.origin[0] + left, geometry.origin[1] + top))
-
-
 # -- the commands: play, advise, record ---------------------------------------------------------
 
 
@@ -174,8 +168,8 @@ def find_game(screen: Screen, packs: list[SkinPack], mines: int | None) -> tuple
     """Locate the board on the whole screen; its geometry in screen coordinates."""
     image = screen.grab()
     reading = read(image, packs, mines=mines)
-    geometry = with_offset(reading.geometry, screen.whole.left, screen.whole.top)
-    pack = next(p for p in packs if p.name == geometry.skin)
+    geometry = reading.geometry.moved(screen.whole.left, screen.whole.top)  # into screen coordinates
+    pack = pack_named(packs, geometry.skin)
     return pack, geometry, reading
 
 

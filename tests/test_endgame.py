@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from bot.board import Board
-from bot.solver import endgame, solve
+from bot.solver import endgame
 from bot.solver.rules import problem
 from tests.brute import layout_counts, positions
 

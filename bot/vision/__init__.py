@@ -11,11 +11,11 @@ import cv2
 import numpy as np
 
 from bot.errors import VisionError
-from bot.vision.pack import SkinPack, load_pack, load_packs, skin_names
+from bot.vision.pack import SkinPack, load_pack, load_packs, pack_named, skin_names
 from bot.vision.annotate import annotate
 from bot.vision.read import Geometry, Reading, locate, read
 
-__all__ = ["annotate", "Geometry", "Reading", "SkinPack", "load_image", "load_pack", "load_packs", "locate", "read", "skin_names"]
+__all__ = ["annotate", "Geometry", "Reading", "SkinPack", "load_image", "load_pack", "load_packs", "locate", "pack_named", "read", "skin_names"]
 
 
 def load_image(path: str | Path) -> np.ndarray:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 
@@ -69,10 +69,7 @@ class SkinPack:
     faces: dict[str, tuple[np.ndarray, ...]] = field(default_factory=dict)
     path: Path | None = None
 
-    @property
-    def covered(self) -> Tile:
-        return next(t for t in self.tiles if t.code == CODE_OF["#"])
-
+    @cached_property
     def anchors(self) -> list[tuple[Tile, Interior]]:
         """Tiles the locator looks for (covered and empty), each with its flat middle."""
         wanted = (CODE_OF["#"], CODE_OF["0"])
@@ -146,6 +143,10 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
         name, cell_px, (pitch[0], pitch[1]), rule, scales, tuple(tiles),
         {k: tuple(v) for k, v in faces.items()}, folder,
     )
+
+
+def pack_named(packs: list[SkinPack], name: str) -> SkinPack:
+    return next(p for p in packs if p.name == name)
 
 
 def load_packs(names: list[str] | None = None, root: Path | None = None) -> list[SkinPack]:

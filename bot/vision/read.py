@@ -10,13 +10,14 @@ outward from them row by row and column by column while the cells keep matching 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from weakref import WeakKeyDictionary
 
 import cv2
 import numpy as np
 
 from bot.board import CODE_OF, EXPLODED, FLAG, MINE, WRONG_FLAG, COVERED, Board, Cell
 from bot.errors import NoBoardFound, UnreadableCell
-from bot.vision.pack import Interior, SkinPack, Tile
+from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 
 # A cell matches a tile when the RMS difference (0-255 levels) is below this. Cells drawn by
 # the game at 1x match their tile exactly (0); browsers drawing at 1.5x or 2x differ by up to
@@ -90,20 +91,16 @@ class Classifier:
     """Matches cell pictures against one pack's tiles at one scale."""
 
     def __init__(self, pack: SkinPack) -> None:
-        self.pack = pack
-        n = pack.cell_px
-        self.size = n
-        flat = np.stack([t.image.reshape(-1) for t in pack.tiles]).astype(np.float32)
-        self.tiles = flat
-        self.tile_norms = (flat * flat).sum(axis=1)
+        self.size = pack.cell_px
+        self.tiles = np.stack([t.image.reshape(-1) for t in pack.tiles]).astype(np.float32)
+        self.tile_norms = (self.tiles * self.tiles).sum(axis=1)
         self.codes = pack.codes()
 
-    def crops(self, image: np.ndarray, geometry: Geometry, cells: list[Cell]) -> np.ndarray:
-        """Cell pictures at the pack's 1x size, one row each (N x n*n*3, float32)."""
+    def crops(self, image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
+        """Pictures of the boxes (x, y, w, h) at the pack's 1x size, one row each (N x n*n*3, float32)."""
         n = self.size
-        out = np.empty((len(cells), n * n * 3), dtype=np.float32)
-        for i, (r, c) in enumerate(cells):
-            x, y, w, h = geometry.box(r, c)
+        out = np.empty((len(boxes), n * n * 3), dtype=np.float32)
+        for i, (x, y, w, h) in enumerate(boxes):
             crop = image[max(y, 0) : y + h, max(x, 0) : x + w]
             if crop.shape[:2] != (h, w):
                 out[i] = 1e4  # off the image: matches nothing
@@ -121,7 +118,7 @@ class Classifier:
         return best, rms
 
     def line_matches(self, image: np.ndarray, geometry: Geometry, cells: list[Cell]) -> bool:
-        _, rms = self.scores(self.crops(image, geometry, cells))
+        _, rms = self.scores(self.crops(image, [geometry.box(r, c) for r, c in cells]))
         return bool((rms < match_limit(geometry.scale)).mean() >= LINE_SHARE)
 
 
@@ -184,7 +181,7 @@ def _candidates(image: np.ndarray, packs: list[SkinPack]) -> list[_Candidate]:
     blobs_by_colour: dict[tuple[int, int, int], np.ndarray] = {}
     found: list[_Candidate] = []
     for pack in packs:
-        for tile, inner in pack.anchors():
+        for tile, inner in pack.anchors:
             if inner.colour not in blobs_by_colour:
                 blobs_by_colour[inner.colour] = _blobs(image, inner.colour)
             blobs = blobs_by_colour[inner.colour]
@@ -204,12 +201,9 @@ def _candidates(image: np.ndarray, packs: list[SkinPack]) -> list[_Candidate]:
 
 def _verified(image: np.ndarray, cand: _Candidate, classifier: Classifier) -> np.ndarray:
     """The corners whose whole cell looks like the tile the blob was taken for."""
-    n = cand.pack.cell_px * cand.scale
-    geo = Geometry(cand.pack.name, 1, 1, (0.0, 0.0), (1.0, 1.0), n, cand.scale)
-    crops = np.stack(
-        [classifier.crops(image, geo.moved(x, y), [(0, 0)])[0] for x, y in cand.corners]
-    )
-    best, rms = classifier.scores(crops)
+    n = round(cand.pack.cell_px * cand.scale)
+    boxes = [(round(x), round(y), n, n) for x, y in cand.corners]
+    best, rms = classifier.scores(classifier.crops(image, boxes))
     ok = (classifier.codes[best] == cand.tile.code) & (rms < match_limit(cand.scale))
     return cand.corners[ok]
 
@@ -241,7 +235,12 @@ def _grow(image: np.ndarray, geo: Geometry, classifier: Classifier) -> Geometry:
 
 def locate(image: np.ndarray, packs: list[SkinPack]) -> Geometry:
     """Find the board in a screenshot (BGR array) and measure its grid."""
-    best: tuple[int, float, Geometry] | None = None
+    return _locate(image, packs)[0]
+
+
+def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndarray, np.ndarray]:
+    """The board's geometry, with the codes and scores of its cells read on the way."""
+    best: tuple[int, float, Geometry, np.ndarray, np.ndarray] | None = None
     tried: list[str] = []
     for cand in _candidates(image, packs):
         classifier = classifier_for(cand.pack)
@@ -259,10 +258,10 @@ def locate(image: np.ndarray, packs: list[SkinPack]) -> Geometry:
             cand.pack.cell_px * cand.scale, cand.scale,
         )
         geo = _grow(image, geo, classifier)
-        _, scores = read_cells(image, geo, cand.pack)
+        codes, scores = read_cells(image, geo, cand.pack)
         key = (geo.rows * geo.cols, -float(scores.mean()))
         if best is None or key > best[:2]:
-            best = (*key, geo)
+            best = (*key, geo, codes, scores)
     if best is None:
         names = ", ".join(p.name for p in packs)
         detail = "; ".join(tried) or "no cell-coloured blobs at all"
@@ -270,24 +269,23 @@ def locate(image: np.ndarray, packs: list[SkinPack]) -> Geometry:
             f"no Minesweeper board found (skins tried: {names}; covered cells seen: {detail}); "
             "make the whole game visible and not covered by other windows, or cut a skin pack with `minebot learn`"
         )
-    return best[2]
+    return best[2], best[3], best[4]
 
 
-_CLASSIFIERS: dict[int, Classifier] = {}
+_CLASSIFIERS: WeakKeyDictionary[SkinPack, Classifier] = WeakKeyDictionary()
 
 
 def classifier_for(pack: SkinPack) -> Classifier:
-    key = id(pack)
-    if key not in _CLASSIFIERS:
-        _CLASSIFIERS[key] = Classifier(pack)
-    return _CLASSIFIERS[key]
+    if pack not in _CLASSIFIERS:
+        _CLASSIFIERS[pack] = Classifier(pack)
+    return _CLASSIFIERS[pack]
 
 
 def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[np.ndarray, np.ndarray]:
     """Codes and match scores (RMS levels) of every cell, as rows x cols arrays."""
     classifier = classifier_for(pack)
     cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
-    best, rms = classifier.scores(classifier.crops(image, geometry, cells))
+    best, rms = classifier.scores(classifier.crops(image, [geometry.box(r, c) for r, c in cells]))
     shape = (geometry.rows, geometry.cols)
     return classifier.codes[best].reshape(shape), rms.reshape(shape)
 
@@ -355,9 +353,11 @@ def read(
     save_unreadable: str | None = None,
 ) -> Reading:
     """Read a screenshot: locate the board (unless ``geometry`` is given), every cell, the state."""
-    geometry = geometry or locate(image, packs)
-    pack = next(p for p in packs if p.name == geometry.skin)
-    codes, scores = read_cells(image, geometry, pack)
+    if geometry is None:
+        geometry, codes, scores = _locate(image, packs)
+    else:
+        codes, scores = read_cells(image, geometry, pack_named(packs, geometry.skin))
+    pack = pack_named(packs, geometry.skin)
     check_cells(image, geometry, scores, save_unreadable)
     if mines is None:
         mines = STANDARD_MINES.get((geometry.rows, geometry.cols))
