@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from bot.actuator import DryRunMouse, LiveMouse, Mouse
+from bot.bench import wilson
 from bot.capture import Screen
 from bot.errors import UsageError
 from bot.games import GAME_LEVELS, GAMES, start_game, virtual_display
@@ -99,9 +100,11 @@ def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str
     if not ns.json:
         wins = sum(r.won for r in results)
         seconds = statistics.median(r.seconds for r in results)
+        low, high = wilson(wins, len(results))
         print(
-            f"{wins} won, {len(results) - wins} lost of {len(results)} ({wins / len(results):.1%}); "
-            f"median {seconds:.2f} s per game; {sum(r.guesses for r in results)} guesses"
+            f"{wins} won, {len(results) - wins} lost of {len(results)} ({wins / len(results):.1%}, "
+            f"95% interval {low:.1%}-{high:.1%}); median {seconds:.2f} s per game; "
+            f"{sum(r.guesses for r in results)} guesses"
         )
     return 1 if any(r.lost_on_certain for r in results) else 0
 

@@ -62,6 +62,7 @@ class LiveTable:
         if self.park[0] >= screen.whole.left + screen.whole.width or self.park[1] >= screen.whole.top + screen.whole.height:
             self.park = (self.region.left - 8, self.region.top - 8)
         self._previous: Board | None = None
+        self._first_click_second: int | None = None
         self.refresh()
 
     # -- reading ----------------------------------------------------------------------------
@@ -126,10 +127,25 @@ class LiveTable:
         self.mouse.click(x, y, button)  # type: ignore[arg-type]
 
     def reveal_many(self, cells: list[Cell]) -> State:
+        first = self.reading is not None and self.reading.board.is_fresh()
         for cell in cells:
             self._click(cell, "left")
         self.refresh()
+        if first:
+            self._first_click_second = int(time.time())  # the game read its clock before this
         return self.state
+
+    def _wait_for_new_second(self) -> None:
+        """Make each game's first click fall in a wall-clock second of its own.
+
+        Wine's winemine lays its mines at the first click after ``srand(time(NULL))``: every game
+        begun in the same second gets the same mines. Fast losses would then be replayed until the
+        second turns, and the games played would no longer be a fair sample of the game's boards.
+        """
+        if self._first_click_second is None:
+            return
+        while int(time.time()) <= self._first_click_second:
+            time.sleep(0.01)
 
     def flag(self, cell: Cell) -> None:
         self._click(cell, "right")
@@ -154,6 +170,7 @@ class LiveTable:
         while True:
             reading = self.refresh()
             if reading.state == "playing" and reading.board.is_fresh():
+                self._wait_for_new_second()
                 return
             if time.perf_counter() > deadline:
                 raise ScreenError("asked for a new game but the board did not reset; is a dialog open?")
