@@ -80,7 +80,7 @@ def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str
     for index in range(ns.games):
         if table.state != "playing" or (index > 0 and not table.board().is_fresh()):
             table.new_game(new_game_key)
-        result = play_game(table, strategy, pack.rule, rng, flags=not ns.no_flags)  # type: ignore[arg-type]
+        result = play_game(table, strategy, pack.rule, rng, flags=not ns.no_flags or pack.flags_to_win)  # type: ignore[arg-type]
         results.append(result)
         assert table.image is not None and table.reading is not None
         final = read(table.image, [pack], geometry=table.local, mines=mines)
@@ -151,8 +151,10 @@ def demo(ns: argparse.Namespace) -> int:
     with virtual_display(), tempfile.TemporaryDirectory(prefix="minebot-game-") as work:
         game = start_game(ns.game, ns.level, Path(work))
         try:
+            rows, cols, mines = GAMES[ns.game].levels[ns.level]
+            print(f"started {ns.game} at {ns.level} ({rows}x{cols}, {mines} mines)", file=sys.stderr)
             play_ns = argparse.Namespace(
-                skin=GAMES[ns.game].skin, mines=None, level=ns.level, dry_run=False, games=ns.games,
+                skin=GAMES[ns.game].skin, mines=mines, level=None, dry_run=False, games=ns.games,
                 no_flags=False, save_final=ns.save_final, json=ns.json,
             )
             code = play(play_ns, new_game_key=GAMES[ns.game].new_game_key)

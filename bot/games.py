@@ -12,9 +12,9 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.errors import ScreenError, UsageError
@@ -33,13 +33,14 @@ class GameInfo:
     skin: str
     window_name: str  # a regular expression xdotool can search for
     new_game_key: str | None  # keyboard shortcut for a new game, where the face cannot be clicked
+    levels: Mapping[str, tuple[int, int, int]] = field(default_factory=lambda: GAME_LEVELS)
 
 
 GAMES: dict[str, GameInfo] = {
     "winemine": GameInfo("winemine", "winemine", "^WineMine$", "F2"),
+    # xdemineur's board is at least 12 columns wide: its beginner is 9x12 with beginner's 10 mines
+    "xdemineur": GameInfo("xdemineur", "xdemineur", "mineur$", None, {**GAME_LEVELS, "beginner": (9, 12, 10)}),
 }
-# xdemineur, minegauler and gnome-mines start the same way (see ../shared/design.md) but have no
-# skin pack yet; they join GAMES with their packs.
 
 
 def _which(program: str) -> str:
@@ -132,6 +133,23 @@ def _winemine_settings(env: dict[str, str], level: str) -> None:
         )
 
 
+def _winemine(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
+    env.update(WINEPREFIX=str(workdir / "wine"), WINEDEBUG="-all")
+    _winemine_settings(env, level)
+    return [_which("wine"), "winemine"]
+
+
+def _xdemineur(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
+    rows, cols, mines = GAMES["xdemineur"].levels[level]
+    return [_which("xdemineur"), "-geometry", f"{cols}x{rows}", "-m", str(mines)]
+
+
+LAUNCHERS: dict[str, Callable[[str, Path, dict[str, str]], list[str]]] = {
+    "winemine": _winemine,
+    "xdemineur": _xdemineur,
+}
+
+
 def start_game(name: str, level: str, workdir: Path) -> RunningGame:
     """Start a game at a standard level on the current DISPLAY and move its window to WINDOW_AT."""
     if name not in GAMES:
@@ -141,12 +159,7 @@ def start_game(name: str, level: str, workdir: Path) -> RunningGame:
     info = GAMES[name]
     env = dict(os.environ)
     workdir.mkdir(parents=True, exist_ok=True)
-    if name == "winemine":
-        env.update(WINEPREFIX=str(workdir / "wine"), WINEDEBUG="-all")
-        _winemine_settings(env, level)
-        argv = [_which("wine"), "winemine"]
-    else:
-        raise UsageError(f"no launcher for {name!r} yet")
+    argv = LAUNCHERS[name](level, workdir, env)
     process = subprocess.Popen(argv, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     window = _wait_window(info.window_name)
     xdotool("windowmove", "--sync", window, str(WINDOW_AT[0]), str(WINDOW_AT[1]))

@@ -17,12 +17,12 @@ import numpy as np
 from bot.actuator import Mouse
 from bot.board import COVERED, FLAG, QUESTION, Board, Cell
 from bot.capture import Region, Screen
-from bot.errors import InconsistentBoard, ScreenError, VisionError
+from bot.errors import InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.sim import State
 from bot.solver.rules import check_numbers
 from bot.vision import Geometry, Reading, read
 from bot.vision.pack import SkinPack, pack_named
-from bot.vision.read import find_face
+from bot.vision.read import find_face, locate
 
 HIDDEN = (COVERED, FLAG, QUESTION)
 
@@ -73,10 +73,23 @@ class LiveTable:
             return read(self.image, [self.pack], geometry=self.local, mines=self.mines)
         except VisionError as exc:
             saved = self._save_screen()
+            if isinstance(exc, UnreadableCell) and self._board_still_here():
+                raise UnreadableCell(f"{exc} (the screen is saved in {saved})") from exc
             raise ScreenError(
                 f"the board is no longer where it was ({exc}); the game window moved, closed or is covered (a dialog?) "
                 f"(the screen is saved in {saved}): bring it back and run minebot again"
             ) from exc
+
+    def _board_still_here(self) -> bool:
+        """Whether the board is still where it was (so a cell that reads as nothing is a new tile)."""
+        assert self.image is not None
+        try:
+            found = locate(self.image, [self.pack])
+        except VisionError:
+            return False
+        return (found.rows, found.cols) == (self.local.rows, self.local.cols) and max(
+            abs(a - b) for a, b in zip(found.origin, self.local.origin, strict=True)
+        ) <= 2
 
     def refresh(self) -> Reading:
         """Read the board; read again once if the reading contradicts itself or the last one."""
@@ -165,17 +178,26 @@ class LiveTable:
             pyautogui.press(key)
         else:
             raise ScreenError(f"skin {self.pack.name!r} has no face to click for a new game; start one by hand")
+        before = self.reading.board if self.reading is not None else None
         self._previous = None
         deadline = time.perf_counter() + 3
         while True:
             reading = self.refresh()
-            if reading.state == "playing" and reading.board.is_fresh():
+            if reading.state == "playing" and _new_board(before, reading.board):
                 self._wait_for_new_second()
                 return
             if time.perf_counter() > deadline:
                 raise ScreenError("asked for a new game but the board did not reset; is a dialog open?")
             self._previous = None
             time.sleep(0.1)
+
+
+def _new_board(before: Board | None, after: Board) -> bool:
+    """Whether ``after`` is a new game: all covered, or (games that open an area themselves,
+    like xdemineur) changed and with no flags or marks left."""
+    if after.is_fresh():
+        return True
+    return (before is None or after != before) and not np.isin(after.cells, (FLAG, QUESTION)).any()
 
 
 # -- the commands: play, advise, record ---------------------------------------------------------

@@ -331,13 +331,15 @@ def find_face(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[st
     return (best[1], best[2]) if best is not None and best[0] < 0.1 else None
 
 
-def board_state(board: Board) -> str:
-    """The state a board shows by itself: lost with a mine showing, won when only mines are left."""
+def board_state(board: Board, flags_to_win: bool = False) -> str:
+    """The state a board shows by itself: lost with a mine showing, won when only mines are left
+    (and, where the game asks for it, all of them are flagged)."""
     cells = board.cells
     if np.isin(cells, (MINE, EXPLODED, WRONG_FLAG)).any():
         return "lost"
     hidden = int(np.isin(cells, (COVERED, FLAG, CODE_OF["?"])).sum())
-    if board.mines is not None and hidden == board.mines:
+    flagged = int((cells == FLAG).sum())
+    if board.mines is not None and hidden == board.mines and (flagged == hidden or not flags_to_win):
         return "won"
     return "playing"
 
@@ -363,7 +365,7 @@ def read(
         mines = STANDARD_MINES.get((geometry.rows, geometry.cols))
     board = Board(codes, mines)
     # what the cells show settles it; otherwise the face tells (a win with mines left covered)
-    state = board_state(board)
+    state = board_state(board, pack.flags_to_win)
     if state == "playing":
         face = find_face(image, geometry, pack)
         state = face[0] if face else state

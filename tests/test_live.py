@@ -1,0 +1,80 @@
+"""The live loop's pure parts: what counts as a contradiction, a new game, a win; the clock rule."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot.actuator import DryRunMouse
+from bot.board import Board
+from bot.capture import Region
+from bot.errors import ScreenError, UnreadableCell
+from bot.live import LiveTable, _new_board, contradiction
+from bot.vision import Geometry, load_image, load_packs, read
+from bot.vision.pack import SkinPack, pack_named
+from bot.vision.read import board_state
+
+
+def test_a_revealed_cell_that_changes_is_a_contradiction() -> None:
+    before = Board.parse("1#\n##")
+    assert contradiction(before, Board.parse("1F\n2#")) is None  # hidden cells may change
+    assert "cell (0,0) was 1 and now reads 2" in (contradiction(before, Board.parse("2#\n##")) or "")
+
+
+def test_new_board_after_a_game() -> None:
+    won = Board.parse("1F\n11")
+    assert _new_board(won, Board.parse("##\n##"))  # all covered
+    assert _new_board(won, Board.parse("1#\n##"))  # a game that opens an area itself
+    assert not _new_board(won, won)  # still the old board
+    assert not _new_board(None, Board.parse("1F\n##"))  # flags left: not a new game
+
+
+def test_won_needs_every_mine_flagged_where_the_game_says_so() -> None:
+    unflagged = Board.parse("1#\n11", mines=1)
+    assert board_state(unflagged) == "won"
+    assert board_state(unflagged, flags_to_win=True) == "playing"
+    assert board_state(Board.parse("1F\n11", mines=1), flags_to_win=True) == "won"
+    assert board_state(Board.parse("1*\n11", mines=1)) == "lost"
+
+
+def test_each_first_click_gets_a_second_of_its_own() -> None:
+    table = LiveTable.__new__(LiveTable)  # only the clock rule, no screen
+    table._first_click_second = int(time.time())
+    table._wait_for_new_second()
+    assert int(time.time()) > table._first_click_second
+
+
+class FakeScreen:
+    """A still screenshot standing in for the screen."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.image = image
+        self.whole = Region(0, 0, image.shape[1], image.shape[0])
+
+    def settled(self, region: Region) -> np.ndarray:
+        return self.image[region.top : region.top + region.height, region.left : region.left + region.width]
+
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur" / "custom-10x12-55mines-seven.png"
+
+
+def _table(image: np.ndarray, pack: SkinPack, geometry: Geometry) -> LiveTable:
+    return LiveTable(FakeScreen(image), DryRunMouse(), pack, geometry, 55)  # type: ignore[arg-type]
+
+
+def test_an_unknown_tile_is_named_as_such_and_a_moved_board_as_moved() -> None:
+    image = load_image(FIXTURE)
+    pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
+    geometry = read(image, [pack], mines=55).geometry
+    assert _table(image, pack, geometry).board()[5, 7] == 7
+    without_seven = replace(pack, tiles=tuple(t for t in pack.tiles if t.code != 7))
+    with pytest.raises(UnreadableCell, match=r"cell \(5,7\).*the screen is saved in"):
+        _table(image, without_seven, geometry)
+    moved = np.full_like(image, 200)
+    moved[40:, 30:] = image[:-40, :-30]
+    with pytest.raises(ScreenError, match="no longer where it was"):
+        _table(moved, pack, geometry)
