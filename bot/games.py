@@ -40,13 +40,22 @@ GAMES: dict[str, GameInfo] = {
     "winemine": GameInfo("winemine", "winemine", "^WineMine$", "F2"),
     # xdemineur's board is at least 12 columns wide: its beginner is 9x12 with beginner's 10 mines
     "xdemineur": GameInfo("xdemineur", "xdemineur", "mineur$", None, {**GAME_LEVELS, "beginner": (9, 12, 10)}),
+    # minegauler's beginner is the old 8x8 with 10 mines
+    "minegauler": GameInfo("minegauler", "minegauler", "^Minegauler$", "F2", {**GAME_LEVELS, "beginner": (8, 8, 10)}),
 }
+# Games from PyPI live in their own virtual environments here (scripts/install-games makes them),
+# apart from minebot's: minegauler brings PyQt6.
+GAMES_HOME = Path(os.environ.get("MINEBOT_GAMES", Path.home() / ".cache" / "minebot-games"))
 
 
 def _which(program: str) -> str:
-    found = shutil.which(program) or shutil.which(program, path="/usr/games")
+    found = (
+        shutil.which(program)
+        or shutil.which(program, path="/usr/games")
+        or shutil.which(program, path=str(GAMES_HOME / program / "bin"))
+    )
     if not found:
-        raise ScreenError(f"{program} is not installed; run scripts/install-games (apt-get, as root)")
+        raise ScreenError(f"{program} is not installed; run scripts/install-games (apt-get and pip, as root)")
     return found
 
 
@@ -144,9 +153,19 @@ def _xdemineur(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
     return [_which("xdemineur"), "-geometry", f"{cols}x{rows}", "-m", str(mines)]
 
 
+def _minegauler(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
+    program = _which("minegauler")
+    prepare = Path(__file__).with_name("minegauler_prepare.py")
+    size = [str(n) for n in GAMES["minegauler"].levels[level]]
+    subprocess.run([str(Path(program).with_name("python")), str(prepare), *size], env=env, timeout=120, check=True)
+    env.update(QT_QPA_PLATFORM="xcb")  # it writes runtime.log into its working directory, workdir
+    return [program]
+
+
 LAUNCHERS: dict[str, Callable[[str, Path, dict[str, str]], list[str]]] = {
     "winemine": _winemine,
     "xdemineur": _xdemineur,
+    "minegauler": _minegauler,
 }
 
 

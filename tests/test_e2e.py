@@ -1,6 +1,6 @@
 """End to end: the bot plays real games on a virtual display (run alone: -m e2e).
 
-Each test starts Xvfb and a real game (Wine's winemine, Debian's xdemineur) through ``minebot demo``,
+Each test starts Xvfb and a real game (Wine's winemine, Debian's xdemineur, minegauler from PyPI) through ``minebot demo``,
 plays whole games, and checks
 that every game ends in a win or a loss, that no loss came on a cell the bot called safe, and that
 the bot's final reading equals what the game's final screen shows.
@@ -17,20 +17,21 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import GAMES
+from bot.games import GAMES, GAMES_HOME
 
 pytestmark = pytest.mark.e2e
 
-PROGRAMS = {"winemine": "wine", "xdemineur": "xdemineur"}
+PROGRAMS = {"winemine": "wine", "xdemineur": "xdemineur", "minegauler": "minegauler"}
 
 
 def _installed(*programs: str) -> bool:
-    return all(shutil.which(p) or shutil.which(p, path="/usr/games") for p in programs)
+    places = (None, "/usr/games", str(GAMES_HOME / "minegauler" / "bin"))
+    return all(any(shutil.which(p, path=place) for place in places) for p in programs)
 
 
 @pytest.mark.parametrize(
     "game,level,games",
-    [("winemine", "beginner", 4), ("winemine", "expert", 2), ("xdemineur", "beginner", 4), ("xdemineur", "expert", 2)],
+    [(game, level, {"beginner": 4, "expert": 2}[level]) for game in PROGRAMS for level in ("beginner", "expert")],
 )
 def test_plays_real_game_to_the_end(game: str, level: str, games: int, tmp_path: Path) -> None:
     if not _installed("Xvfb", "xdotool", PROGRAMS[game]) and not os.environ.get("MINEBOT_REQUIRE_E2E"):
