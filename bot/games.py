@@ -40,6 +40,8 @@ GAMES: dict[str, GameInfo] = {
     "winemine": GameInfo("winemine", "winemine", "^WineMine$", "F2"),
     # xdemineur's board is at least 12 columns wide: its beginner is 9x12 with beginner's 10 mines
     "xdemineur": GameInfo("xdemineur", "xdemineur", "mineur$", None, {**GAME_LEVELS, "beginner": (9, 12, 10)}),
+    # gnome-mines asks to confirm Ctrl+N mid-game, not after one; it pauses when it loses focus
+    "gnome-mines": GameInfo("gnome-mines", "gnome-mines", "^Mines$", "ctrl+n"),
     # minegauler's beginner is the old 8x8 with 10 mines
     "minegauler": GameInfo("minegauler", "minegauler", "^Minegauler$", "F2", {**GAME_LEVELS, "beginner": (8, 8, 10)}),
 }
@@ -162,10 +164,20 @@ def _minegauler(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
     return [program]
 
 
+GNOME_MINES_WINDOW = {"beginner": (610, 460), "intermediate": (800, 640), "expert": (1150, 640)}  # px
+
+
+def _gnome_mines(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
+    env.update(GSETTINGS_BACKEND="memory")  # its own defaults, nothing saved between runs
+    size = {"beginner": "--small", "intermediate": "--medium", "expert": "--big"}[level]
+    return [_which("gnome-mines"), size]
+
+
 LAUNCHERS: dict[str, Callable[[str, Path, dict[str, str]], list[str]]] = {
     "winemine": _winemine,
     "xdemineur": _xdemineur,
     "minegauler": _minegauler,
+    "gnome-mines": _gnome_mines,
 }
 
 
@@ -181,6 +193,9 @@ def start_game(name: str, level: str, workdir: Path) -> RunningGame:
     argv = LAUNCHERS[name](level, workdir, env)
     process = subprocess.Popen(argv, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     window = _wait_window(info.window_name)
+    if name == "gnome-mines":  # its cells follow the window, which starts too small for expert
+        xdotool("windowsize", "--sync", window, *(str(n) for n in GNOME_MINES_WINDOW[level]))
+        xdotool("windowfocus", "--sync", window)
     xdotool("windowmove", "--sync", window, str(WINDOW_AT[0]), str(WINDOW_AT[1]))
     time.sleep(0.5)
     return RunningGame(info, process, window, env)

@@ -19,19 +19,18 @@ from bot.board import CODE_OF, EXPLODED, FLAG, MINE, WRONG_FLAG, COVERED, Board,
 from bot.errors import NoBoardFound, UnreadableCell
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 
-# A cell matches a tile when the RMS difference (0-255 levels) is below this. Cells drawn by
-# the game at 1x match their tile exactly (0); browsers drawing at 1.5x or 2x differ by up to
-# ~27 after scaling down. A flat grey patch differs from the classic "0" tile by 22, so the
-# limit at 1x is tighter than that.
+# A cell matches a tile when its score (RMS difference, 0-255 levels) is below this. Cells drawn
+# by the game at 1x match their tile exactly (0). Cells at another scale are compared blurred
+# (see Classifier): browsers at 1.5x or 2x then differ by up to ~9, while the grey border above a
+# classic board scores 23; a pack whose game redraws its tiles at each size (gnome-mines) sets
+# its own "tolerance" in pack.json.
 MATCH_LIMIT_1X = 10.0
-MATCH_LIMIT_SCALED = 32.0
+HIDDEN_CODES = (COVERED, FLAG, CODE_OF["?"])
+FLAT_STD = 25.0  # tiles whose pixels vary less than this are "flat" (covered, empty)
 # A line of cells is part of the board when at least this share of its cells match a tile
 # (not all: a hover highlight or a pointer may spoil a cell or two).
 LINE_SHARE = 0.9
 
-
-def match_limit(scale: float) -> float:
-    return MATCH_LIMIT_1X if scale == 1 else MATCH_LIMIT_SCALED
 # Covered-colour blobs need this share of their bounding box filled to count as a cell face.
 SOLID = 0.85
 COLOUR_TOLERANCE = 6
@@ -88,38 +87,69 @@ class Reading:
 
 
 class Classifier:
-    """Matches cell pictures against one pack's tiles at one scale."""
+    """Matches cell pictures against one pack's tiles.
+
+    A cell's score is its RMS difference from the nearest tile. For a flat tile (covered, empty) it
+    is also never less than eight times the gap between the colours of the middle third of cell
+    and tile: flat fills keep their exact colour at any scale, while a title bar or a background of
+    nearly the same grey must not pass for an empty cell. Cells read at another scale than the
+    pack's are resized to it and, like the tiles, blurred a little first: games and browsers draw
+    edges and text differently at each size, and the blur forgives that.
+    """
 
     def __init__(self, pack: SkinPack) -> None:
         self.size = pack.cell_px
-        self.tiles = np.stack([t.image.reshape(-1) for t in pack.tiles]).astype(np.float32)
-        self.tile_norms = (self.tiles * self.tiles).sum(axis=1)
+        self.any_scale = pack.scales is None
+        self.sigma = 2.0 if self.any_scale else 1.0  # games that redraw at each size need more
+        images = [t.image for t in pack.tiles]
+        self.tiles = np.stack([i.reshape(-1) for i in images]).astype(np.float32)
+        self.blurred = np.stack([self._blur(i).reshape(-1) for i in images]).astype(np.float32)
+        self.norms = (self.tiles * self.tiles).sum(axis=1)
+        self.blurred_norms = (self.blurred * self.blurred).sum(axis=1)
+        self.middles = np.stack([self._middle(i) for i in images])
+        self.flat = self.tiles.std(axis=1) < FLAT_STD
         self.codes = pack.codes()
+        self.tolerance = pack.tolerance
 
-    def crops(self, image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
-        """Pictures of the boxes (x, y, w, h) at the pack's 1x size, one row each (N x n*n*3, float32)."""
+    def limit(self, scale: float) -> float:
+        """The score below which a cell at this scale matches."""
+        return MATCH_LIMIT_1X if scale == 1 and not self.any_scale else self.tolerance
+
+    def match(self, image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+        """For each box (x, y, w, h): the index of the nearest tile and its score."""
         n = self.size
-        out = np.empty((len(boxes), n * n * 3), dtype=np.float32)
+        scaled = self.any_scale or any(w != n for _, _, w, _ in boxes)
+        crops = np.empty((len(boxes), n * n * 3), dtype=np.float32)
+        middles = np.full((len(boxes), 3), 1e4, dtype=np.float32)
         for i, (x, y, w, h) in enumerate(boxes):
             crop = image[max(y, 0) : y + h, max(x, 0) : x + w]
             if crop.shape[:2] != (h, w):
-                out[i] = 1e4  # off the image: matches nothing
+                crops[i] = 1e4  # off the image: matches nothing
                 continue
             if w != n:
                 crop = cv2.resize(crop, (n, n), interpolation=cv2.INTER_AREA)
-            out[i] = crop.reshape(-1)
-        return out
-
-    def scores(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """For each crop: index of the nearest tile and its RMS difference."""
-        d2 = (crops * crops).sum(axis=1)[:, None] + self.tile_norms[None, :] - 2 * crops @ self.tiles.T
+            middles[i] = self._middle(crop)
+            crops[i] = (self._blur(crop) if scaled else crop).reshape(-1)
+        tiles, norms = (self.blurred, self.blurred_norms) if scaled else (self.tiles, self.norms)
+        d2 = (crops * crops).sum(axis=1)[:, None] + norms[None, :] - 2 * crops @ tiles.T
         best = np.argmin(d2, axis=1)
         rms = np.sqrt(np.maximum(d2[np.arange(len(crops)), best], 0) / crops.shape[1])
-        return best, rms
+        gap = np.abs(middles - self.middles[best]).max(axis=1)
+        return best, np.where(self.flat[best], np.maximum(rms, 8 * gap), rms)
 
-    def line_matches(self, image: np.ndarray, geometry: Geometry, cells: list[Cell]) -> bool:
-        _, rms = self.scores(self.crops(image, [geometry.box(r, c) for r, c in cells]))
-        return bool((rms < match_limit(geometry.scale)).mean() >= LINE_SHARE)
+    def _middle(self, tile: np.ndarray) -> np.ndarray:
+        third = self.size // 3
+        return tile[third : self.size - third, third : self.size - third].reshape(-1, 3).mean(axis=0)
+
+    def read_line(self, image: np.ndarray, geometry: Geometry, cells: list[Cell]) -> np.ndarray | None:
+        """The codes of a line of cells, or None when too few of them match a tile."""
+        best, score = self.match(image, [geometry.box(r, c) for r, c in cells])
+        if (score < self.limit(geometry.scale)).mean() < LINE_SHARE:
+            return None
+        return self.codes[best]
+
+    def _blur(self, tile: np.ndarray) -> np.ndarray:
+        return cv2.GaussianBlur(tile, (0, 0), self.sigma)
 
 
 def _blobs(image: np.ndarray, colour: tuple[int, int, int]) -> np.ndarray:
@@ -203,8 +233,8 @@ def _verified(image: np.ndarray, cand: _Candidate, classifier: Classifier) -> np
     """The corners whose whole cell looks like the tile the blob was taken for."""
     n = round(cand.pack.cell_px * cand.scale)
     boxes = [(round(x), round(y), n, n) for x, y in cand.corners]
-    best, rms = classifier.scores(classifier.crops(image, boxes))
-    ok = (classifier.codes[best] == cand.tile.code) & (rms < match_limit(cand.scale))
+    best, rms = classifier.match(image, boxes)
+    ok = (classifier.codes[best] == cand.tile.code) & (rms < classifier.limit(cand.scale))
     return cand.corners[ok]
 
 
@@ -217,20 +247,32 @@ def _grow(image: np.ndarray, geo: Geometry, classifier: Classifier) -> Geometry:
             while True:
                 if side == "left":
                     trial = replace(geo, cols=geo.cols + 1).moved(-geo.pitch[0], 0)
-                    line = [(r, 0) for r in range(trial.rows)]
+                    line, edge = [(r, 0) for r in range(trial.rows)], [(r, 1) for r in range(trial.rows)]
                 elif side == "right":
                     trial = replace(geo, cols=geo.cols + 1)
-                    line = [(r, trial.cols - 1) for r in range(trial.rows)]
+                    line, edge = [(r, geo.cols) for r in range(geo.rows)], [(r, geo.cols - 1) for r in range(geo.rows)]
                 elif side == "up":
                     trial = replace(geo, rows=geo.rows + 1).moved(0, -geo.pitch[1])
-                    line = [(0, c) for c in range(trial.cols)]
+                    line, edge = [(0, c) for c in range(trial.cols)], [(1, c) for c in range(trial.cols)]
                 else:
                     trial = replace(geo, rows=geo.rows + 1)
-                    line = [(trial.rows - 1, c) for c in range(trial.cols)]
-                if not classifier.line_matches(image, trial, line):
+                    line, edge = [(geo.rows, c) for c in range(geo.cols)], [(geo.rows - 1, c) for c in range(geo.cols)]
+                new = classifier.read_line(image, trial, line)
+                if new is None or not _fits_beside(new, classifier.codes[classifier.match(image, [trial.box(*e) for e in edge])[0]]):
                     break
                 geo, changed = trial, True
     return geo
+
+
+def _fits_beside(new: np.ndarray, edge: np.ndarray) -> bool:
+    """Whether a line of cells can lie beside the board's edge line: in every game an empty cell
+    (0) is opened with all its neighbours, so it never touches a hidden one. (A title bar of the
+    empty cell's grey above a fresh board fails this.)"""
+    def near(mask: np.ndarray) -> np.ndarray:
+        return mask | np.r_[False, mask[:-1]] | np.r_[mask[1:], False]
+
+    hidden_new, hidden_edge = np.isin(new, HIDDEN_CODES), np.isin(edge, HIDDEN_CODES)
+    return not ((new == 0) & near(hidden_edge)).any() and not (hidden_new & near(edge == 0)).any()
 
 
 def locate(image: np.ndarray, packs: list[SkinPack]) -> Geometry:
@@ -285,14 +327,15 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
     """Codes and match scores (RMS levels) of every cell, as rows x cols arrays."""
     classifier = classifier_for(pack)
     cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
-    best, rms = classifier.scores(classifier.crops(image, [geometry.box(r, c) for r, c in cells]))
+    best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells])
     shape = (geometry.rows, geometry.cols)
     return classifier.codes[best].reshape(shape), rms.reshape(shape)
 
 
-def check_cells(image: np.ndarray, geometry: Geometry, scores: np.ndarray, save_to: str | None = None) -> None:
+def check_cells(
+    image: np.ndarray, geometry: Geometry, scores: np.ndarray, limit: float, save_to: str | None = None
+) -> None:
     """Raise :class:`UnreadableCell` for the worst cell that matches no tile."""
-    limit = match_limit(geometry.scale)
     if scores.max() < limit:
         return
     r, c = (int(v) for v in np.unravel_index(np.argmax(scores), scores.shape))
@@ -360,7 +403,7 @@ def read(
     else:
         codes, scores = read_cells(image, geometry, pack_named(packs, geometry.skin))
     pack = pack_named(packs, geometry.skin)
-    check_cells(image, geometry, scores, save_unreadable)
+    check_cells(image, geometry, scores, classifier_for(pack).limit(geometry.scale), save_unreadable)
     if mines is None:
         mines = STANDARD_MINES.get((geometry.rows, geometry.cols))
     board = Board(codes, mines)
