@@ -19,18 +19,24 @@ class Mouse(Protocol):
 
     def park(self, x: float, y: float) -> None: ...
 
+    def press(self, keys: str) -> None: ...
+
 
 @dataclass
 class DryRunMouse:
     """Records the clicks it is asked for and performs none."""
 
     clicks: list[tuple[float, float, Button]] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
 
     def click(self, x: float, y: float, button: Button = "left") -> None:
         self.clicks.append((x, y, button))
 
     def park(self, x: float, y: float) -> None:
         pass
+
+    def press(self, keys: str) -> None:
+        self.keys.append(keys)
 
 
 class LiveMouse:
@@ -67,3 +73,8 @@ class LiveMouse:
         px, py = self._point(x, y)
         self._gui.moveTo(px, py)
         self._expected = (px, py)
+
+    def press(self, keys: str) -> None:
+        """A key or a combination such as ``ctrl+r``."""
+        self.check_user()
+        self._gui.hotkey(*keys.split("+"))

@@ -60,16 +60,18 @@ class Screen:
         shot = self._mss.grab({"left": r.left, "top": r.top, "width": r.width, "height": r.height})
         return np.asarray(shot)[:, :, :3]
 
-    def settled(self, region: Region, timeout: float = 2.0, interval: float = 0.008) -> np.ndarray:
-        """Grab ``region`` until two grabs in a row are identical (the game finished drawing)."""
+    def settled(self, region: Region, quiet: float = 0.0, timeout: float = 2.0, interval: float = 0.008) -> np.ndarray:
+        """Grab ``region`` until it stops changing: two grabs in a row are identical and nothing
+        changed for ``quiet`` seconds either (games that animate a reveal need that)."""
         last = self.grab(region)
-        deadline = time.perf_counter() + timeout
-        while time.perf_counter() < deadline:
+        start = since = time.perf_counter()
+        while time.perf_counter() - start < timeout:
             time.sleep(interval)
-            now = self.grab(region)
-            if np.array_equal(now, last):
+            now, at = self.grab(region), time.perf_counter()
+            if not np.array_equal(now, last):
+                last, since = now, at
+            elif at - since >= quiet:
                 return now
-            last = now
         return last
 
     def close(self) -> None:

@@ -68,7 +68,7 @@ class LiveTable:
     # -- reading ----------------------------------------------------------------------------
     def _read_once(self) -> Reading:
         self.mouse.park(*self.park)
-        self.image = self.screen.settled(self.region)
+        self.image = self.screen.settled(self.region, quiet=self.pack.settle)
         try:
             return read(self.image, [self.pack], geometry=self.local, mines=self.mines)
         except VisionError as exc:
@@ -173,21 +173,25 @@ class LiveTable:
             x, y, w, h = face[1]
             self.mouse.click(self.region.left + x + w / 2, self.region.top + y + h / 2)
         elif key is not None:
-            import pyautogui
-
-            pyautogui.press(key)
+            self.mouse.press(key)
         else:
             raise ScreenError(f"skin {self.pack.name!r} has no face to click for a new game; start one by hand")
         before = self.reading.board if self.reading is not None else None
         self._previous = None
         deadline = time.perf_counter() + 3
         while True:
-            reading = self.refresh()
-            if reading.state == "playing" and _new_board(before, reading.board):
+            try:
+                reading: Reading | None = self.refresh()
+            except VisionError:  # caught between the old board and the new one (an animation)
+                reading = None
+            if reading is not None and reading.state == "playing" and _new_board(before, reading.board):
                 self._wait_for_new_second()
                 return
             if time.perf_counter() > deadline:
-                raise ScreenError("asked for a new game but the board did not reset; is a dialog open?")
+                raise ScreenError(
+                    "asked for a new game but the board did not reset; is a dialog open? "
+                    f"(the screen is saved in {self._save_screen()})"
+                )
             self._previous = None
             time.sleep(0.1)
 

@@ -21,7 +21,7 @@ from bot.games import GAMES, GAMES_HOME
 
 pytestmark = pytest.mark.e2e
 
-PROGRAMS = {"winemine": "wine", "xdemineur": "xdemineur", "minegauler": "minegauler"}
+PROGRAMS = {"winemine": "wine", "xdemineur": "xdemineur", "minegauler": "minegauler", "gnome-mines": "gnome-mines"}
 
 
 def _installed(*programs: str) -> bool:

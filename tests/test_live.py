@@ -55,7 +55,7 @@ class FakeScreen:
         self.image = image
         self.whole = Region(0, 0, image.shape[1], image.shape[0])
 
-    def settled(self, region: Region) -> np.ndarray:
+    def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
         return self.image[region.top : region.top + region.height, region.left : region.left + region.width]
 
 

@@ -11,6 +11,7 @@ A pack is a folder ``templates/<skin>/`` with a ``pack.json`` and PNG files::
 ``pitch`` is the distance between neighbouring cells at 1x (some looks leave a gap between rows).
 ``scales`` lists the screen scales to look for; ``"any"`` means the cell size follows the window.
 ``tolerance`` is the match limit for cells read at another scale (default 16; see read.py).
+``settle_ms`` is how long the board must stay still before it is read (games that animate).
 ``"win": "flags"`` marks a game that is only won once every mine is flagged (xdemineur).
 """
 
@@ -72,6 +73,7 @@ class SkinPack:
     path: Path | None = None
     flags_to_win: bool = False  # the game is won only when every mine is flagged
     tolerance: float = 16.0  # match limit away from 1x
+    settle: float = 0.0  # seconds the board must stay unchanged before a live reading
 
     @cached_property
     def anchors(self) -> list[tuple[Tile, Interior]]:
@@ -122,6 +124,7 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
         rule = str(meta.get("rule", "safe"))
         flags_to_win = meta.get("win", "cleared") == "flags"
         tolerance = float(meta.get("tolerance", 16))
+        settle = float(meta.get("settle_ms", 0)) / 1000
     except (ValueError, KeyError, TypeError) as exc:
         raise SkinPackError(f"{meta_path}: {exc!r}; see bot/vision/pack.py for the format") from exc
     tiles: list[Tile] = []
@@ -147,7 +150,7 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
         raise SkinPackError(f"{folder}: a pack needs at least covered.png; cut it with `minebot learn`")
     return SkinPack(
         name, cell_px, (pitch[0], pitch[1]), rule, scales, tuple(tiles),
-        {k: tuple(v) for k, v in faces.items()}, folder, flags_to_win, tolerance,
+        {k: tuple(v) for k, v in faces.items()}, folder, flags_to_win, tolerance, settle,
     )
 
 
