@@ -35,6 +35,7 @@ QUESTION = -3
 MINE = -4
 EXPLODED = -5
 WRONG_FLAG = -6
+HIDDEN = (COVERED, FLAG, QUESTION)  # what a player cannot see through
 
 CHAR_OF: dict[int, str] = {
     COVERED: "#",

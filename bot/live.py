@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from bot.actuator import Mouse
-from bot.board import COVERED, FLAG, QUESTION, Board, Cell
+from bot.board import FLAG, HIDDEN, QUESTION, Board, Cell
 from bot.capture import Region, Screen
 from bot.errors import InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.sim import State
@@ -23,8 +23,6 @@ from bot.solver.rules import check_numbers
 from bot.vision import Geometry, Reading, read
 from bot.vision.pack import SkinPack, pack_named
 from bot.vision.read import find_face, locate
-
-HIDDEN = (COVERED, FLAG, QUESTION)
 
 
 def board_region(geometry: Geometry, screen: Screen) -> Region:

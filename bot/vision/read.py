@@ -15,7 +15,7 @@ from weakref import WeakKeyDictionary
 import cv2
 import numpy as np
 
-from bot.board import CODE_OF, EXPLODED, FLAG, MINE, WRONG_FLAG, COVERED, Board, Cell
+from bot.board import EXPLODED, FLAG, HIDDEN, MINE, WRONG_FLAG, Board, Cell
 from bot.errors import NoBoardFound, UnreadableCell
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 
@@ -25,7 +25,6 @@ from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 # classic board scores 23; a pack whose game redraws its tiles at each size (gnome-mines) sets
 # its own "tolerance" in pack.json.
 MATCH_LIMIT_1X = 10.0
-HIDDEN_CODES = (COVERED, FLAG, CODE_OF["?"])
 FLAT_STD = 25.0  # tiles whose pixels vary less than this are "flat" (covered, empty)
 # A line of cells is part of the board when at least this share of its cells match a tile
 # (not all: a hover highlight or a pointer may spoil a cell or two).
@@ -280,7 +279,7 @@ def _fits_beside(new: np.ndarray, edge: np.ndarray) -> bool:
     def near(mask: np.ndarray) -> np.ndarray:
         return mask | np.r_[False, mask[:-1]] | np.r_[mask[1:], False]
 
-    hidden_new, hidden_edge = np.isin(new, HIDDEN_CODES), np.isin(edge, HIDDEN_CODES)
+    hidden_new, hidden_edge = np.isin(new, HIDDEN), np.isin(edge, HIDDEN)
     return not ((new == 0) & near(hidden_edge)).any() and not (hidden_new & near(edge == 0)).any()
 
 
@@ -389,7 +388,7 @@ def board_state(board: Board, flags_to_win: bool = False) -> str:
     cells = board.cells
     if np.isin(cells, (MINE, EXPLODED, WRONG_FLAG)).any():
         return "lost"
-    hidden = int(np.isin(cells, (COVERED, FLAG, CODE_OF["?"])).sum())
+    hidden = int(np.isin(cells, HIDDEN).sum())
     flagged = int((cells == FLAG).sum())
     if board.mines is not None and hidden == board.mines and (flagged == hidden or not flags_to_win):
         return "won"
