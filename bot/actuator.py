@@ -6,6 +6,8 @@ than the mouse has points, ``ratio`` divides screenshot pixels into mouse points
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -39,9 +41,24 @@ class DryRunMouse:
         self.keys.append(keys)
 
 
+def _key_watch() -> Callable[[], bool] | None:
+    """A function telling whether any key is held down now (X11, Windows), or None elsewhere."""
+    if sys.platform.startswith("linux"):
+        from Xlib.display import Display  # python-xlib, which pyautogui uses on X11
+
+        display = Display()
+        return lambda: any(display.query_keymap())
+    if sys.platform == "win32":
+        import ctypes
+
+        state = ctypes.windll.user32.GetAsyncKeyState  # type: ignore[attr-defined]
+        return lambda: any(state(code) & 0x8000 for code in range(8, 256))
+    return None
+
+
 class LiveMouse:
-    """The real pointer. Stops (ScreenError) the moment the user moves it: the bot knows where it
-    left the pointer, so any other position means a person took the mouse."""
+    """The real pointer. Stops (ScreenError) the moment the user moves it or holds a key: the bot
+    knows where it left the pointer, so any other position means a person took the mouse."""
 
     def __init__(self, ratio: float = 1.0, pause: float = 0.0) -> None:
         import pyautogui  # has screen side effects at import: keep it here
@@ -51,11 +68,14 @@ class LiveMouse:
         self._gui = pyautogui
         self.ratio = ratio
         self._expected: tuple[int, int] | None = None
+        self._keys_down = _key_watch()
 
     def _point(self, x: float, y: float) -> tuple[int, int]:
         return round(x / self.ratio), round(y / self.ratio)
 
     def check_user(self) -> None:
+        if self._keys_down is not None and self._keys_down():
+            raise ScreenError("a key was pressed: stopped; run minebot again to go on")
         if self._expected is None:
             return
         now = tuple(self._gui.position())

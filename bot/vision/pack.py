@@ -11,7 +11,8 @@ A pack is a folder ``templates/<skin>/`` with a ``pack.json`` and PNG files::
 ``pitch`` is the distance between neighbouring cells at 1x (some looks leave a gap between rows).
 ``scales`` lists the screen scales to look for; ``"any"`` means the cell size follows the window.
 ``tolerance`` is the match limit for cells read at another scale (default 16; see read.py).
-``settle_ms`` is how long the board must stay still before it is read (games that animate).
+``settle_ms`` is how long the board must stay still before a live reading (default 30: Wine and
+Qt paint a revealed area in pieces; gnome-mines animates its reveals).
 ``"win": "flags"`` marks a game that is only won once every mine is flagged (xdemineur).
 """
 
@@ -73,7 +74,7 @@ class SkinPack:
     path: Path | None = None
     flags_to_win: bool = False  # the game is won only when every mine is flagged
     tolerance: float = 16.0  # match limit away from 1x
-    settle: float = 0.0  # seconds the board must stay unchanged before a live reading
+    settle: float = 0.03  # seconds the board must stay unchanged before a live reading
 
     @cached_property
     def anchors(self) -> list[tuple[Tile, Interior]]:
@@ -124,7 +125,7 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
         rule = str(meta.get("rule", "safe"))
         flags_to_win = meta.get("win", "cleared") == "flags"
         tolerance = float(meta.get("tolerance", 16))
-        settle = float(meta.get("settle_ms", 0)) / 1000
+        settle = float(meta.get("settle_ms", 30)) / 1000
     except (ValueError, KeyError, TypeError) as exc:
         raise SkinPackError(f"{meta_path}: {exc!r}; see bot/vision/pack.py for the format") from exc
     tiles: list[Tile] = []
