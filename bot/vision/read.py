@@ -21,9 +21,9 @@ from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 
 # A cell matches a tile when its score (RMS difference, 0-255 levels) is below this. Cells drawn
 # by the game at 1x match their tile exactly (0). Cells at another scale are compared blurred
-# (see Classifier): browsers at 1.5x or 2x then differ by up to ~9, while the grey border above a
-# classic board scores 23; a pack whose game redraws its tiles at each size (gnome-mines) sets
-# its own "tolerance" in pack.json.
+# (see Classifier) against the pack's "tolerance" (default 16): browsers at 1.5x or 2x then differ
+# by up to ~6, while the grey border above a classic board scores 23; gnome-mines, which redraws
+# its tiles at each size, differs by up to ~28 at 0.64x and sets 32.
 MATCH_LIMIT_1X = 10.0
 FLAT_STD = 25.0  # tiles whose pixels vary less than this are "flat" (covered, empty)
 # A line of cells is part of the board when at least this share of its cells match a tile
