@@ -52,7 +52,10 @@ def _parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="find the Minesweeper game on the screen and play it")
     pl.add_argument("--games", type=int, default=1, help="games to play in a row (starts each new game itself)")
-    pl.add_argument("--level", choices=("beginner", "intermediate", "expert"), help="expected level (sets the mine count)")
+    pl.add_argument(
+        "--level", choices=("beginner", "intermediate", "expert"),
+        help="switch the game to this level where it has keys for it (winemine, minegauler), else check the size",
+    )
     pl.add_argument("--mines", type=int, help="total mines, for a custom game")
     pl.add_argument("--skin", help="only look for this skin pack")
     pl.add_argument("--no-flags", action="store_true", help="never flag mines (fewer clicks)")

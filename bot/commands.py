@@ -26,23 +26,47 @@ from bot.play import GameResult, play_game
 from bot.solver import get_strategy, solve
 from bot.vision import load_packs, read
 from bot.vision.labels import Labelled, write_label
-from bot.vision.pack import pack_named
-from bot.vision.read import STANDARD_MINES
+from bot.vision.pack import SkinPack, pack_named
+from bot.vision.read import STANDARD_MINES, Geometry, find_face
 
 
-def _mines(ns: argparse.Namespace, rows: int, cols: int) -> int:
+def _mines(ns: argparse.Namespace, rows: int, cols: int, switched: bool = False) -> int:
+    """The game's mine count: --mines, else the level's (the game's own, after it switched)."""
     level = getattr(ns, "level", None)
-    if level:
+    if level and not switched:
         want = GAME_LEVELS[level]
         if (rows, cols) != want[:2]:
             raise UsageError(
-                f"the game on screen is {rows}x{cols}, not {level} ({want[0]}x{want[1]}); "
-                "change the game's level or leave out --level"
+                f"the game on screen is {rows}x{cols}, not {level} ({want[0]}x{want[1]}), and minebot does not "
+                "know how to switch this game's level: change it in the game or leave out --level"
             )
-    mines = ns.mines or (GAME_LEVELS[level][2] if level else STANDARD_MINES.get((rows, cols)))
+    standard = STANDARD_MINES.get((rows, cols))
+    mines = ns.mines or (GAME_LEVELS[level][2] if level and not switched else standard)
     if mines is None:
         raise UsageError(f"a {rows}x{cols} board is not a standard level: give its mine count with --mines")
     return int(mines)
+
+
+def _switch_level(
+    screen: Screen, packs: list[SkinPack], pack: SkinPack, geometry: Geometry, mouse: Mouse, level: str
+) -> tuple[SkinPack, Geometry]:
+    """Switch the game on screen to ``level`` with its own keys, then find its board again."""
+    if (geometry.rows, geometry.cols) == GAME_LEVELS[level][:2]:
+        return pack, geometry
+    face = find_face(screen.grab(), geometry.moved(-screen.whole.left, -screen.whole.top), pack)
+    if face is not None:  # a click on the face gives the game the keyboard (and a new game)
+        x, y, w, h = face[1]
+        mouse.click(screen.whole.left + x + w / 2, screen.whole.top + y + h / 2)
+        time.sleep(0.3)
+    for keys in pack.level_keys[level].split():
+        mouse.press(keys)
+        time.sleep(0.2)
+    deadline = time.perf_counter() + 3
+    while True:  # the window resizes
+        time.sleep(0.2)
+        found, now, _ = find_game(screen, [pack], None)
+        if (now.rows, now.cols) != (geometry.rows, geometry.cols) or time.perf_counter() > deadline:
+            return found, now
 
 
 def _describe(result: GameResult) -> str:
@@ -59,8 +83,11 @@ def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str
     screen = screen or Screen()
     packs = load_packs([ns.skin] if ns.skin else None)
     pack, geometry, _ = find_game(screen, packs, ns.mines)
-    mines = _mines(ns, geometry.rows, geometry.cols)
     mouse: Mouse = DryRunMouse() if ns.dry_run else LiveMouse(ratio=mouse_ratio(screen))
+    switched = bool(ns.level) and ns.level in pack.level_keys and not ns.dry_run
+    if switched:
+        pack, geometry = _switch_level(screen, packs, pack, geometry, mouse, ns.level)
+    mines = _mines(ns, geometry.rows, geometry.cols, switched)
     table = LiveTable(screen, mouse, pack, geometry, mines)
     print(
         f"found {pack.name} {geometry.rows}x{geometry.cols} ({mines} mines) at "

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import GAMES, GAMES_HOME
+from bot.games import GAMES, GAMES_HOME, start_game, virtual_display
 
 pytestmark = pytest.mark.e2e
 
@@ -53,3 +53,21 @@ def test_plays_real_game_to_the_end(game: str, level: str, games: int, tmp_path:
         assert game["final_matches_screen"]
         assert len(game["board"]) == rows
     assert final.is_file()
+
+
+def test_play_switches_the_game_to_the_level_asked(tmp_path: Path) -> None:
+    if not _installed("Xvfb", "xdotool", "minegauler") and not os.environ.get("MINEBOT_REQUIRE_E2E"):
+        pytest.skip("Xvfb, xdotool or minegauler missing: run scripts/install-games")
+    with virtual_display():
+        game = start_game("minegauler", "beginner", tmp_path)
+        try:
+            out = subprocess.run(
+                [sys.executable, "-m", "bot", "play", "--level", "expert", "--json"],
+                capture_output=True, text=True, timeout=300,
+            )
+        finally:
+            game.close()
+    assert out.returncode == 0, out.stderr[-2000:]
+    result = json.loads(out.stdout.splitlines()[-1])
+    assert len(result["board"]) == 16 and len(result["board"][0]) == 30  # it was 8x8
+    assert result["state"] in ("won", "lost")

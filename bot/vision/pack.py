@@ -13,6 +13,8 @@ A pack is a folder ``templates/<skin>/`` with a ``pack.json`` and PNG files::
 ``tolerance`` is the match limit for cells read at another scale (default 16; see read.py).
 ``settle_ms`` is how long the board must stay still before a live reading (default 30: Wine and
 Qt paint a revealed area in pieces; gnome-mines animates its reveals).
+``level_keys`` maps a level to the keys that switch the running game to it, combinations separated
+by spaces (winemine: ``"alt+g e"``, its Game menu); the game's own size for that level counts.
 ``"win": "flags"`` marks a game that is only won once every mine is flagged (xdemineur).
 """
 
@@ -75,6 +77,7 @@ class SkinPack:
     flags_to_win: bool = False  # the game is won only when every mine is flagged
     tolerance: float = 16.0  # match limit away from 1x
     settle: float = 0.03  # seconds the board must stay unchanged before a live reading
+    level_keys: dict[str, str] = field(default_factory=dict)  # level -> keys that switch to it
 
     @cached_property
     def anchors(self) -> list[tuple[Tile, Interior]]:
@@ -126,6 +129,7 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
         flags_to_win = meta.get("win", "cleared") == "flags"
         tolerance = float(meta.get("tolerance", 16))
         settle = float(meta.get("settle_ms", 30)) / 1000
+        level_keys = {str(k): str(v) for k, v in meta.get("level_keys", {}).items()}
     except (ValueError, KeyError, TypeError) as exc:
         raise SkinPackError(f"{meta_path}: {exc!r}; see bot/vision/pack.py for the format") from exc
     tiles: list[Tile] = []
@@ -151,7 +155,7 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
         raise SkinPackError(f"{folder}: a pack needs at least covered.png; cut it with `minebot learn`")
     return SkinPack(
         name, cell_px, (pitch[0], pitch[1]), rule, scales, tuple(tiles),
-        {k: tuple(v) for k, v in faces.items()}, folder, flags_to_win, tolerance, settle,
+        {k: tuple(v) for k, v in faces.items()}, folder, flags_to_win, tolerance, settle, level_keys,
     )
 
 
