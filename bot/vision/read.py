@@ -241,8 +241,8 @@ def _verified(image: np.ndarray, cand: _Candidate, classifier: Classifier) -> np
     """The corners whose whole cell looks like the tile the blob was taken for."""
     n = round(cand.pack.cell_px * cand.scale)
     boxes = [(round(x), round(y), n, n) for x, y in cand.corners]
-    best, rms = classifier.match(image, boxes)
-    ok = (classifier.codes[best] == cand.tile.code) & (rms < classifier.limit(cand.scale))
+    best, score = classifier.match(image, boxes)
+    ok = (classifier.codes[best] == cand.tile.code) & (score < classifier.limit(cand.scale))
     return cand.corners[ok]
 
 
@@ -266,7 +266,10 @@ def _grow(image: np.ndarray, geo: Geometry, classifier: Classifier) -> Geometry:
                     trial = replace(geo, rows=geo.rows + 1)
                     line, edge = [(geo.rows, c) for c in range(geo.cols)], [(geo.rows - 1, c) for c in range(geo.cols)]
                 new = classifier.read_line(image, trial, line)
-                if new is None or not _fits_beside(new, classifier.codes[classifier.match(image, [trial.box(*e) for e in edge])[0]]):
+                if new is None:
+                    break
+                beside = classifier.codes[classifier.match(image, [trial.box(*e) for e in edge])[0]]
+                if not _fits_beside(new, beside):
                     break
                 geo, changed = trial, True
     return geo
