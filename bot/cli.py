@@ -213,6 +213,7 @@ def _replay(ns: argparse.Namespace) -> int:
             "skin": geo.skin, "rows": geo.rows, "cols": geo.cols,
             "origin": [round(v, 2) for v in geo.origin], "pitch": [round(v, 2) for v in geo.pitch],
             "cell_px": round(geo.cell_px, 2), "state": reading.state, "mines_total": board.mines,
+            "counter": reading.counter,
             "board": str(board).splitlines(),
             "guess": move if move and move["reason"] in ("guess", "first") else None,
             **advice,
@@ -220,7 +221,9 @@ def _replay(ns: argparse.Namespace) -> int:
         return 0
     x, y = geo.origin
     print(f"skin {geo.skin}, {geo.rows}x{geo.cols}, cell (0,0) at ({x:.0f},{y:.0f}), "
-          f"pitch {geo.pitch[0]:g}x{geo.pitch[1]:g} px, scale {geo.scale:g}, state {reading.state}")
+          f"pitch {geo.pitch[0]:g}x{geo.pitch[1]:g} px, scale {geo.scale:g}, state {reading.state}, "
+          f"mines {board.mines if board.mines is not None else 'unknown'}"
+          + (f" (counter {reading.counter})" if reading.counter is not None else ""))
     print(board)
     if analysis is None:
         print(f"the game is {reading.state}: nothing to advise")

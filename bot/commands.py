@@ -24,14 +24,17 @@ from bot.games import GAME_LEVELS, GAMES, start_game, virtual_display
 from bot.live import LiveTable, find_game, mouse_ratio
 from bot.play import GameResult, play_game
 from bot.solver import get_strategy, solve
-from bot.vision import load_packs, read
+from bot.vision import Reading, load_packs, read
 from bot.vision.labels import Labelled, write_label
 from bot.vision.pack import SkinPack, pack_named
 from bot.vision.read import STANDARD_MINES, Geometry, find_face
 
 
-def _mines(ns: argparse.Namespace, rows: int, cols: int, switched: bool = False) -> int:
-    """The game's mine count: --mines, else the level's (the game's own, after it switched)."""
+def _mines(ns: argparse.Namespace, rows: int, cols: int, switched: bool = False, counted: int | None = None) -> int:
+    """The game's mine count: --mines, else what its counter says (``counted``), else the level's
+    (the game's own, after it switched), else the standard level's for the board's size."""
+    if ns.mines:
+        return int(ns.mines)
     level = getattr(ns, "level", None)
     if level and not switched:
         want = GAME_LEVELS[level]
@@ -40,19 +43,21 @@ def _mines(ns: argparse.Namespace, rows: int, cols: int, switched: bool = False)
                 f"the game on screen is {rows}x{cols}, not {level} ({want[0]}x{want[1]}), and minebot does not "
                 "know how to switch this game's level: change it in the game or leave out --level"
             )
+    if counted is not None:
+        return counted
     standard = STANDARD_MINES.get((rows, cols))
-    mines = ns.mines or (GAME_LEVELS[level][2] if level and not switched else standard)
+    mines = GAME_LEVELS[level][2] if level and not switched else standard
     if mines is None:
         raise UsageError(f"a {rows}x{cols} board is not a standard level: give its mine count with --mines")
     return int(mines)
 
 
 def _switch_level(
-    screen: Screen, packs: list[SkinPack], pack: SkinPack, geometry: Geometry, mouse: Mouse, level: str
-) -> tuple[SkinPack, Geometry]:
+    screen: Screen, pack: SkinPack, geometry: Geometry, reading: Reading, mouse: Mouse, level: str
+) -> tuple[SkinPack, Geometry, Reading]:
     """Switch the game on screen to ``level`` with its own keys, then find its board again."""
     if (geometry.rows, geometry.cols) == GAME_LEVELS[level][:2]:
-        return pack, geometry
+        return pack, geometry, reading
     face = find_face(screen.grab(), geometry.moved(-screen.whole.left, -screen.whole.top), pack)
     if face is not None:  # a click on the face gives the game the keyboard (and a new game)
         x, y, w, h = face[1]
@@ -64,9 +69,9 @@ def _switch_level(
     deadline = time.perf_counter() + 3
     while True:  # the window resizes
         time.sleep(0.2)
-        found, now, _ = find_game(screen, [pack], None)
+        found, now, read_now = find_game(screen, [pack], None)
         if (now.rows, now.cols) != (geometry.rows, geometry.cols) or time.perf_counter() > deadline:
-            return found, now
+            return found, now, read_now
 
 
 def _describe(result: GameResult) -> str:
@@ -82,12 +87,13 @@ def _describe(result: GameResult) -> str:
 def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str | None = None) -> int:
     screen = screen or Screen()
     packs = load_packs([ns.skin] if ns.skin else None)
-    pack, geometry, _ = find_game(screen, packs, ns.mines)
+    pack, geometry, reading = find_game(screen, packs, ns.mines)
     mouse: Mouse = DryRunMouse() if ns.dry_run else LiveMouse(ratio=mouse_ratio(screen))
     switched = bool(ns.level) and ns.level in pack.level_keys and not ns.dry_run
     if switched:
-        pack, geometry = _switch_level(screen, packs, pack, geometry, mouse, ns.level)
-    mines = _mines(ns, geometry.rows, geometry.cols, switched)
+        pack, geometry, reading = _switch_level(screen, pack, geometry, reading, mouse, ns.level)
+    counted = reading.board.mines if reading.counter is not None else None
+    mines = _mines(ns, geometry.rows, geometry.cols, switched, counted)
     table = LiveTable(screen, mouse, pack, geometry, mines)
     print(
         f"found {pack.name} {geometry.rows}x{geometry.cols} ({mines} mines) at "

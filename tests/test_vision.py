@@ -38,6 +38,22 @@ def test_fixture_reads_exactly(path: Path) -> None:
     assert reading.state == truth.state
 
 
+COUNTED = [p for p in CASES if len(load_packs([p.parent.name])[0].digits) == 10]
+
+
+@pytest.mark.parametrize("path", COUNTED, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_mine_count_is_read_from_the_counter(path: Path) -> None:
+    """Mines left on the counter plus flags placed is the game's mine count, custom games too."""
+    truth = read_label(path)
+    reading = read(load_image(path.with_suffix(".png")), load_packs())
+    assert reading.counter is not None
+    assert reading.board.mines == truth.board.mines
+
+
+def test_counters_are_read_for_the_seven_segment_skins() -> None:
+    assert {p.parent.name for p in COUNTED} == {"winemine", "xdemineur"}
+
+
 def test_board_found_anywhere_on_a_bigger_screen() -> None:
     path = FIXTURES / "winxp" / "expert-midgame.board"
     truth = read_label(path)

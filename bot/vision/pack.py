@@ -7,6 +7,7 @@ A pack is a folder ``templates/<skin>/`` with a ``pack.json`` and PNG files::
     flag.png question.png 0.png ... 8.png mine.png exploded.png wrong_flag.png
     1-2.png        further pictures of the same kind, when the game draws it more than one way
     face-playing.png face-won.png face-lost.png   the face button, where the game has one
+    digit-0.png ... digit-9.png   the counters' digits, where the game has them
 
 ``pitch`` is the distance between neighbouring cells at 1x (some looks leave a gap between rows).
 ``scales`` lists the screen scales to look for; ``"any"`` means the cell size follows the window.
@@ -15,6 +16,7 @@ A pack is a folder ``templates/<skin>/`` with a ``pack.json`` and PNG files::
 Qt paint a revealed area in pieces; gnome-mines animates its reveals).
 ``level_keys`` maps a level to the keys that switch the running game to it, combinations separated
 by spaces (winemine: ``"alt+g e"``, its Game menu); the game's own size for that level counts.
+``counter`` says which of the counters above the board counts the mines left: ``"left"`` or ``"right"``.
 ``"win": "flags"`` marks a game that is only won once every mine is flagged (xdemineur).
 """
 
@@ -78,6 +80,8 @@ class SkinPack:
     tolerance: float = 16.0  # match limit away from 1x
     settle: float = 0.03  # seconds the board must stay unchanged before a live reading
     level_keys: dict[str, str] = field(default_factory=dict)  # level -> keys that switch to it
+    digits: dict[int, np.ndarray] = field(default_factory=dict)  # the counters' digits
+    counter: str = "left"  # which counter above the board counts the mines left
 
     @cached_property
     def anchors(self) -> list[tuple[Tile, Interior]]:
@@ -130,10 +134,12 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
         tolerance = float(meta.get("tolerance", 16))
         settle = float(meta.get("settle_ms", 30)) / 1000
         level_keys = {str(k): str(v) for k, v in meta.get("level_keys", {}).items()}
+        counter = str(meta.get("counter", "left"))
     except (ValueError, KeyError, TypeError) as exc:
         raise SkinPackError(f"{meta_path}: {exc!r}; see bot/vision/pack.py for the format") from exc
     tiles: list[Tile] = []
     faces: dict[str, list[np.ndarray]] = {}
+    digits: dict[int, np.ndarray] = {}
     for png in sorted(folder.glob("*.png")):
         stem = png.stem
         image = cv2.imread(str(png), cv2.IMREAD_COLOR)
@@ -144,6 +150,9 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
             if state not in FACE_STATES:
                 raise SkinPackError(f"{png}: face pictures are named face-playing/won/lost[-N].png")
             faces.setdefault(state, []).append(image)
+            continue
+        if stem.startswith("digit-") and stem[6:].isdigit():
+            digits[int(stem[6:])] = image
             continue
         kind = stem.partition("-")[0]
         if kind not in TILE_CHARS:
@@ -156,6 +165,7 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
     return SkinPack(
         name, cell_px, (pitch[0], pitch[1]), rule, scales, tuple(tiles),
         {k: tuple(v) for k, v in faces.items()}, folder, flags_to_win, tolerance, settle, level_keys,
+        digits, counter,
     )
 
 

@@ -29,6 +29,7 @@ FLAT_STD = 25.0  # tiles whose pixels vary less than this are "flat" (covered, e
 # A line of cells is part of the board when at least this share of its cells match a tile
 # (not all: a hover highlight or a pointer may spoil a cell or two).
 LINE_SHARE = 0.9
+DIGIT_LIMIT = 0.05  # counter digits match their picture this well (SQDIFF_NORMED; 0 at 1x)
 
 # Covered-colour blobs need this share of their bounding box filled to count as a cell face.
 SOLID = 0.85
@@ -77,12 +78,13 @@ class Geometry:
 
 @dataclass(frozen=True, eq=False)
 class Reading:
-    """One screenshot read: geometry, board, game state, and how well the worst cell matched."""
+    """One screenshot read: geometry, board, game state, how well the worst cell matched, the counter."""
 
     geometry: Geometry
     board: Board
     state: str
     worst_score: float
+    counter: int | None = None  # the mines-left counter, where the game shows one and it was read
 
 
 class Classifier:
@@ -366,10 +368,7 @@ def find_face(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[st
     """The face button above the board: the state it shows and its box, or None (no face)."""
     if not pack.faces:
         return None
-    x, y, w, h = geometry.region()
-    top = max(round(y - 6 * geometry.pitch[1]), 0)
-    left = max(x, 0)
-    band = image[top:y, left : x + w]
+    band, left, top = _band_above(image, geometry)
     best: tuple[float, str, tuple[int, int, int, int]] | None = None
     for state, pictures in pack.faces.items():
         for picture in pictures:
@@ -383,6 +382,51 @@ def find_face(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[st
             if best is None or score < best[0]:
                 best = (score, state, (left + fx, top + fy, pw, ph))
     return (best[1], best[2]) if best is not None and best[0] < 0.1 else None
+
+
+def _band_above(image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, int, int]:
+    """The strip above the board where games put the face and the counters, and its top-left."""
+    x, y, w, h = geometry.region()
+    top, left = max(round(y - 6 * geometry.pitch[1]), 0), max(x, 0)
+    return image[top:y, left : x + w], left, top
+
+
+def read_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int | None:
+    """The mines-left counter above the board, or None where the pack has no digits or none show.
+
+    Every digit picture is matched over the band above the board; the matches form runs of
+    neighbouring digits on one line (the counters), and the pack says which run counts mines.
+    """
+    if len(pack.digits) < 10:
+        return None
+    band, _, _ = _band_above(image, geometry)
+    found: list[tuple[float, int, int, int, int]] = []  # score, x, y, width, digit
+    for digit, picture in pack.digits.items():
+        if geometry.scale != 1:
+            picture = cv2.resize(picture, None, fx=geometry.scale, fy=geometry.scale, interpolation=cv2.INTER_AREA)
+        ph, pw = picture.shape[:2]
+        if band.shape[0] < ph or band.shape[1] < pw:
+            return None
+        scores = cv2.matchTemplate(band, picture, cv2.TM_SQDIFF_NORMED)
+        for y, x in zip(*np.nonzero(scores < DIGIT_LIMIT), strict=True):
+            found.append((float(scores[y, x]), int(x), int(y), pw, digit))
+    kept: list[tuple[float, int, int, int, int]] = []
+    for match in sorted(found):  # best first; a weaker match overlapping a kept one is the same place
+        if all(abs(match[1] - k[1]) >= k[3] * 0.6 or abs(match[2] - k[2]) > 2 for k in kept):
+            kept.append(match)
+    kept.sort(key=lambda m: (m[2] // 4, m[1]))
+    runs: list[list[tuple[float, int, int, int, int]]] = []
+    for match in kept:
+        last = runs[-1][-1] if runs else None
+        if last is not None and abs(match[2] - last[2]) <= 2 and match[1] - last[1] <= 1.6 * last[3]:
+            runs[-1].append(match)
+        else:
+            runs.append([match])
+    runs = [r for r in runs if len(r) >= 2]  # counters show two digits at least
+    if not runs:
+        return None
+    run = min(runs, key=lambda r: r[0][1]) if pack.counter == "left" else max(runs, key=lambda r: r[0][1])
+    return int("".join(str(m[4]) for m in run))
 
 
 def board_state(board: Board, flags_to_win: bool = False) -> str:
@@ -415,6 +459,9 @@ def read(
         codes, scores = read_cells(image, geometry, pack_named(packs, geometry.skin))
     pack = pack_named(packs, geometry.skin)
     check_cells(image, geometry, scores, classifier_for(pack).limit(geometry.scale), save_unreadable)
+    counter = read_counter(image, geometry, pack)
+    if mines is None and counter is not None:  # mines left plus the flags placed
+        mines = counter + int(np.isin(codes, (FLAG, WRONG_FLAG)).sum())
     if mines is None:
         mines = STANDARD_MINES.get((geometry.rows, geometry.cols))
     board = Board(codes, mines)
@@ -423,4 +470,4 @@ def read(
     if state == "playing":
         face = find_face(image, geometry, pack)
         state = face[0] if face else state
-    return Reading(geometry, board, state, float(scores.max()))
+    return Reading(geometry, board, state, float(scores.max()), counter)
