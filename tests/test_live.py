@@ -78,3 +78,19 @@ def test_an_unknown_tile_is_named_as_such_and_a_moved_board_as_moved() -> None:
     moved[40:, 30:] = image[:-40, :-30]
     with pytest.raises(ScreenError, match="no longer where it was"):
         _table(moved, pack, geometry)
+
+
+def test_mine_count_comes_from_flag_then_counter_then_level() -> None:
+    from argparse import Namespace
+
+    from bot.commands import _mines
+    from bot.errors import UsageError
+
+    assert _mines(Namespace(mines=77, level=None), 12, 14, counted=30) == 77  # --mines wins
+    assert _mines(Namespace(mines=None, level=None), 12, 14, counted=30) == 30  # a custom game's counter
+    assert _mines(Namespace(mines=None, level=None), 16, 30) == 99  # a standard size
+    assert _mines(Namespace(mines=None, level="beginner"), 8, 8, switched=True) == 10  # the game's own beginner
+    with pytest.raises(UsageError, match="give its mine count with --mines"):
+        _mines(Namespace(mines=None, level=None), 12, 14)
+    with pytest.raises(UsageError, match="not expert"):
+        _mines(Namespace(mines=None, level="expert"), 9, 9)
