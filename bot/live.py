@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from bot.actuator import Mouse
-from bot.board import FLAG, HIDDEN, QUESTION, Board, Cell
+from bot.board import COVERED, FLAG, HIDDEN, QUESTION, Board, Cell
 from bot.capture import Region, Screen
 from bot.errors import InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.sim import State
@@ -61,6 +61,7 @@ class LiveTable:
             self.park = (self.region.left - 8, self.region.top - 8)
         self._previous: Board | None = None
         self._first_click_second: int | None = None
+        self._acted: list[Cell] = []  # cells clicked since the last reading
         self.refresh()
 
     # -- reading ----------------------------------------------------------------------------
@@ -90,20 +91,30 @@ class LiveTable:
         ) <= 2
 
     def refresh(self) -> Reading:
-        """Read the board; read again once if the reading contradicts itself or the last one."""
-        problem = None
-        for attempt in range(3):
+        """Read the board; read again if the reading contradicts itself or the last one (three
+        times at most), or while a cell just clicked does not show it yet (up to a second: a game
+        slow to draw must not get a second click, which would turn a flag into a question mark)."""
+        failures = 0
+        deadline = time.perf_counter() + 1.0
+        while True:
             reading = self._read_once()
             problem = self._problem(reading)
-            if problem is None:
-                self.reading, self._previous = reading, reading.board
-                self.state = reading.state
-                return reading
-            time.sleep(0.05 * (attempt + 1))
-        raise VisionError(
-            f"the board reads inconsistently three times ({problem}); stopped without clicking "
-            f"(the screen is saved in {self._save_screen()})"
-        )
+            if problem is not None:
+                failures += 1
+                if failures == 3:
+                    raise VisionError(
+                        f"the board reads inconsistently three times ({problem}); stopped without clicking "
+                        f"(the screen is saved in {self._save_screen()})"
+                    )
+                time.sleep(0.05 * failures)
+                continue
+            late = [cell for cell in self._acted if reading.board[cell] == COVERED]
+            if late and reading.state == "playing" and time.perf_counter() < deadline:
+                time.sleep(0.05)
+                continue
+            self._acted = []  # after a second, an untouched cell means the game ignored the click
+            self.reading, self._previous, self.state = reading, reading.board, reading.state
+            return reading
 
     def _save_screen(self) -> Path:
         saved = Path(tempfile.gettempdir()) / "minebot-last-screen.png"
@@ -136,6 +147,7 @@ class LiveTable:
             raise VisionError(f"refusing to click ({r},{c}): outside the {self.geometry.rows}x{self.geometry.cols} board")
         x, y = self.geometry.centre(cell)
         self.mouse.click(x, y, button)  # type: ignore[arg-type]
+        self._acted.append(cell)
 
     def reveal_many(self, cells: list[Cell]) -> State:
         first = self.reading is not None and self.reading.board.is_fresh()

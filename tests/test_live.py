@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from bot.actuator import DryRunMouse
-from bot.board import Board
+from bot.board import COVERED, FLAG, Board
 from bot.capture import Region
 from bot.errors import ScreenError, UnreadableCell
 from bot.live import LiveTable, _new_board, contradiction
@@ -94,3 +94,33 @@ def test_mine_count_comes_from_flag_then_counter_then_level() -> None:
         _mines(Namespace(mines=None, level=None), 12, 14)
     with pytest.raises(UsageError, match="not expert"):
         _mines(Namespace(mines=None, level="expert"), 9, 9)
+
+
+class SlowScreen(FakeScreen):
+    """Shows ``before`` for the first ``lag`` grabs, then ``after``: a game slow to draw a click."""
+
+    def __init__(self, before: np.ndarray, after: np.ndarray, lag: int) -> None:
+        super().__init__(after)
+        self.before, self.lag, self.grabs = before, lag, 0
+
+    def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
+        self.grabs += 1
+        shown = self.before if self.grabs <= self.lag else self.image
+        return shown[region.top : region.top + region.height, region.left : region.left + region.width]
+
+
+def test_a_click_the_game_has_not_drawn_yet_is_waited_for() -> None:
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur" / "expert-flags-question-mark.png"
+    flagged = load_image(path)  # (0,0) is flagged
+    pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
+    geometry = read(flagged, [pack], mines=99).geometry
+    unflagged = flagged.copy()
+    x, y, w, h = geometry.box(0, 0)
+    cx, cy, _, _ = geometry.box(5, 5)  # a covered cell of the same screenshot
+    unflagged[y : y + h, x : x + w] = flagged[cy : cy + h, cx : cx + w]
+    screen = SlowScreen(unflagged, flagged, lag=3)
+    table = LiveTable(screen, DryRunMouse(), pack, geometry, 99)  # type: ignore[arg-type]
+    assert table.board()[0, 0] == COVERED
+    table.flag((0, 0))
+    assert table.board()[0, 0] == FLAG  # read again until the flag showed, not clicked twice
+    assert screen.grabs == 4
