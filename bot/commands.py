@@ -27,7 +27,7 @@ from bot.solver import get_strategy, solve
 from bot.vision import Reading, load_packs, read
 from bot.vision.labels import Labelled, write_label
 from bot.vision.pack import SkinPack, pack_named
-from bot.vision.read import STANDARD_MINES, Geometry, find_face
+from bot.vision.read import STANDARD_MINES, Geometry, face_centre
 
 
 def _mines(ns: argparse.Namespace, rows: int, cols: int, switched: bool = False, counted: int | None = None) -> int:
@@ -58,10 +58,9 @@ def _switch_level(
     """Switch the game on screen to ``level`` with its own keys, then find its board again."""
     if (geometry.rows, geometry.cols) == GAME_LEVELS[level][:2]:
         return pack, geometry, reading
-    face = find_face(screen.grab(), geometry.moved(-screen.whole.left, -screen.whole.top), pack)
+    face = face_centre(screen.grab(), geometry.moved(-screen.whole.left, -screen.whole.top), pack)
     if face is not None:  # a click on the face gives the game the keyboard (and a new game)
-        x, y, w, h = face[1]
-        mouse.click(screen.whole.left + x + w / 2, screen.whole.top + y + h / 2)
+        mouse.click(screen.whole.left + face[0], screen.whole.top + face[1])
         time.sleep(0.3)
     for keys in pack.level_keys[level].split():
         mouse.press(keys)

@@ -165,6 +165,7 @@ def _minegauler(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
     return [program]
 
 
+# gnome-mines starts at 610x460 whatever the level: too small for expert
 GNOME_MINES_WINDOW = {"beginner": (610, 460), "intermediate": (800, 640), "expert": (1150, 640)}  # px
 
 
@@ -181,12 +182,20 @@ def _gnome_mines(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
     return [_which("gnome-mines"), size]
 
 
+def _gnome_mines_window(window: str, level: str) -> None:
+    xdotool("windowsize", "--sync", window, *(str(n) for n in GNOME_MINES_WINDOW[level]))  # cells follow it
+    xdotool("windowfocus", "--sync", window)  # it pauses itself without the focus
+    time.sleep(2)  # it loads the best times in the background; a win before that opens the dialog
+
+
 LAUNCHERS: dict[str, Callable[[str, Path, dict[str, str]], list[str]]] = {
     "winemine": _winemine,
     "xdemineur": _xdemineur,
     "minegauler": _minegauler,
     "gnome-mines": _gnome_mines,
 }
+# what a game needs once its window is up, before it is moved into place
+AFTER_START: dict[str, Callable[[str, str], None]] = {"gnome-mines": _gnome_mines_window}
 
 
 def start_game(name: str, level: str, workdir: Path) -> RunningGame:
@@ -201,10 +210,8 @@ def start_game(name: str, level: str, workdir: Path) -> RunningGame:
     argv = LAUNCHERS[name](level, workdir, env)
     process = subprocess.Popen(argv, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     window = _wait_window(info.window_name)
-    if name == "gnome-mines":  # its cells follow the window, which starts too small for expert
-        xdotool("windowsize", "--sync", window, *(str(n) for n in GNOME_MINES_WINDOW[level]))
-        xdotool("windowfocus", "--sync", window)
-        time.sleep(2)  # it loads the best times in the background; a win before that opens the dialog
+    if name in AFTER_START:
+        AFTER_START[name](window, level)
     xdotool("windowmove", "--sync", window, str(WINDOW_AT[0]), str(WINDOW_AT[1]))
     time.sleep(0.5)
     return RunningGame(info, process, window, env)

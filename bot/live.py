@@ -22,13 +22,13 @@ from bot.sim import State
 from bot.solver.rules import check_numbers
 from bot.vision import Geometry, Reading, read
 from bot.vision.pack import SkinPack, pack_named
-from bot.vision.read import find_face, locate
+from bot.vision.read import BAND_PITCHES, face_centre, locate
 
 
 def board_region(geometry: Geometry, screen: Screen) -> Region:
     """The board plus the band above it (face, counters), clipped to the screen."""
     x, y, w, h = geometry.region(margin=round(geometry.pitch[0]))
-    above = round(6 * geometry.pitch[1])
+    above = round(BAND_PITCHES * geometry.pitch[1])
     left, top = max(x, screen.whole.left), max(y - above, screen.whole.top)
     right = min(x + w, screen.whole.left + screen.whole.width)
     bottom = min(y + h, screen.whole.top + screen.whole.height)
@@ -178,10 +178,9 @@ class LiveTable:
     def new_game(self, key: str | None = None) -> None:
         """Start the next game: click the face where the game has one, else press ``key``."""
         assert self.image is not None
-        face = find_face(self.image, self.local, self.pack)
+        face = face_centre(self.image, self.local, self.pack)
         if face is not None:
-            x, y, w, h = face[1]
-            self.mouse.click(self.region.left + x + w / 2, self.region.top + y + h / 2)
+            self.mouse.click(self.region.left + face[0], self.region.top + face[1])
         elif key is not None:
             self.mouse.press(key)
         else:

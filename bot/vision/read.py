@@ -29,6 +29,7 @@ FLAT_STD = 25.0  # tiles whose pixels vary less than this are "flat" (covered, e
 # A line of cells is part of the board when at least this share of its cells match a tile
 # (not all: a hover highlight or a pointer may spoil a cell or two).
 LINE_SHARE = 0.9
+BAND_PITCHES = 6  # the face and the counters sit within this many cell pitches above the board
 DIGIT_LIMIT = 0.05  # counter digits match their picture this well (SQDIFF_NORMED; 0 at 1x)
 
 # Covered-colour blobs need this share of their bounding box filled to count as a cell face.
@@ -84,7 +85,7 @@ class Reading:
     board: Board
     state: str
     worst_score: float
-    counter: int | None = None  # the mines-left counter, where the game shows one and it was read
+    counter: int | None = None  # the mines-left counter, read when the mine count was not given
 
 
 class Classifier:
@@ -364,6 +365,15 @@ def check_cells(
     )
 
 
+def face_centre(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[float, float] | None:
+    """The middle of the face button in image pixels (where to click for a new game), or None."""
+    face = find_face(image, geometry, pack)
+    if face is None:
+        return None
+    x, y, w, h = face[1]
+    return x + w / 2, y + h / 2
+
+
 def find_face(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[str, tuple[int, int, int, int]] | None:
     """The face button above the board: the state it shows and its box, or None (no face)."""
     if not pack.faces:
@@ -387,7 +397,7 @@ def find_face(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[st
 def _band_above(image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, int, int]:
     """The strip above the board where games put the face and the counters, and its top-left."""
     x, y, w, h = geometry.region()
-    top, left = max(round(y - 6 * geometry.pitch[1]), 0), max(x, 0)
+    top, left = max(round(y - BAND_PITCHES * geometry.pitch[1]), 0), max(x, 0)
     return image[top:y, left : x + w], left, top
 
 
@@ -455,15 +465,18 @@ def read(
     """Read a screenshot: locate the board (unless ``geometry`` is given), every cell, the state."""
     if geometry is None:
         geometry, codes, scores = _locate(image, packs)
+        pack = pack_named(packs, geometry.skin)
     else:
-        codes, scores = read_cells(image, geometry, pack_named(packs, geometry.skin))
-    pack = pack_named(packs, geometry.skin)
+        pack = pack_named(packs, geometry.skin)
+        codes, scores = read_cells(image, geometry, pack)
     check_cells(image, geometry, scores, classifier_for(pack).limit(geometry.scale), save_unreadable)
-    counter = read_counter(image, geometry, pack)
-    if mines is None and counter is not None:  # mines left plus the flags placed
-        mines = counter + int(np.isin(codes, (FLAG, WRONG_FLAG)).sum())
-    if mines is None:
-        mines = STANDARD_MINES.get((geometry.rows, geometry.cols))
+    counter = None
+    if mines is None:  # the live loop passes the count it found once: no counter on every reading
+        counter = read_counter(image, geometry, pack)
+        if counter is not None:  # mines left plus the flags placed
+            mines = counter + int(np.isin(codes, (FLAG, WRONG_FLAG)).sum())
+        else:
+            mines = STANDARD_MINES.get((geometry.rows, geometry.cols))
     board = Board(codes, mines)
     # what the cells show settles it; otherwise the face tells (a win with mines left covered)
     state = board_state(board, pack.flags_to_win)
