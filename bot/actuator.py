@@ -13,7 +13,7 @@ from typing import Literal, Protocol
 
 from bot.errors import ScreenError
 
-Button = Literal["left", "right", "middle"]
+Button = Literal["left", "right", "middle", "both"]  # both: left and right pressed together
 
 
 class Mouse(Protocol):
@@ -85,7 +85,14 @@ class LiveMouse:
     def click(self, x: float, y: float, button: Button = "left") -> None:
         self.check_user()
         px, py = self._point(x, y)
-        self._gui.click(px, py, button=button)
+        if button == "both":
+            self._gui.moveTo(px, py)
+            self._gui.mouseDown(button="left")
+            self._gui.mouseDown(button="right")
+            self._gui.mouseUp(button="right")
+            self._gui.mouseUp(button="left")
+        else:
+            self._gui.click(px, py, button=button)
         self._expected = (px, py)
 
     def park(self, x: float, y: float) -> None:

@@ -80,7 +80,10 @@ def _describe(result: GameResult) -> str:
         how = "LOST ON A CELL CALLED SAFE (a misreading or a bug)" if result.lost_on_certain else "lost on a guess"
     else:
         how = "stopped (no move)"
-    return f"{how} in {result.seconds:.1f} s, {result.guesses} guesses, {result.decisions} readings"
+    return (
+        f"{how} in {result.seconds:.1f} s, {result.guesses} guesses, {result.decisions} readings, "
+        f"{result.clicks} clicks ({result.chords} chords)"
+    )
 
 
 def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str | None = None) -> int:
@@ -120,7 +123,8 @@ def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str
         if ns.json:
             print(json.dumps({
                 "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3),
-                "guesses": result.guesses, "readings": result.decisions,
+                "guesses": result.guesses, "readings": result.decisions, "clicks": result.clicks,
+                "chords": result.chords,
                 "lost_on_certain": result.lost_on_certain, "final_matches_screen": matches,
                 "board": str(table.reading.board).splitlines(),
             }), flush=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -51,6 +52,7 @@ class LiveTable:
     def __init__(self, screen: Screen, mouse: Mouse, pack: SkinPack, geometry: Geometry, mines: int | None) -> None:
         self.screen, self.mouse, self.pack, self.mines = screen, mouse, pack, mines
         self.geometry = geometry
+        self.chords = pack.chord is not None
         self.region = board_region(geometry, screen)
         self.local = geometry.moved(-self.region.left, -self.region.top)
         self.state: State = "playing"
@@ -93,7 +95,8 @@ class LiveTable:
     def refresh(self) -> Reading:
         """Read the board; read again if the reading contradicts itself or the last one (three
         times at most), or while a cell just clicked does not show it yet (up to a second: a game
-        slow to draw must not get a second click, which would turn a flag into a question mark)."""
+        slow to draw must not get a second click, which would turn a flag into a question mark;
+        after that the game is taken to ignore the clicks, and the bot stops)."""
         failures = 0
         deadline = time.perf_counter() + 1.0
         while True:
@@ -109,10 +112,16 @@ class LiveTable:
                 time.sleep(0.05 * failures)
                 continue
             late = [cell for cell in self._acted if reading.board[cell] == COVERED]
-            if late and reading.state == "playing" and time.perf_counter() < deadline:
-                time.sleep(0.05)
-                continue
-            self._acted = []  # after a second, an untouched cell means the game ignored the click
+            if late and reading.state == "playing":
+                if time.perf_counter() < deadline:
+                    time.sleep(0.05)
+                    continue
+                raise ScreenError(
+                    f"cell {late[0]} was clicked and still shows covered a second later: the game ignores the "
+                    f"clicks (paused, or behind another window?) (the screen is saved in {self._save_screen()}); "
+                    "bring it to the front and run minebot again"
+                )
+            self._acted = []
             self.reading, self._previous, self.state = reading, reading.board, reading.state
             return reading
 
@@ -149,8 +158,12 @@ class LiveTable:
         self.mouse.click(x, y, button)  # type: ignore[arg-type]
         self._acted.append(cell)
 
-    def reveal_many(self, cells: list[Cell]) -> State:
+    def reveal_many(self, cells: list[Cell], chords: Sequence[Cell] = ()) -> State:
         first = self.reading is not None and self.reading.board.is_fresh()
+        for number in chords:
+            assert self.pack.chord is not None and self._previous is not None
+            self._click(number, self.pack.chord)
+            self._acted += [n for n in self._previous.neighbours(number) if self._previous[n] == COVERED]
         for cell in cells:
             self._click(cell, "left")
         self.refresh()

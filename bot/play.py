@@ -7,12 +7,13 @@ protocol, a real game on the screen.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
-from bot.board import COVERED, Board, Cell
+from bot.board import COVERED, FLAG, QUESTION, Board, Cell
 from bot.sim import Rule, State
 from bot.solver import Strategy
 
@@ -21,10 +22,11 @@ class Table(Protocol):
     """A game the loop can play: the sim's :class:`bot.sim.Game` or a live screen game."""
 
     state: State
+    chords: bool  # whether the game opens a satisfied number's neighbours in one click
 
     def board(self) -> Board: ...
 
-    def reveal_many(self, cells: list[Cell]) -> State: ...
+    def reveal_many(self, cells: list[Cell], chords: Sequence[Cell] = ()) -> State: ...
 
     def flag(self, cell: Cell) -> None: ...
 
@@ -38,10 +40,40 @@ class GameResult:
     lost_on_certain: bool = False  # a cell the strategy called safe was a mine: a bug
     slowest_decision: float = 0.0
     approximate: int = 0  # decisions where an approximation stood in for exact probabilities
+    clicks: int = 0  # reveals, chords and flags
+    chords: int = 0  # clicks that were chords
 
     @property
     def won(self) -> bool:
         return self.state == "won"
+
+
+def plan_chords(board: Board, safe: Iterable[Cell]) -> tuple[list[Cell], list[Cell]]:
+    """Split the cells to open into chords and single clicks, with as few clicks as a greedy pick gives.
+
+    A chord goes on a revealed number whose flags already account for it and whose other covered
+    neighbours are all in ``safe``, and only where it opens at least two cells still to open:
+    there it saves clicks. Numbers beside a question mark are left alone (games differ on
+    whether a chord opens it). Returns (numbers to chord on, cells to click one by one).
+    """
+    left = set(safe)
+    options: dict[Cell, set[Cell]] = {}
+    for cell in {n for s in left for n in board.neighbours(s)}:
+        number = board[cell]
+        if number <= 0:
+            continue
+        around = [board[n] for n in board.neighbours(cell)]
+        covered = {n for n in board.neighbours(cell) if board[n] == COVERED}
+        if QUESTION not in around and around.count(FLAG) == number and covered <= left:
+            options[cell] = covered
+    chords: list[Cell] = []
+    while options:
+        best = max(sorted(options), key=lambda cell: len(options[cell] & left))
+        if len(options[best] & left) < 2:
+            break
+        chords.append(best)
+        left -= options.pop(best)
+    return chords, sorted(left)
 
 
 def play_game(
@@ -56,7 +88,7 @@ def play_game(
     guesses = decisions = 0
     slowest = 0.0
     lost_on_certain = False
-    approximate = 0
+    approximate = clicks = chorded = 0
     while game.state == "playing" and decisions < max_decisions:
         board = game.board()
         t0 = time.perf_counter()
@@ -67,18 +99,29 @@ def play_game(
         new_flags = [cell for cell in sorted(analysis.mines) if board[cell] == COVERED] if flags else []
         for cell in new_flags:
             game.flag(cell)
+        clicks += len(new_flags)
         if new_flags and not analysis.safe:
             continue  # read again before guessing: the rules may use the new flags
         if analysis.safe:
-            if game.reveal_many(sorted(analysis.safe)) == "lost":
+            chords: list[Cell] = []
+            singles = sorted(analysis.safe)
+            if flags and game.chords:
+                flagged = board.copy()
+                for cell in new_flags:
+                    flagged.cells[cell] = FLAG  # placed above, before these clicks reach the game
+                chords, singles = plan_chords(flagged, analysis.safe)
+            clicks += len(chords) + len(singles)
+            chorded += len(chords)
+            if game.reveal_many(singles, chords) == "lost":
                 lost_on_certain = True
         elif analysis.move is not None:
             move = analysis.move
             if move.reason == "guess" or (move.reason == "first" and rule == "none"):
                 guesses += 1
             game.reveal_many([move.cell])
+            clicks += 1
         else:
             break
     return GameResult(
-        game.state, guesses, decisions, time.perf_counter() - start, lost_on_certain, slowest, approximate
+        game.state, guesses, decisions, time.perf_counter() - start, lost_on_certain, slowest, approximate, clicks, chorded
     )

@@ -158,7 +158,12 @@ class Game:
             self.state = "won"
         return self.state
 
-    def reveal_many(self, cells: Iterable[Cell]) -> State:
+    chords = True  # the loop may chord here: it opens exactly what the single clicks would
+
+    def reveal_many(self, cells: Iterable[Cell], chords: Iterable[Cell] = ()) -> State:
+        for cell in chords:
+            if self.chord(cell) != "playing":
+                return self.state
         for cell in cells:
             if self.reveal(cell) != "playing":
                 break

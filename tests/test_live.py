@@ -124,3 +124,16 @@ def test_a_click_the_game_has_not_drawn_yet_is_waited_for() -> None:
     table.flag((0, 0))
     assert table.board()[0, 0] == FLAG  # read again until the flag showed, not clicked twice
     assert screen.grabs == 4
+
+
+def test_a_chord_is_clicked_with_the_packs_button_and_a_game_that_ignores_clicks_stops_the_bot() -> None:
+    image = load_image(FIXTURE)
+    pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
+    geometry = read(image, [pack], mines=55).geometry
+    mouse = DryRunMouse()
+    table = LiveTable(FakeScreen(image), mouse, pack, geometry, 55)  # type: ignore[arg-type]
+    board = table.board()
+    number = next(cell for cell in board if board[cell] > 0 and COVERED in [board[n] for n in board.neighbours(cell)])
+    with pytest.raises(ScreenError, match="ignores the clicks"):  # the still screenshot never changes
+        table.reveal_many([], [number])
+    assert [button for _, _, button in mouse.clicks] == [pack.chord] == ["middle"]

@@ -17,6 +17,9 @@ Qt paint a revealed area in pieces; gnome-mines animates its reveals).
 ``level_keys`` maps a level to the keys that switch the running game to it, combinations separated
 by spaces (winemine: ``"alt+g e"``, its Game menu); the game's own size for that level counts.
 ``counter`` says which of the counters above the board counts the mines left: ``"left"`` or ``"right"``.
+``chord`` is the click that opens the other neighbours of a number whose flags account for it:
+``"middle"`` (winemine, xdemineur), ``"both"`` (left and right together: minegauler) or ``"left"``
+on the number (gnome-mines); no ``chord``, no chording.
 ``"win": "flags"`` marks a game that is only won once every mine is flagged (xdemineur).
 """
 
@@ -82,6 +85,7 @@ class SkinPack:
     level_keys: dict[str, str] = field(default_factory=dict)  # level -> keys that switch to it
     digits: dict[int, np.ndarray] = field(default_factory=dict)  # the counters' digits
     counter: str = "left"  # which counter above the board counts the mines left
+    chord: str | None = None  # the button that chords: "middle", "both" or "left"; None: the bot does not chord
 
     @cached_property
     def anchors(self) -> list[tuple[Tile, Interior]]:
@@ -135,6 +139,9 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
         settle = float(meta.get("settle_ms", 30)) / 1000
         level_keys = {str(k): str(v) for k, v in meta.get("level_keys", {}).items()}
         counter = str(meta.get("counter", "left"))
+        chord = meta.get("chord")
+        if chord not in (None, "middle", "both", "left"):
+            raise ValueError(f"chord must be middle, both or left, not {chord!r}")
     except (ValueError, KeyError, TypeError) as exc:
         raise SkinPackError(f"{meta_path}: {exc!r}; see bot/vision/pack.py for the format") from exc
     tiles: list[Tile] = []
@@ -165,7 +172,7 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
     return SkinPack(
         name, cell_px, (pitch[0], pitch[1]), rule, scales, tuple(tiles),
         {k: tuple(v) for k, v in faces.items()}, folder, flags_to_win, tolerance, settle, level_keys,
-        digits, counter,
+        digits, counter, chord,
     )
 
 

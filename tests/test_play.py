@@ -1,0 +1,55 @@
+"""The play loop's click planning: chords where they save clicks, and never a different outcome."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bot.board import Board
+from bot.play import plan_chords, play_game
+from bot.sim import LEVELS, Game
+from bot.solver import get_strategy
+
+
+def test_chord_goes_on_a_satisfied_number_that_opens_two_or_more() -> None:
+    board = Board.parse(
+        "F1###\n"
+        "11###\n"
+        "00###\n"
+    )
+    # (0,1) is a 1 with its flag: its covered neighbours (0,2), (1,2) are safe -> one chord.
+    chords, singles = plan_chords(board, [(0, 2), (1, 2), (2, 4)])
+    assert chords == [(0, 1)] and singles == [(2, 4)]
+
+
+def test_no_chord_for_one_cell_unsatisfied_numbers_or_cells_not_known_safe() -> None:
+    board = Board.parse(
+        "F1#\n"
+        "11#\n"
+        "00#\n"
+    )
+    assert plan_chords(board, [(0, 2)]) == ([], [(0, 2)])  # (0,1) would open one cell: no saving
+    unflagged = Board.parse("#1##\n11##\n00##")
+    assert plan_chords(unflagged, [(0, 2), (1, 2)]) == ([], [(0, 2), (1, 2)])  # the 1 lacks its flag
+    # (0,1)'s covered neighbours are (0,2) and (1,2): (1,2) is not known safe, so no chord.
+    assert plan_chords(board, [(0, 2), (2, 2)])[0] == []
+
+
+def test_no_chord_beside_a_question_mark() -> None:
+    board = Board.parse("F1#\n1?#\n00#")
+    assert plan_chords(board, [(0, 2), (1, 2)])[0] == []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_chording_opens_exactly_what_single_clicks_open_with_fewer_clicks(seed: int) -> None:
+    level = LEVELS["intermediate"]
+    results = []
+    for chords in (True, False):
+        game = Game(level, "safe", seed)
+        game.chords = chords
+        result = play_game(game, get_strategy("best"), "safe", np.random.default_rng(seed))
+        results.append((result, game.view.copy()))
+    (with_chords, view_with), (without, view_without) = results
+    assert with_chords.state == without.state and with_chords.guesses == without.guesses
+    assert np.array_equal(view_with, view_without)
+    assert with_chords.clicks <= without.clicks
