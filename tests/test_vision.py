@@ -14,6 +14,7 @@ from bot.errors import NoBoardFound, UnreadableCell
 from bot.vision import load_image, load_packs, read
 from bot.vision.labels import read_label
 from bot.vision.pack import skin_names
+from bot.vision.read import read_text
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CASES = sorted(FIXTURES.glob("*/*.board"))
@@ -38,7 +39,16 @@ def test_fixture_reads_exactly(path: Path) -> None:
     assert reading.state == truth.state
 
 
-COUNTED = [p for p in CASES if len(load_packs([p.parent.name])[0].digits) == 10]
+COUNTED = [p for p in CASES if len([d for d in load_packs([p.parent.name])[0].digits if isinstance(d, int)]) == 10]
+# Screenshots whose counter (read by eye: this is what it shows) disagrees with the flags on the board.
+# Only minegauler's: the counter shows fewer flags than the
+# board (by 1, 2, 12). Live minegauler keeps them in step (checked after 20 quick flags and after
+# whole games); the bot reads the counter once, before its first click.
+COUNTER_OFF = {
+    "minegauler/custom-16x16-80mines-seven": 29,
+    "minegauler/expert-midgame-five": 58,
+    "minegauler/expert-midgame-six": 45,
+}
 
 
 @pytest.mark.parametrize("path", COUNTED, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -47,11 +57,24 @@ def test_mine_count_is_read_from_the_counter(path: Path) -> None:
     truth = read_label(path)
     reading = read(load_image(path.with_suffix(".png")), load_packs())
     assert reading.counter is not None
-    assert reading.board.mines == truth.board.mines
+    case = f"{path.parent.name}/{path.stem}"
+    if case in COUNTER_OFF:
+        assert reading.counter == COUNTER_OFF[case]
+    else:
+        assert reading.board.mines == truth.board.mines
 
 
-def test_counters_are_read_for_the_seven_segment_skins() -> None:
-    assert {p.parent.name for p in COUNTED} == {"winemine", "xdemineur"}
+def test_counters_are_read_for_the_skins_that_show_one() -> None:
+    assert {p.parent.name for p in COUNTED} == {"winemine", "xdemineur", "minegauler"}
+
+
+def test_text_counter_reads_the_number_shown_not_the_timer() -> None:
+    path = FIXTURES / "minegauler" / "expert-three-flags.png"  # mines left 096, timer 000
+    pack = load_packs(["minegauler"])[0]
+    image = load_image(path)
+    geometry = read(image, [pack], mines=99).geometry
+    assert read_text(image[: round(geometry.origin[1])], pack) == ["096", "000"]
+    assert read(image, [pack]).counter == 96
 
 
 def test_board_found_anywhere_on_a_bigger_screen() -> None:

@@ -8,6 +8,7 @@ A pack is a folder ``templates/<skin>/`` with a ``pack.json`` and PNG files::
     1-2.png        further pictures of the same kind, when the game draws it more than one way
     face-playing.png face-won.png face-lost.png   the face button, where the game has one
     digit-0.png ... digit-9.png   the counters' digits, where the game has them
+    digit-slash.png                a '/' for counters written "flags/mines" (gnome-mines)
 
 ``pitch`` is the distance between neighbouring cells at 1x (some looks leave a gap between rows).
 ``scales`` lists the screen scales to look for; ``"any"`` means the cell size follows the window.
@@ -16,7 +17,10 @@ A pack is a folder ``templates/<skin>/`` with a ``pack.json`` and PNG files::
 Qt paint a revealed area in pieces; gnome-mines animates its reveals).
 ``level_keys`` maps a level to the keys that switch the running game to it, combinations separated
 by spaces (winemine: ``"alt+g e"``, its Game menu); the game's own size for that level counts.
-``counter`` says which of the counters above the board counts the mines left: ``"left"`` or ``"right"``.
+``counter`` says which of the counters above the board counts the mines left: ``"left"`` or ``"right"``;
+``"beside"``: a "flags/mines" label right of the board (gnome-mines).
+``counter_text`` marks counters drawn as text, whose pixels shift with their position:
+``{"ink": [b, g, r], "paper": [b, g, r]}``; their digit pictures are single glyphs, read one by one.
 ``chord`` is the click that opens the other neighbours of a number whose flags account for it:
 ``"middle"`` (winemine, xdemineur), ``"both"`` (left and right together: minegauler) or ``"left"``
 on the number (gnome-mines); no ``chord``, no chording.
@@ -83,9 +87,10 @@ class SkinPack:
     tolerance: float = 16.0  # match limit away from 1x
     settle: float = 0.03  # seconds the board must stay unchanged before a live reading
     level_keys: dict[str, str] = field(default_factory=dict)  # level -> keys that switch to it
-    digits: dict[int, np.ndarray] = field(default_factory=dict)  # the counters' digits
+    digits: dict[int | str, np.ndarray] = field(default_factory=dict)  # the counters' digits (and "/")
     counter: str = "left"  # which counter above the board counts the mines left
     chord: str | None = None  # the button that chords: "middle", "both" or "left"; None: the bot does not chord
+    counter_text: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None  # text counters: ink, paper
 
     @cached_property
     def anchors(self) -> list[tuple[Tile, Interior]]:
@@ -139,6 +144,8 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
         settle = float(meta.get("settle_ms", 30)) / 1000
         level_keys = {str(k): str(v) for k, v in meta.get("level_keys", {}).items()}
         counter = str(meta.get("counter", "left"))
+        text = meta.get("counter_text")
+        counter_text = None if text is None else (_colour(text["ink"]), _colour(text["paper"]))
         chord = meta.get("chord")
         if chord not in (None, "middle", "both", "left"):
             raise ValueError(f"chord must be middle, both or left, not {chord!r}")
@@ -146,7 +153,7 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
         raise SkinPackError(f"{meta_path}: {exc!r}; see bot/vision/pack.py for the format") from exc
     tiles: list[Tile] = []
     faces: dict[str, list[np.ndarray]] = {}
-    digits: dict[int, np.ndarray] = {}
+    digits: dict[int | str, np.ndarray] = {}
     for png in sorted(folder.glob("*.png")):
         stem = png.stem
         image = cv2.imread(str(png), cv2.IMREAD_COLOR)
@@ -158,8 +165,8 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
                 raise SkinPackError(f"{png}: face pictures are named face-playing/won/lost[-N].png")
             faces.setdefault(state, []).append(image)
             continue
-        if stem.startswith("digit-") and stem[6:].isdigit():
-            digits[int(stem[6:])] = image
+        if stem.startswith("digit-") and (stem[6:].isdigit() or stem[6:] == "slash"):
+            digits[int(stem[6:]) if stem[6:].isdigit() else "/"] = image
             continue
         kind = stem.partition("-")[0]
         if kind not in TILE_CHARS:
@@ -172,8 +179,13 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
     return SkinPack(
         name, cell_px, (pitch[0], pitch[1]), rule, scales, tuple(tiles),
         {k: tuple(v) for k, v in faces.items()}, folder, flags_to_win, tolerance, settle, level_keys,
-        digits, counter, chord,
+        digits, counter, chord, counter_text,
     )
+
+
+def _colour(value: list[int]) -> tuple[int, int, int]:
+    b, g, r = (int(v) for v in value)
+    return b, g, r
 
 
 def pack_named(packs: list[SkinPack], name: str) -> SkinPack:
