@@ -49,6 +49,8 @@ COUNTER_OFF = {
     "minegauler/expert-midgame-five": 58,
     "minegauler/expert-midgame-six": 45,
 }
+# Screenshots cut off left of gnome-mines' "flags/mines" label: no counter to read.
+COUNTER_OUTSIDE = {"gnome-mines/expert-midgame-five", "gnome-mines/expert-midgame-four"}
 
 
 @pytest.mark.parametrize("path", COUNTED, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -56,8 +58,11 @@ def test_mine_count_is_read_from_the_counter(path: Path) -> None:
     """Mines left on the counter plus flags placed is the game's mine count, custom games too."""
     truth = read_label(path)
     reading = read(load_image(path.with_suffix(".png")), load_packs())
-    assert reading.counter is not None
     case = f"{path.parent.name}/{path.stem}"
+    if case in COUNTER_OUTSIDE:
+        assert reading.counter is None and reading.board.mines == truth.board.mines  # the standard count
+        return
+    assert reading.counter is not None
     if case in COUNTER_OFF:
         assert reading.counter == COUNTER_OFF[case]
     else:
@@ -65,7 +70,7 @@ def test_mine_count_is_read_from_the_counter(path: Path) -> None:
 
 
 def test_counters_are_read_for_the_skins_that_show_one() -> None:
-    assert {p.parent.name for p in COUNTED} == {"winemine", "xdemineur", "minegauler"}
+    assert {p.parent.name for p in COUNTED} == {"winemine", "xdemineur", "minegauler", "gnome-mines"}
 
 
 def test_text_counter_reads_the_number_shown_not_the_timer() -> None:
