@@ -130,11 +130,12 @@ class Classifier:
         """For each box (x, y, w, h): the index of the nearest tile and its score."""
         best, score = self._match(image, boxes)
         if self.any_scale:  # games that lay cells out in whole pixels stray from the fitted grid
-            for i in np.flatnonzero((score > SHIFT_ABOVE) & (score < 2 * self.tolerance)):  # near misses only
-                x, y, w, h = boxes[i]
-                again, scores = self._match(image, [(x + dx, y + dy, w, h) for dy in SHIFTS for dx in SHIFTS])
-                j = int(np.argmin(scores))
-                best[i], score[i] = again[j], scores[j]  # the unshifted box is among them
+            near = np.flatnonzero((score > SHIFT_ABOVE) & (score < 2 * self.tolerance))  # near misses only
+            if len(near):
+                shifted = [(x + dx, y + dy, w, h) for x, y, w, h in (boxes[i] for i in near) for dy in SHIFTS for dx in SHIFTS]
+                again, scores = (a.reshape(len(near), -1) for a in self._match(image, shifted))
+                j = np.argmin(scores, axis=1)  # the unshifted box is among them
+                best[near], score[near] = again[np.arange(len(near)), j], scores[np.arange(len(near)), j]
         return best, score
 
     def _match(self, image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
