@@ -23,15 +23,15 @@ from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 # by the game at 1x match their tile exactly (0). Cells at another scale are compared blurred
 # (see Classifier) against the pack's "tolerance" (default 16): browsers at 1.5x or 2x then differ
 # by up to ~6, while the grey border above a classic board scores 23; gnome-mines, which redraws
-# its tiles at each size, differs by up to ~19 (at 2.6x) and sets 24.
+# its tiles at each size, differs by up to ~21 and sets 24.
 MATCH_LIMIT_1X = 10.0
 FLAT_STD = 25.0  # tiles whose pixels vary less than this are "flat" (covered, empty)
 # A line of cells is part of the board when at least this share of its cells match a tile
 # (not all: a hover highlight or a pointer may spoil a cell or two).
 LINE_SHARE = 0.9
-# Where the cell size follows the window, a cell scoring above SHIFT_ABOVE is also tried a pixel or
-# two off the fitted grid: gnome-mines places its cells in whole pixels, and a fit over some rows
-# can be a pixel off at others (its flags at 0.71x scored 34 on the grid, 11 one pixel up).
+# Where the cell size follows the window, a cell scoring above SHIFT_ABOVE is also tried one pixel
+# off the fitted grid each way: gnome-mines places its cells in whole pixels, and a fit over some rows
+# can be a pixel off at others (its flags at 0.71x scored 25-34 on the grid, 10 off it).
 SHIFT_ABOVE = 12.0
 SHIFTS = (-1, 0, 1)
 BAND_PITCHES = 6  # the face and the counters sit within this many cell pitches above the board
