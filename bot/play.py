@@ -62,9 +62,10 @@ def plan_chords(board: Board, safe: Iterable[Cell]) -> tuple[list[Cell], list[Ce
         number = board[cell]
         if number <= 0:
             continue
-        around = [board[n] for n in board.neighbours(cell)]
-        covered = {n for n in board.neighbours(cell) if board[n] == COVERED}
-        if QUESTION not in around and around.count(FLAG) == number and covered <= left:
+        around = {n: board[n] for n in board.neighbours(cell)}
+        covered = {n for n, code in around.items() if code == COVERED}
+        shown = list(around.values())
+        if QUESTION not in shown and shown.count(FLAG) == number and covered <= left:
             options[cell] = covered
     chords: list[Cell] = []
     while options:
@@ -106,7 +107,7 @@ def play_game(
             chords: list[Cell] = []
             singles = sorted(analysis.safe)
             if flags and game.chords:
-                flagged = board.copy()
+                flagged = board.copy() if new_flags else board
                 for cell in new_flags:
                     flagged.cells[cell] = FLAG  # placed above, before these clicks reach the game
                 chords, singles = plan_chords(flagged, analysis.safe)

@@ -92,6 +92,11 @@ class SkinPack:
     chord: str | None = None  # the button that chords: "middle", "both" or "left"; None: the bot does not chord
     counter_text: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None  # text counters: ink, paper
 
+    @property
+    def has_counter(self) -> bool:
+        """Whether the pack has all ten digits, so the mines counter can be read."""
+        return sum(isinstance(d, int) for d in self.digits) == 10
+
     @cached_property
     def anchors(self) -> list[tuple[Tile, Interior]]:
         """Tiles the locator looks for (covered and empty), each with its flat middle."""

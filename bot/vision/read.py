@@ -498,12 +498,14 @@ def _text_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int 
 
 
 def read_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int | None:
-    """The mines-left counter above the board, or None where the pack has no digits or none show.
+    """The mines-left counter, or None where the pack has no digits or none show.
 
-    Every digit picture is matched over the band above the board; the matches form runs of
-    neighbouring digits on one line (the counters), and the pack says which run counts mines.
+    Text counters are read glyph by glyph (:func:`read_text`). Seven-segment digits are drawn the
+    same everywhere: every digit picture is matched over the band above the board; the matches
+    form runs of neighbouring digits on one line (the counters), and the pack says which run
+    counts mines.
     """
-    if len([d for d in pack.digits if isinstance(d, int)]) < 10:
+    if not pack.has_counter:
         return None
     if pack.counter_text is not None:
         return _text_counter(image, geometry, pack)
