@@ -13,7 +13,7 @@ from bot.actuator import DryRunMouse
 from bot.board import COVERED, FLAG, Board
 from bot.capture import Region
 from bot.errors import ScreenError, UnreadableCell
-from bot.live import LiveTable, _new_board, contradiction
+from bot.live import LiveTable, _new_board, contradiction, park_point
 from bot.vision import Geometry, load_image, load_packs, read
 from bot.vision.pack import SkinPack, pack_named
 from bot.vision.read import board_state
@@ -134,6 +134,55 @@ def test_a_chord_is_clicked_with_the_packs_button_and_a_game_that_ignores_clicks
     table = LiveTable(FakeScreen(image), mouse, pack, geometry, 55)  # type: ignore[arg-type]
     board = table.board()
     number = next(cell for cell in board if board[cell] > 0 and COVERED in [board[n] for n in board.neighbours(cell)])
-    with pytest.raises(ScreenError, match="ignores the clicks"):  # the still screenshot never changes
+    with pytest.raises(ScreenError, match="two seconds later: the game ignores the clicks"):  # it never changes
         table.reveal_many([], [number])
-    assert [button for _, _, button in mouse.clicks] == [pack.chord] == ["middle"]
+    assert [button for _, _, button in mouse.clicks] == [pack.chord] * 2 == ["middle"] * 2  # clicked once more
+
+
+class ClickScreen(FakeScreen):
+    """Shows ``before`` until the mouse has clicked ``clicks`` times, then ``after``; notes how many
+    clicks had been made at each grab."""
+
+    def __init__(self, before: np.ndarray, after: np.ndarray, mouse: DryRunMouse, clicks: int) -> None:
+        super().__init__(before)
+        self.before, self.after, self.mouse, self.clicks = before, after, mouse, clicks
+        self.seen: list[int] = []
+
+    def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
+        self.seen.append(len(self.mouse.clicks))
+        self.image = self.after if len(self.mouse.clicks) >= self.clicks else self.before
+        return super().settled(region, quiet)
+
+
+def test_a_lost_left_click_is_clicked_once_more() -> None:
+    opened = load_image(FIXTURE)
+    pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
+    geometry = read(opened, [pack], mines=55).geometry
+    board = read(opened, [pack], geometry=geometry, mines=55).board
+    number, covered = (next(cell for cell in board if board[cell] == kind) for kind in (7, COVERED))
+    closed = opened.copy()  # the seven still covered: the game has not had the click
+    x, y, w, h = geometry.box(*number)
+    cx, cy, _, _ = geometry.box(*covered)
+    closed[y : y + h, x : x + w] = opened[cy : cy + h, cx : cx + w]
+    mouse = DryRunMouse()
+    screen = ClickScreen(closed, opened, mouse, clicks=2)  # the first click is lost
+    table = LiveTable(screen, mouse, pack, geometry, 55)  # type: ignore[arg-type]
+    assert table.board()[number] == COVERED
+    table.reveal_many([number])
+    assert table.board()[number] == 7
+    assert [button for _, _, button in mouse.clicks] == ["left", "left"]
+
+
+@pytest.mark.parametrize(
+    "fixture,skin,mines",
+    [("gnome-mines/beginner-lost-window-620x460", "gnome-mines", 10), ("winemine/expert-fresh", "winemine", 99)],
+)
+def test_the_pointer_waits_off_the_cells_but_beside_the_board(fixture: str, skin: str, mines: int) -> None:
+    image = load_image(Path(__file__).resolve().parents[1] / "fixtures" / f"{fixture}.png")
+    geometry = read(image, [pack_named(load_packs([skin]), skin)], mines=mines).geometry
+    screen = FakeScreen(image)
+    x, y = park_point(geometry, screen)  # type: ignore[arg-type]
+    x0, y0, w, h = geometry.region()
+    assert x0 + w < x < x0 + w + geometry.pitch[0] / 2 and y0 + h < y < y0 + h + geometry.pitch[1] / 2
+    cropped = FakeScreen(image[: int(y), : int(x)])  # the board in the screen's bottom-right corner
+    assert park_point(geometry, cropped) == (geometry.origin[0] - 4, geometry.origin[1] - 4)  # type: ignore[arg-type]
