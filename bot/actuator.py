@@ -102,6 +102,50 @@ class LiveMouse:
         self._expected = (px, py)
 
     def press(self, keys: str) -> None:
-        """A key or a combination such as ``ctrl+r``."""
+        """A key or a combination such as ``ctrl+r``; on X11 also a lone keysym pyautogui cannot
+        type, such as ``KP_3`` (gnome-mines' size keys)."""
         self.check_user()
+        if "+" not in keys and len(keys) > 1 and keys.lower() not in self._gui.KEYBOARD_KEYS:
+            if not sys.platform.startswith("linux"):
+                raise ScreenError(f"cannot type the key {keys!r} here (X11 only); do it by hand and run minebot again")
+            _type_keysym(keys)
+            return
         self._gui.hotkey(*keys.split("+"))
+
+
+def _type_keysym(name: str) -> None:
+    """Press and release the X keysym ``name`` through XTest. pyautogui types a keypad digit with
+    the key whose first meaning is its NumLock-off one (KP_3 comes out as KP_Next), so a keysym
+    that is not the first meaning of any key is lent a spare keycode for the moment."""
+    import time
+
+    from Xlib import XK, X
+    from Xlib.display import Display
+    from Xlib.ext import xtest
+
+    keysym = XK.string_to_keysym(name)
+    if not keysym:
+        raise ScreenError(f"{name!r} is not an X keysym")
+    display = Display()
+    try:
+        first = display.display.info.min_keycode
+        mapping = display.get_keyboard_mapping(first, display.display.info.max_keycode - first + 1)
+        code = next((first + i for i, syms in enumerate(mapping) if syms and syms[0] == keysym), None)
+        spare = None
+        if code is None:
+            spare = next((first + i for i, syms in enumerate(mapping) if not any(syms)), None)
+            if spare is None:
+                raise ScreenError(f"no free keycode to type {name} with; press it by hand")
+            display.change_keyboard_mapping(spare, [(keysym,) * len(mapping[0])])
+            display.sync()
+            time.sleep(0.1)  # the game reloads its keymap on the MappingNotify
+            code = spare
+        xtest.fake_input(display, X.KeyPress, code)
+        xtest.fake_input(display, X.KeyRelease, code)
+        display.sync()
+        if spare is not None:
+            time.sleep(0.3)  # let it translate the key with the lent mapping before taking it back
+            display.change_keyboard_mapping(spare, [(0,) * len(mapping[0])])
+            display.sync()
+    finally:
+        display.close()

@@ -19,9 +19,9 @@ import numpy as np
 from bot.actuator import DryRunMouse, LiveMouse, Mouse
 from bot.bench import wilson
 from bot.capture import Screen
-from bot.errors import UsageError
+from bot.errors import ScreenError, UsageError, VisionError
 from bot.games import GAME_LEVELS, GAMES, start_game, virtual_display
-from bot.live import LiveTable, find_game, mouse_ratio
+from bot.live import LiveTable, find_game, mouse_ratio, park_point
 from bot.play import GameResult, play_game
 from bot.solver import get_strategy, solve
 from bot.vision import Reading, load_packs, read
@@ -56,21 +56,38 @@ def _switch_level(
     screen: Screen, pack: SkinPack, geometry: Geometry, reading: Reading, mouse: Mouse, level: str
 ) -> tuple[SkinPack, Geometry, Reading]:
     """Switch the game on screen to ``level`` with its own keys, then find its board again."""
-    if (geometry.rows, geometry.cols) == GAME_LEVELS[level][:2]:
+    rows, cols, _ = (GAMES[pack.name].levels if pack.name in GAMES else GAME_LEVELS)[level]
+    if (geometry.rows, geometry.cols) == (rows, cols):
         return pack, geometry, reading
+    if reading.state == "playing" and not reading.board.is_fresh():
+        raise UsageError(
+            f"a {geometry.rows}x{geometry.cols} game is in progress and minebot will not throw it away: "
+            f"finish it or start a new one, then run minebot again with --level {level}"
+        )
     face = face_centre(screen.grab(), geometry.moved(-screen.whole.left, -screen.whole.top), pack)
     if face is not None:  # a click on the face gives the game the keyboard (and a new game)
         mouse.click(screen.whole.left + face[0], screen.whole.top + face[1])
-        time.sleep(0.3)
+    else:  # a click beside the board, on the game's own background, gives it the keyboard
+        mouse.click(*park_point(geometry, screen))
+    time.sleep(0.3)
     for keys in pack.level_keys[level].split():
         mouse.press(keys)
         time.sleep(0.2)
-    deadline = time.perf_counter() + 3
-    while True:  # the window resizes
+    deadline = time.perf_counter() + 5
+    while True:  # the window resizes, or the board is drawn anew
         time.sleep(0.2)
-        found, now, read_now = find_game(screen, [pack], None)
-        if (now.rows, now.cols) != (geometry.rows, geometry.cols) or time.perf_counter() > deadline:
-            return found, now, read_now
+        try:
+            found, now, read_now = find_game(screen, [pack], None)
+            if (now.rows, now.cols) == (rows, cols):
+                return found, now, read_now
+            seen = f"a {now.rows}x{now.cols} board"
+        except VisionError:
+            seen = "no board minebot can read"
+        if time.perf_counter() > deadline:
+            raise ScreenError(
+                f"after the keys for {level} the game shows {seen}, not a whole {rows}x{cols} one: if its window is "
+                "too small for the board (gnome-mines then shows part of it), make the window larger and run minebot again"
+            )
 
 
 def _describe(result: GameResult) -> str:

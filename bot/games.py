@@ -101,14 +101,22 @@ def xdotool(*args: str) -> str:
     return out.stdout.strip()
 
 
-def _wait_window(pattern: str, timeout: float = 60) -> str:
+def _wait_window(pattern: str, process: subprocess.Popen[bytes], log: Path, timeout: float = 60) -> str:
+    """The window's id, once the game shows it; an error with what the game printed if it never does."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         ids = xdotool("search", "--onlyvisible", "--name", pattern).split()
         if ids:
             return ids[-1]
+        if process.poll() is not None:
+            raise ScreenError(f"the game exited (code {process.returncode}) before its window appeared{_tail(log)}")
         time.sleep(0.2)
-    raise ScreenError(f"no window matching {pattern!r} appeared within {timeout:.0f} s")
+    raise ScreenError(f"no window matching {pattern!r} appeared within {timeout:.0f} s{_tail(log)}")
+
+
+def _tail(log: Path) -> str:
+    said = " ".join(log.read_text(errors="replace").split())[-400:] if log.is_file() else ""
+    return f"; it said: {said}" if said else "; it printed nothing"
 
 
 @dataclass
@@ -208,8 +216,10 @@ def start_game(name: str, level: str, workdir: Path) -> RunningGame:
     env = dict(os.environ)
     workdir.mkdir(parents=True, exist_ok=True)
     argv = LAUNCHERS[name](level, workdir, env)
-    process = subprocess.Popen(argv, env=env, cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    window = _wait_window(info.window_name)
+    log = workdir / f"{name}.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(argv, env=env, cwd=workdir, stdout=out, stderr=subprocess.STDOUT)
+    window = _wait_window(info.window_name, process, log)
     if name in AFTER_START:
         AFTER_START[name](window, level)
     xdotool("windowmove", "--sync", window, str(WINDOW_AT[0]), str(WINDOW_AT[1]))

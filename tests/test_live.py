@@ -186,3 +186,19 @@ def test_the_pointer_waits_off_the_cells_but_beside_the_board(fixture: str, skin
     assert x0 + w < x < x0 + w + geometry.pitch[0] / 2 and y0 + h < y < y0 + h + geometry.pitch[1] / 2
     cropped = FakeScreen(image[: int(y), : int(x)])  # the board in the screen's bottom-right corner
     assert park_point(geometry, cropped) == (geometry.origin[0] - 4, geometry.origin[1] - 4)  # type: ignore[arg-type]
+
+
+def test_a_level_switch_never_throws_away_a_game_in_progress() -> None:
+    from bot.commands import _switch_level
+    from bot.errors import UsageError
+
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "gnome-mines" / "beginner-flag-question-mark.png"
+    image = load_image(path)
+    pack = pack_named(load_packs(["gnome-mines"]), "gnome-mines")
+    reading = read(image, [pack], mines=10)
+    mouse = DryRunMouse()
+    screen = FakeScreen(image)
+    assert _switch_level(screen, pack, reading.geometry, reading, mouse, "beginner")[2] is reading  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="8x8 game is in progress"):
+        _switch_level(screen, pack, reading.geometry, reading, mouse, "expert")  # type: ignore[arg-type]
+    assert mouse.clicks == [] and mouse.keys == []
