@@ -29,11 +29,13 @@ FLAT_STD = 25.0  # tiles whose pixels vary less than this are "flat" (covered, e
 # A line of cells is part of the board when at least this share of its cells match a tile
 # (not all: a hover highlight or a pointer may spoil a cell or two).
 LINE_SHARE = 0.9
-# Where the cell size follows the window, a cell scoring above SHIFT_ABOVE is also tried one pixel
-# off the fitted grid each way: gnome-mines places its cells in whole pixels, and a fit over some rows
-# can be a pixel off at others (its flags at 0.71x scored 25-34 on the grid, 10 off it).
+# Where the cell size follows the window, gnome-mines places its cells in whole pixels, and a fitted
+# grid can be a pixel off at some columns or rows (its flags at 0.71x scored 25-34 on the grid, 10
+# off it). A located board measures each column's and row's offset once (_snap); before that, while
+# the board is being found, a cell scoring above SHIFT_ABOVE is also tried one pixel off each way.
 SHIFT_ABOVE = 12.0
 SHIFTS = (-1, 0, 1)
+SNAP_SAMPLE = 5  # cells per column (row) that measure its offset
 BAND_PITCHES = 6  # the face and the counters sit within this many cell pitches above the board
 DIGIT_LIMIT = 0.05  # counter digits match their picture this well (SQDIFF_NORMED; 0 at 1x)
 # A text glyph matches its picture when their ink (0 paper .. 1 ink) differs by less than this on
@@ -57,18 +59,26 @@ class Geometry:
     pitch: tuple[float, float]
     cell_px: float
     scale: float
+    # Where the game lays cells out in whole pixels at a fractional pitch (gnome-mines): the left
+    # edge of each column and the top edge of each row as measured on the screen (see _snap).
+    xs: tuple[int, ...] = ()
+    ys: tuple[int, ...] = ()
+
+    def _x(self, c: int) -> float:
+        return self.xs[c] if self.xs else self.origin[0] + c * self.pitch[0]
+
+    def _y(self, r: int) -> float:
+        return self.ys[r] if self.ys else self.origin[1] + r * self.pitch[1]
 
     def box(self, r: int, c: int) -> tuple[int, int, int, int]:
         """(x, y, w, h) of the cell in image pixels."""
-        x = round(self.origin[0] + c * self.pitch[0])
-        y = round(self.origin[1] + r * self.pitch[1])
         n = round(self.cell_px)
-        return x, y, n, n
+        return round(self._x(c)), round(self._y(r)), n, n
 
     def centre(self, cell: Cell) -> tuple[float, float]:
         r, c = cell
         half = self.cell_px / 2
-        return self.origin[0] + c * self.pitch[0] + half, self.origin[1] + r * self.pitch[1] + half
+        return self._x(c) + half, self._y(r) + half
 
     def region(self, margin: int = 0) -> tuple[int, int, int, int]:
         """(x, y, w, h) covering every cell, plus ``margin`` pixels each side."""
@@ -78,7 +88,9 @@ class Geometry:
         return x0, y0, x1 - x0, y1 - y0
 
     def moved(self, dx: float, dy: float) -> Geometry:
-        return replace(self, origin=(self.origin[0] + dx, self.origin[1] + dy))
+        xs = tuple(x + round(dx) for x in self.xs)
+        ys = tuple(y + round(dy) for y in self.ys)
+        return replace(self, origin=(self.origin[0] + dx, self.origin[1] + dy), xs=xs, ys=ys)
 
     def cell_at(self, x: float, y: float) -> Cell | None:
         c = int((x - self.origin[0]) // self.pitch[0])
@@ -126,11 +138,16 @@ class Classifier:
         """The score below which a cell at this scale matches."""
         return MATCH_LIMIT_1X if scale == 1 and not self.any_scale else self.tolerance
 
-    def match(self, image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
-        """For each box (x, y, w, h): the index of the nearest tile and its score."""
+    def match(
+        self, image: np.ndarray, boxes: list[tuple[int, int, int, int]], snapped: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """For each box (x, y, w, h): the index of the nearest tile and its score. ``snapped``: the
+        boxes were measured on the screen (see _snap), so only cells that match nothing are tried
+        off them."""
         best, score = self._match(image, boxes)
         if self.any_scale:  # games that lay cells out in whole pixels stray from the fitted grid
-            near = np.flatnonzero((score > SHIFT_ABOVE) & (score < 2 * self.tolerance))  # near misses only
+            above = self.tolerance if snapped else SHIFT_ABOVE
+            near = np.flatnonzero((score > above) & (score < 2 * self.tolerance))  # near misses only
             if len(near):
                 shifted = [(x + dx, y + dy, w, h) for x, y, w, h in (boxes[i] for i in near) for dy in SHIFTS for dx in SHIFTS]
                 again, scores = (a.reshape(len(near), -1) for a in self._match(image, shifted))
@@ -264,7 +281,7 @@ def _verified(image: np.ndarray, cand: _Candidate, classifier: Classifier) -> np
     """The corners whose whole cell looks like the tile the blob was taken for."""
     n = round(cand.pack.cell_px * cand.scale)
     boxes = [(round(x), round(y), n, n) for x, y in cand.corners]
-    best, score = classifier.match(image, boxes)
+    best, score = classifier.match(image, boxes, snapped=True)  # blobs sit where the cells are
     ok = (classifier.codes[best] == cand.tile.code) & (score < classifier.limit(cand.scale))
     return cand.corners[ok]
 
@@ -296,6 +313,27 @@ def _grow(image: np.ndarray, geo: Geometry, classifier: Classifier) -> Geometry:
                     break
                 geo, changed = trial, True
     return geo
+
+
+def _snap(image: np.ndarray, geo: Geometry, classifier: Classifier) -> Geometry:
+    """Measure where each column and each row really starts, within a pixel of the fitted grid.
+
+    A game that lays its cells out in whole pixels at a fractional pitch (gnome-mines) puts some
+    columns and rows a pixel off any straight grid; a whole column (row) shares its offset. Each
+    column takes the offset at which a few of its cells (SNAP_SAMPLE, spread over the board) match
+    their tiles best, then each row likewise. Reading a snapped board then needs no per-cell
+    retries (see Classifier.match)."""
+    xs = [round(geo.origin[0] + c * geo.pitch[0]) for c in range(geo.cols)]
+    ys = [round(geo.origin[1] + r * geo.pitch[1]) for r in range(geo.rows)]
+    n = round(geo.cell_px)
+    for axis, lines, across in ((0, xs, ys), (1, ys, xs)):
+        sample = [across[i] for i in np.unique(np.linspace(0, len(across) - 1, SNAP_SAMPLE).round().astype(int))]
+        scores = np.empty((len(SHIFTS), len(lines)))
+        for k, d in enumerate(SHIFTS):
+            boxes = [(a + d, b, n, n) if axis == 0 else (b, a + d, n, n) for a in lines for b in sample]
+            scores[k] = classifier._match(image, boxes)[1].reshape(len(lines), len(sample)).mean(axis=1)
+        lines[:] = [a + SHIFTS[k] for a, k in zip(lines, scores.argmin(axis=0), strict=True)]
+    return replace(geo, xs=tuple(xs), ys=tuple(ys))
 
 
 def _fits_beside(new: np.ndarray, edge: np.ndarray) -> bool:
@@ -334,7 +372,7 @@ def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndar
             cand.pack.cell_px * cand.scale, cand.scale,
         )
         geo = _grow(image, geo, classifier)
-        codes, scores = read_cells(image, geo, cand.pack)
+        codes, scores = read_cells(image, geo, cand.pack, snapped=True)  # enough to rank the candidates
         key = (geo.rows * geo.cols, -float(scores.mean()))
         if best is None or key > best[:2]:
             best = (*key, geo, codes, scores)
@@ -345,7 +383,12 @@ def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndar
             f"no Minesweeper board found (skins tried: {names}; covered cells seen: {detail}); "
             "make the whole game visible and not covered by other windows, or cut a skin pack with `minebot learn`"
         )
-    return best[2], best[3], best[4]
+    geo = best[2]
+    pack = pack_named(packs, geo.skin)
+    if pack.scales is None:  # measure where its columns and rows really are, and read them there
+        geo = _snap(image, geo, classifier_for(pack))
+        return geo, *read_cells(image, geo, pack)
+    return geo, best[3], best[4]
 
 
 _CLASSIFIERS: WeakKeyDictionary[SkinPack, Classifier] = WeakKeyDictionary()
@@ -357,11 +400,15 @@ def classifier_for(pack: SkinPack) -> Classifier:
     return _CLASSIFIERS[pack]
 
 
-def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[np.ndarray, np.ndarray]:
-    """Codes and match scores (RMS levels) of every cell, as rows x cols arrays."""
+def read_cells(
+    image: np.ndarray, geometry: Geometry, pack: SkinPack, snapped: bool | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and match scores (RMS levels) of every cell, as rows x cols arrays. ``snapped``: try
+    only cells that match nothing off the grid (default: where the grid was measured, see _snap)."""
     classifier = classifier_for(pack)
     cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
-    best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells])
+    snapped = bool(geometry.xs) if snapped is None else snapped
+    best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells], snapped=snapped)
     shape = (geometry.rows, geometry.cols)
     return classifier.codes[best].reshape(shape), rms.reshape(shape)
 
