@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -217,9 +218,18 @@ def start_game(name: str, level: str, workdir: Path) -> RunningGame:
     workdir.mkdir(parents=True, exist_ok=True)
     argv = LAUNCHERS[name](level, workdir, env)
     log = workdir / f"{name}.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(argv, env=env, cwd=workdir, stdout=out, stderr=subprocess.STDOUT)
-    window = _wait_window(info.window_name, process, log)
+    for attempt in (1, 2):  # once a gnome-mines showed no window in a minute; the next start was fine
+        with log.open("wb") as out:
+            process = subprocess.Popen(argv, env=env, cwd=workdir, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            window = _wait_window(info.window_name, process, log)
+            break
+        except ScreenError as exc:
+            process.kill()
+            process.wait(5)
+            if attempt == 2 or process.returncode != -9:  # it exited by itself: starting again will not help
+                raise
+            print(f"minebot: {exc}; starting it again", file=sys.stderr)
     if name in AFTER_START:
         AFTER_START[name](window, level)
     xdotool("windowmove", "--sync", window, str(WINDOW_AT[0]), str(WINDOW_AT[1]))
