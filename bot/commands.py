@@ -22,7 +22,7 @@ from bot.capture import Screen
 from bot.errors import ScreenError, UsageError, VisionError
 from bot.games import GAME_LEVELS, GAMES, start_game, virtual_display
 from bot.live import LiveTable, find_game, mouse_ratio, park_point
-from bot.play import GameResult, play_game
+from bot.play import GameProgress, GameResult, play_game
 from bot.solver import get_strategy, solve
 from bot.vision import Reading, load_packs, read
 from bot.vision.labels import Labelled, write_label
@@ -132,7 +132,11 @@ def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str
     for index in range(ns.games):
         if table.state != "playing" or (index > 0 and not table.board().is_fresh()):
             table.new_game(new_game_key)
-        result = play_game(table, strategy, pack.rule, rng, flags=not ns.no_flags or pack.flags_to_win)  # type: ignore[arg-type]
+        progress = GameProgress(f"game {index + 1}/{ns.games}")
+        result = play_game(
+            table, strategy, pack.rule, rng, flags=not ns.no_flags or pack.flags_to_win, progress=progress  # type: ignore[arg-type]
+        )
+        progress.clear()
         results.append(result)
         assert table.image is not None and table.reading is not None
         final = read(table.image, [pack], geometry=table.local, mines=mines)

@@ -6,16 +6,47 @@ protocol, a real game on the screen.
 
 from __future__ import annotations
 
+import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
-from bot.board import COVERED, FLAG, QUESTION, Board, Cell
+from bot.board import COVERED, FLAG, HIDDEN, QUESTION, Board, Cell
 from bot.sim import Rule, State
 from bot.solver import Strategy
+
+
+class GameProgress:
+    """A progress line on stderr while a live game is played: from its first second on, at most
+    once a second (cells open, flags, guesses, seconds); ``clear`` wipes it before the game's line."""
+
+    def __init__(self, label: str, every: float = 1.0, stream=None) -> None:  # type: ignore[no-untyped-def]
+        self.label, self.every = label, every
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = self.last = time.monotonic()
+        self.width = 0
+
+    def __call__(self, board: Board, guesses: int) -> None:
+        now = time.monotonic()
+        if now - self.start < self.every or now - self.last < self.every:
+            return
+        self.last = now
+        hidden = int(np.isin(board.cells, HIDDEN).sum())
+        to_open = f"/{board.cells.size - board.mines}" if board.mines is not None else ""
+        line = (
+            f"{self.label}: {board.cells.size - hidden}{to_open} cells open, {int((board.cells == FLAG).sum())} flags, "
+            f"{guesses} guesses, {now - self.start:.0f} s"
+        )
+        self.width = max(self.width, len(line))
+        print(f"\r{line:<{self.width}}", end="", file=self.stream, flush=True)
+
+    def clear(self) -> None:
+        if self.width:
+            print(f"\r{'':<{self.width}}\r", end="", file=self.stream, flush=True)
+            self.width = 0
 
 
 class Table(Protocol):
@@ -84,7 +115,9 @@ def play_game(
     rng: np.random.Generator,
     flags: bool = True,
     max_decisions: int = 100_000,
+    progress: Callable[[Board, int], None] | None = None,
 ) -> GameResult:
+    """Play until the game is won or lost. ``progress`` is told each board read and the guesses so far."""
     start = time.perf_counter()
     guesses = decisions = 0
     slowest = 0.0
@@ -92,6 +125,8 @@ def play_game(
     approximate = clicks = chorded = 0
     while game.state == "playing" and decisions < max_decisions:
         board = game.board()
+        if progress is not None:
+            progress(board, guesses)
         t0 = time.perf_counter()
         analysis = strategy.analyse(board, rule, rng, full=False)
         slowest = max(slowest, time.perf_counter() - t0)

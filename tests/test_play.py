@@ -53,3 +53,25 @@ def test_chording_opens_exactly_what_single_clicks_open_with_fewer_clicks(seed: 
     assert with_chords.state == without.state and with_chords.guesses == without.guesses
     assert np.array_equal(view_with, view_without)
     assert with_chords.clicks <= without.clicks
+
+
+def test_a_progress_line_follows_the_game_and_is_wiped_after_it() -> None:
+    import io
+
+    from bot.play import GameProgress
+
+    stream = io.StringIO()
+    progress = GameProgress("game 1/1", every=0.0, stream=stream)
+    seen: list[int] = []
+
+    def both(board: Board, guesses: int) -> None:
+        seen.append(int((board.cells >= 0).sum()))
+        progress(board, guesses)
+
+    game = Game(LEVELS["beginner"], "safe", 3)
+    result = play_game(game, get_strategy("best"), "safe", np.random.default_rng(3), progress=both)
+    assert len(seen) == result.decisions  # told of every board read
+    lines = stream.getvalue().split("\r")
+    assert "game 1/1: 0/71 cells open, 0 flags, 0 guesses" in lines[1]  # beginner: 81 cells, 10 mines
+    progress.clear()
+    assert stream.getvalue().endswith("\r") and stream.getvalue().split("\r")[-2].strip() == ""
