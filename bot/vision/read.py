@@ -266,9 +266,14 @@ def _candidates(image: np.ndarray, packs: list[SkinPack]) -> list[_Candidate]:
             if len(blobs) == 0:
                 continue
             scales = _scale_of(pack, inner, blobs[:, 2].astype(float), blobs[:, 3].astype(float))
+            groups: set[bytes] = set()
             for s in np.unique(scales[scales > 0]):
                 if pack.scales is None:
-                    group = blobs[np.abs(scales - s) <= 0.08 * s]
+                    near = np.abs(scales - s) <= 0.08 * s
+                    if near.tobytes() in groups:
+                        continue  # the same blobs as a scale next to this one: the same candidate
+                    groups.add(near.tobytes())
+                    group = blobs[near]
                     s = float(np.median((group[:, 2] + group[:, 3]) / (inner.w + inner.h)))
                 else:
                     group = blobs[scales == s]
@@ -355,12 +360,13 @@ def locate(image: np.ndarray, packs: list[SkinPack]) -> Geometry:
 def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndarray, np.ndarray]:
     """The board's geometry, with the codes and scores of its cells read on the way."""
     best: tuple[int, float, Geometry, np.ndarray, np.ndarray] | None = None
-    tried: list[str] = []
-    for cand in _candidates(image, packs):
+    grown: list[Geometry] = []
+    verified = [(cand, _verified(image, cand, classifier_for(cand.pack))) for cand in _candidates(image, packs)]
+    tried = [f"{cand.pack.name}@{cand.scale:g}x: {len(anchors)}" for cand, anchors in verified]
+    # most anchors first: they fit the grid best, and fewer of the same board's cells add nothing
+    for cand, anchors in sorted(verified, key=lambda v: -len(v[1])):
         classifier = classifier_for(cand.pack)
-        anchors = _verified(image, cand, classifier)
-        tried.append(f"{cand.pack.name}@{cand.scale:g}x: {len(anchors)}")
-        if len(anchors) == 0:
+        if len(anchors) == 0 or any(_on_board(g, cand, anchors) for g in grown):
             continue
         px, py = (p * cand.scale for p in cand.pack.pitch)
         x0, pitch_x, kx = _fit(anchors[:, 0], px)
@@ -372,6 +378,7 @@ def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndar
             cand.pack.cell_px * cand.scale, cand.scale,
         )
         geo = _grow(image, geo, classifier)
+        grown.append(geo)
         codes, scores = read_cells(image, geo, cand.pack, snapped=True)  # enough to rank the candidates
         key = (geo.rows * geo.cols, -float(scores.mean()))
         if best is None or key > best[:2]:
@@ -389,6 +396,18 @@ def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndar
         geo = _snap(image, geo, classifier_for(pack))
         return geo, *read_cells(image, geo, pack)
     return geo, best[3], best[4]
+
+
+def _on_board(geo: Geometry, cand: _Candidate, corners: np.ndarray) -> bool:
+    """Whether a candidate's cells all lie on a board already found for its skin at its scale
+    (empty cells of a board whose covered cells found it): nothing new to grow or read."""
+    if geo.skin != cand.pack.name or abs(geo.scale - cand.scale) > 0.02 * geo.scale:
+        return False
+    col = (corners[:, 0] - geo.origin[0]) / geo.pitch[0]
+    row = (corners[:, 1] - geo.origin[1]) / geo.pitch[1]
+    on_grid = (np.abs(col - np.round(col)) < 0.1) & (np.abs(row - np.round(row)) < 0.1)
+    inside = (np.round(col) >= 0) & (np.round(col) < geo.cols) & (np.round(row) >= 0) & (np.round(row) < geo.rows)
+    return bool((on_grid & inside).all())
 
 
 _CLASSIFIERS: WeakKeyDictionary[SkinPack, Classifier] = WeakKeyDictionary()
