@@ -196,8 +196,17 @@ def _blobs(image: np.ndarray, colour: tuple[int, int, int]) -> np.ndarray:
     lo = np.array([max(v - COLOUR_TOLERANCE, 0) for v in colour], dtype=np.uint8)
     hi = np.array([min(v + COLOUR_TOLERANCE, 255) for v in colour], dtype=np.uint8)
     # look at every fourth pixel first: an absent colour costs a sixteenth, a rare one is only
-    # searched in the box around where it shows
-    rows, cols = np.nonzero(cv2.inRange(image[::4, ::4], lo, hi))
+    # searched in the box around where it shows. A lone hit there is a stray pixel (anti-aliasing,
+    # text), not a cell: every pack's flat middle is at least 10 px wide at its smallest scale, so
+    # it shows as two neighbouring hits.
+    hits = cv2.inRange(image[::4, ::4], lo, hi) > 0
+    across, down = hits[:, 1:] & hits[:, :-1], hits[1:, :] & hits[:-1, :]
+    paired = np.zeros_like(hits)  # both hits of each pair
+    paired[:, 1:] |= across
+    paired[:, :-1] |= across
+    paired[1:, :] |= down
+    paired[:-1, :] |= down
+    rows, cols = np.nonzero(paired)
     if len(rows) == 0:
         return np.empty((0, 4), dtype=np.int32)
     top, left = max(4 * rows.min() - 4, 0), max(4 * cols.min() - 4, 0)
