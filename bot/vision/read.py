@@ -368,7 +368,6 @@ def locate(image: np.ndarray, packs: list[SkinPack]) -> Geometry:
 
 def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndarray, np.ndarray]:
     """The board's geometry, with the codes and scores of its cells read on the way."""
-    best: tuple[int, float, Geometry, np.ndarray, np.ndarray] | None = None
     grown: list[Geometry] = []
     verified = [(cand, _verified(image, cand, classifier_for(cand.pack))) for cand in _candidates(image, packs)]
     tried = [f"{cand.pack.name}@{cand.scale:g}x: {len(anchors)}" for cand, anchors in verified]
@@ -386,25 +385,23 @@ def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndar
             (round(x0, 2), round(y0, 2)), (round(pitch_x, 3), round(pitch_y, 3)),
             cand.pack.cell_px * cand.scale, cand.scale,
         )
-        geo = _grow(image, geo, classifier)
-        grown.append(geo)
-        codes, scores = read_cells(image, geo, cand.pack, snapped=True)  # enough to rank the candidates
-        key = (geo.rows * geo.cols, -float(scores.mean()))
-        if best is None or key > best[:2]:
-            best = (*key, geo, codes, scores)
-    if best is None:
+        grown.append(_grow(image, geo, classifier))
+    if not grown:
         names = ", ".join(p.name for p in packs)
         detail = "; ".join(tried) or "no cell-coloured blobs at all"
         raise NoBoardFound(
             f"no Minesweeper board found (skins tried: {names}; covered cells seen: {detail}); "
             "make the whole game visible and not covered by other windows, or cut a skin pack with `minebot learn`"
         )
-    geo = best[2]
-    pack = pack_named(packs, geo.skin)
-    if pack.scales is None:  # measure where its columns and rows really are, and read them there
-        geo = _snap(image, geo, classifier_for(pack))
-        return geo, *read_cells(image, geo, pack)
-    return geo, best[3], best[4]
+    # the biggest board, and of those the one whose cells match best
+    biggest = max(g.rows * g.cols for g in grown)
+    ranked = []
+    for geo in (g for g in grown if g.rows * g.cols == biggest):
+        pack = pack_named(packs, geo.skin)
+        if pack.scales is None:  # measure where its columns and rows really are, and read them there
+            geo = _snap(image, geo, classifier_for(pack))
+        ranked.append((geo, *read_cells(image, geo, pack)))
+    return min(ranked, key=lambda r: float(r[2].mean()))
 
 
 def _on_board(geo: Geometry, cand: _Candidate, corners: np.ndarray) -> bool:
