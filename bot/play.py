@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TextIO
 
 import numpy as np
 
@@ -23,7 +23,7 @@ class GameProgress:
     """A progress line on stderr while a live game is played: from its first second on, at most
     once a second (cells open, flags, guesses, seconds); ``clear`` wipes it before the game's line."""
 
-    def __init__(self, label: str, every: float = 1.0, stream=None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, label: str, every: float = 1.0, stream: TextIO | None = None) -> None:
         self.label, self.every = label, every
         self.stream = stream if stream is not None else sys.stderr
         self.start = self.last = time.monotonic()

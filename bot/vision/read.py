@@ -425,15 +425,11 @@ def classifier_for(pack: SkinPack) -> Classifier:
     return _CLASSIFIERS[pack]
 
 
-def read_cells(
-    image: np.ndarray, geometry: Geometry, pack: SkinPack, snapped: bool | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Codes and match scores (RMS levels) of every cell, as rows x cols arrays. ``snapped``: try
-    only cells that match nothing off the grid (default: where the grid was measured, see _snap)."""
+def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and match scores (RMS levels) of every cell, as rows x cols arrays."""
     classifier = classifier_for(pack)
     cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
-    snapped = bool(geometry.xs) if snapped is None else snapped
-    best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells], snapped=snapped)
+    best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells], snapped=bool(geometry.xs))
     shape = (geometry.rows, geometry.cols)
     return classifier.codes[best].reshape(shape), rms.reshape(shape)
 
