@@ -19,11 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.errors import ScreenError, UsageError
+from bot.sim import LEVELS
 
-GAME_LEVELS: dict[str, tuple[int, int, int]] = {  # rows, cols, mines
-    "beginner": (9, 9, 10),
-    "intermediate": (16, 16, 40),
-    "expert": (16, 30, 99),
+GAME_LEVELS: dict[str, tuple[int, int, int]] = {  # rows, cols, mines: the simulator's standard levels
+    name: (level.rows, level.cols, level.mines) for name, level in LEVELS.items()
 }
 WINDOW_AT = (100, 100)  # where games are placed, clear of the screen's corners
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from bot.board import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, Board, Cell
 from bot.errors import NoBoardFound, UnreadableCell
+from bot.sim import LEVELS
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 
 # A cell matches a tile when its score (RMS difference, 0-255 levels) is below this. Cells drawn
@@ -620,7 +621,11 @@ def board_state(board: Board, flags_to_win: bool = False) -> str:
     return "playing"
 
 
-STANDARD_MINES = {(9, 9): 10, (8, 8): 10, (16, 16): 40, (16, 30): 99, (30, 16): 99}
+# mines by board size: the standard levels either way round, and the 8x8 beginner of older games
+STANDARD_MINES = {
+    **{size: level.mines for level in LEVELS.values() for size in ((level.rows, level.cols), (level.cols, level.rows))},
+    (8, 8): 10,
+}
 
 
 def read(
