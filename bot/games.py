@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -62,6 +63,10 @@ def _which(program: str) -> str:
     return found
 
 
+# an Xauthority entry: family FamilyWild, no address, any display, an auth name nobody offers
+_NO_COOKIE = struct.pack(">HH", 0xFFFF, 0) + struct.pack(">H", 0) + struct.pack(">H", 4) + b"none" + struct.pack(">H", 0)
+
+
 @contextmanager
 def virtual_display(size: tuple[int, int] = (1280, 1024), number: int = 99) -> Iterator[str]:
     """Start Xvfb (no window manager) and point DISPLAY at it for the duration."""
@@ -81,7 +86,9 @@ def virtual_display(size: tuple[int, int] = (1280, 1024), number: int = 99) -> I
             time.sleep(0.05)
     saved = {k: os.environ.get(k) for k in ("DISPLAY", "XAUTHORITY")}
     auth = Path(tempfile.gettempdir()) / "minebot.Xauthority"
-    auth.touch()  # python-xlib (pyautogui) insists on a file; Xvfb here needs no cookie
+    # python-xlib (pyautogui) insists on a file, and prints a warning on stdout when it holds no entry
+    # (into --json output); Xvfb here needs no cookie, so one entry of a kind no client uses
+    auth.write_bytes(_NO_COOKIE)
     os.environ["DISPLAY"], os.environ["XAUTHORITY"] = display, str(auth)
     try:
         yield display
