@@ -153,11 +153,16 @@ def _winemine_settings(env: dict[str, str], level: str) -> None:
     }
     subprocess.run([_which("wineserver"), "-k"], env=env, timeout=30, check=False)
     for name, value in values.items():
-        subprocess.run(
-            [_which("wine"), "reg", "add", r"HKCU\Software\Microsoft\WinMine", "/v", name,
-             "/t", "REG_DWORD", "/d", str(value), "/f"],
-            env=env, capture_output=True, timeout=120, check=True,
-        )
+        command = [_which("wine"), "reg", "add", r"HKCU\Software\Microsoft\WinMine", "/v", name,
+                   "/t", "REG_DWORD", "/d", str(value), "/f"]
+        for _ in range(3):  # CI once saw one fail while Wine was still making the new prefix
+            done = subprocess.run(command, env=env, capture_output=True, text=True, errors="replace", timeout=120, check=False)
+            if done.returncode == 0:
+                break
+            time.sleep(2)
+        else:
+            said = " ".join((done.stdout + done.stderr).split())[-300:]
+            raise ScreenError(f"Wine could not set winemine's {name} (wine reg add: exit {done.returncode}: {said})")
 
 
 def _winemine(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
