@@ -338,8 +338,8 @@ def _snap(image: np.ndarray, geo: Geometry, classifier: Classifier) -> Geometry:
     column takes the offset at which a few of its cells (SNAP_SAMPLE, spread over the board) match
     their tiles best, then each row likewise. Reading a snapped board then needs no per-cell
     retries (see Classifier.match)."""
-    xs = [round(geo.origin[0] + c * geo.pitch[0]) for c in range(geo.cols)]
-    ys = [round(geo.origin[1] + r * geo.pitch[1]) for r in range(geo.rows)]
+    xs = [geo.box(0, c)[0] for c in range(geo.cols)]  # the fitted grid's positions to start from
+    ys = [geo.box(r, 0)[1] for r in range(geo.rows)]
     n = round(geo.cell_px)
     for axis, lines, across in ((0, xs, ys), (1, ys, xs)):
         sample = [across[i] for i in np.unique(np.linspace(0, len(across) - 1, SNAP_SAMPLE).round().astype(int))]
