@@ -109,15 +109,21 @@ class SlowScreen(FakeScreen):
         return shown[region.top : region.top + region.height, region.left : region.left + region.width]
 
 
+def _covered(image: np.ndarray, geometry: Geometry, cell: tuple[int, int], covered: tuple[int, int]) -> np.ndarray:
+    """A copy of the screenshot with ``cell`` drawn as the covered cell ``covered``: before a click."""
+    before = image.copy()
+    x, y, w, h = geometry.box(*cell)
+    cx, cy, _, _ = geometry.box(*covered)
+    before[y : y + h, x : x + w] = image[cy : cy + h, cx : cx + w]
+    return before
+
+
 def test_a_click_the_game_has_not_drawn_yet_is_waited_for() -> None:
     path = Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur" / "expert-flags-question-mark.png"
     flagged = load_image(path)  # (0,0) is flagged
     pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
     geometry = read(flagged, [pack], mines=99).geometry
-    unflagged = flagged.copy()
-    x, y, w, h = geometry.box(0, 0)
-    cx, cy, _, _ = geometry.box(5, 5)  # a covered cell of the same screenshot
-    unflagged[y : y + h, x : x + w] = flagged[cy : cy + h, cx : cx + w]
+    unflagged = _covered(flagged, geometry, (0, 0), (5, 5))  # (5,5) is covered
     screen = SlowScreen(unflagged, flagged, lag=3)
     table = LiveTable(screen, DryRunMouse(), pack, geometry, 99)  # type: ignore[arg-type]
     assert table.board()[0, 0] == COVERED
@@ -140,16 +146,13 @@ def test_a_chord_is_clicked_with_the_packs_button_and_a_game_that_ignores_clicks
 
 
 class ClickScreen(FakeScreen):
-    """Shows ``before`` until the mouse has clicked ``clicks`` times, then ``after``; notes how many
-    clicks had been made at each grab."""
+    """Shows ``before`` until the mouse has clicked ``clicks`` times, then ``after``."""
 
     def __init__(self, before: np.ndarray, after: np.ndarray, mouse: DryRunMouse, clicks: int) -> None:
         super().__init__(before)
         self.before, self.after, self.mouse, self.clicks = before, after, mouse, clicks
-        self.seen: list[int] = []
 
     def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
-        self.seen.append(len(self.mouse.clicks))
         self.image = self.after if len(self.mouse.clicks) >= self.clicks else self.before
         return super().settled(region, quiet)
 
@@ -157,13 +160,10 @@ class ClickScreen(FakeScreen):
 def test_a_lost_left_click_is_clicked_once_more() -> None:
     opened = load_image(FIXTURE)
     pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
-    geometry = read(opened, [pack], mines=55).geometry
-    board = read(opened, [pack], geometry=geometry, mines=55).board
+    reading = read(opened, [pack], mines=55)
+    geometry, board = reading.geometry, reading.board
     number, covered = (next(cell for cell in board if board[cell] == kind) for kind in (7, COVERED))
-    closed = opened.copy()  # the seven still covered: the game has not had the click
-    x, y, w, h = geometry.box(*number)
-    cx, cy, _, _ = geometry.box(*covered)
-    closed[y : y + h, x : x + w] = opened[cy : cy + h, cx : cx + w]
+    closed = _covered(opened, geometry, number, covered)  # the seven still covered: no click yet
     mouse = DryRunMouse()
     screen = ClickScreen(closed, opened, mouse, clicks=2)  # the first click is lost
     table = LiveTable(screen, mouse, pack, geometry, 55)  # type: ignore[arg-type]
