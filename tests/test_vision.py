@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -14,7 +15,8 @@ from bot.errors import NoBoardFound, UnreadableCell
 from bot.vision import load_image, load_packs, read
 from bot.vision.labels import read_label
 from bot.vision.pack import skin_names
-from bot.vision.read import classifier_for, read_text
+from bot.vision.counter import ink_amount, led_counter, read_text
+from bot.vision.read import _band_above, classifier_for, find_face
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CASES = sorted(FIXTURES.glob("*/*.board"))
@@ -86,7 +88,69 @@ def test_mine_count_is_read_from_the_counter(path: Path) -> None:
 
 
 def test_counters_are_read_for_the_skins_that_show_one() -> None:
-    assert {p.parent.name for p in COUNTED} == {"winemine", "xdemineur", "minegauler", "gnome-mines"}
+    assert {p.parent.name for p in COUNTED} == set(skin_names())
+
+
+# Both seven-segment counters of the web looks (mines left, seconds), read by eye; between them
+# they show every digit, which no single picture of these looks does.
+LIGHTS = {
+    "classic98/beginner-won": (10, 1),
+    "classic98/custom-30x16-190mines-midgame": (176, 7),
+    "classic98/expert-lost": (91, 3),
+    "classic98/expert-midgame": (90, 5),
+    "classic98/hidpi2x-expert-midgame": (91, 5),
+    "winxp/beginner-won": (0, 0),
+    "winxp/expert-lost": (90, 2),
+    "winxp/expert-midgame": (89, 6),
+    "winxp/hidpi2x-beginner-lost": (7, 0),
+    "winxp/hidpi2x-expert-midgame": (90, 3),
+    "winxp/zoom150-intermediate-midgame": (34, 2),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LIGHTS))
+def test_seven_segment_lights_are_decoded_at_every_scale(case: str) -> None:
+    skin, _, name = case.partition("/")
+    pack = load_packs([skin])[0]
+    image = load_image(FIXTURES / skin / f"{name}.png")
+    band = _band_above(image, read(image, [pack]).geometry)[0]
+    shown = (led_counter(band, pack), led_counter(band, replace(pack, counter="right")))
+    assert shown == LIGHTS[case]
+
+
+def test_lights_cover_every_digit() -> None:
+    assert set("".join(f"{m:03d}{s:03d}" for m, s in LIGHTS.values())) == set("0123456789")
+
+
+def test_a_light_that_is_no_digit_leaves_the_counter_unread() -> None:
+    """The mines counter with its first light half hidden is not read, and the timer is not read in its place."""
+    pack = load_packs(["classic98"])[0]
+    image = load_image(FIXTURES / "classic98" / "expert-midgame.png")  # mines left 090, timer 005
+    geometry = read(image, [pack]).geometry
+    band = _band_above(image, geometry)[0].copy()
+    assert led_counter(band, pack) == 90
+    ys, xs = np.nonzero(ink_amount(band, (0, 0, 255), (0, 0, 0)) > 0.2)
+    first = xs < xs.min() + 6  # the left half of the first light
+    band[ys[first], xs[first]] = 0
+    assert led_counter(band, pack) is None
+    assert read(image, [pack], mines=None).counter == 90  # untouched image: read as before
+
+
+FACED = [p for p in CASES if read_label(p).state in load_packs([p.parent.name])[0].faces]
+
+
+@pytest.mark.parametrize("path", FACED, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_face_shows_the_state(path: Path) -> None:
+    """Where the game has a face and the pack a picture of it for the true state, the face reads it."""
+    truth = read_label(path)
+    pack = load_packs([truth.game])[0]
+    image = load_image(path.with_suffix(".png"))
+    face = find_face(image, read(image, [pack], mines=truth.board.mines).geometry, pack)
+    assert face is not None and face[0] == truth.state
+
+
+def test_faces_are_read_for_the_skins_that_have_one() -> None:
+    assert {p.parent.name for p in FACED} == {"classic98", "winxp", "winemine", "xdemineur", "minegauler"}
 
 
 def test_text_counter_reads_the_number_shown_not_the_timer() -> None:

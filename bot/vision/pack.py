@@ -21,6 +21,8 @@ by spaces (winemine: ``"alt+g e"``, its Game menu); the game's own size for that
 ``"beside"``: a "flags/mines" label right of the board (gnome-mines).
 ``counter_text`` marks counters drawn as text, whose pixels shift with their position:
 ``{"ink": [b, g, r], "paper": [b, g, r]}``; their digit pictures are single glyphs, read one by one.
+``counter_leds`` marks seven-segment counters read by which segments are lit, with no digit pictures:
+``{"lit": [b, g, r]}``, the colour of a lit segment on the black of the display (the web looks).
 ``chord`` is the click that opens the other neighbours of a number whose flags account for it:
 ``"middle"`` (winemine, xdemineur), ``"both"`` (left and right together: minegauler) or ``"left"``
 on the number (gnome-mines); no ``chord``, no chording.
@@ -91,11 +93,12 @@ class SkinPack:
     counter: str = "left"  # which counter above the board counts the mines left
     chord: str | None = None  # the button that chords: "middle", "both" or "left"; None: the bot does not chord
     counter_text: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None  # text counters: ink, paper
+    counter_leds: tuple[int, int, int] | None = None  # seven-segment counters decoded by segment: lit colour
 
     @property
     def has_counter(self) -> bool:
-        """Whether the pack has all ten digits, so the mines counter can be read."""
-        return sum(isinstance(d, int) for d in self.digits) == 10
+        """Whether the mines counter can be read: the pack has all ten digits, or decodes segments."""
+        return self.counter_leds is not None or sum(isinstance(d, int) for d in self.digits) == 10
 
     @cached_property
     def anchors(self) -> list[tuple[Tile, Interior]]:
@@ -151,6 +154,8 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
         counter = str(meta.get("counter", "left"))
         text = meta.get("counter_text")
         counter_text = None if text is None else (_colour(text["ink"]), _colour(text["paper"]))
+        leds = meta.get("counter_leds")
+        counter_leds = None if leds is None else _colour(leds["lit"])
         chord = meta.get("chord")
         if chord not in (None, "middle", "both", "left"):
             raise ValueError(f"chord must be middle, both or left, not {chord!r}")
@@ -184,7 +189,7 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
     return SkinPack(
         name, cell_px, (pitch[0], pitch[1]), rule, scales, tuple(tiles),
         {k: tuple(v) for k, v in faces.items()}, folder, flags_to_win, tolerance, settle, level_keys,
-        digits, counter, chord, counter_text,
+        digits, counter, chord, counter_text, counter_leds,
     )
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from bot.board import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, Board, Cell
 from bot.errors import NoBoardFound, UnreadableCell
 from bot.sim import LEVELS
+from bot.vision.counter import label_counter, led_counter, picture_counter, text_counter
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 
 # A cell matches a tile when its score (RMS difference, 0-255 levels) is below this. Cells drawn
@@ -38,11 +39,6 @@ SHIFT_ABOVE = 12.0
 SHIFTS = (-1, 0, 1)
 SNAP_SAMPLE = 5  # cells per column (row) that measure its offset
 BAND_PITCHES = 6  # the face and the counters sit within this many cell pitches above the board
-DIGIT_LIMIT = 0.05  # counter digits match their picture this well (SQDIFF_NORMED; 0 at 1x)
-# A text glyph matches its picture when their ink (0 paper .. 1 ink) differs by less than this on
-# average, the glyph resized to the picture's size (text drawn at sub-pixel positions shifts its
-# anti-aliasing from one place to the next, so no pixel-exact match is possible).
-GLYPH_LIMIT = 0.15
 
 # Covered-colour blobs need this share of their bounding box filled to count as a cell face.
 SOLID = 0.85
@@ -490,122 +486,21 @@ def _band_above(image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, int,
     return image[top:y, left : x + w], left, top
 
 
-def ink_amount(image: np.ndarray, ink: tuple[int, int, int], paper: tuple[int, int, int]) -> np.ndarray:
-    """How much ink each pixel shows: 0 paper .. 1 ink, and 0 for colours off the paper-ink line."""
-    pixels = image.astype(np.float32) - np.float32(paper)
-    axis = np.subtract(ink, paper, dtype=np.float32)
-    amount = pixels @ axis / float(axis @ axis)
-    off = np.linalg.norm(pixels - amount[..., None] * axis, axis=2)
-    amount = np.clip(amount, 0, 1)
-    amount[off > 0.25 * float(np.linalg.norm(axis))] = 0
-    return amount
-
-
-def _glyph_boxes(amount: np.ndarray) -> list[tuple[int, int, int, int]]:
-    """The boxes (x, y, w, h) of the connected blots of ink, at least 5 px high."""
-    mask = (amount > 0.5).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return [(int(x), int(y), int(w), int(h)) for x, y, w, h in stats[1:n, :4] if h >= 5]
-
-
-_GLYPHS: WeakKeyDictionary[SkinPack, dict[int | str, np.ndarray]] = WeakKeyDictionary()
-
-
-def _glyphs(pack: SkinPack) -> dict[int | str, np.ndarray]:
-    """The ink of each digit picture of a text counter, cropped to the glyph."""
-    if pack not in _GLYPHS:
-        assert pack.counter_text is not None
-        glyphs = {}
-        for char, picture in pack.digits.items():
-            amount = ink_amount(picture, *pack.counter_text)
-            x, y, w, h = max(_glyph_boxes(amount), key=lambda b: b[2] * b[3])
-            glyphs[char] = amount[y : y + h, x : x + w]
-        _GLYPHS[pack] = glyphs
-    return _GLYPHS[pack]
-
-
-def read_text(image: np.ndarray, pack: SkinPack) -> list[str]:
-    """The lines of digits (and '/') written in the pack's counter ink in ``image``, left to right."""
-    assert pack.counter_text is not None
-    amount = ink_amount(image, *pack.counter_text)
-    found: list[tuple[int, int, int, str]] = []  # x, y centre, height, char
-    for x, y, w, h in _glyph_boxes(amount):
-        crop = amount[y : y + h, x : x + w]
-        scores = {
-            char: float(np.abs(cv2.resize(crop, glyph.shape[::-1], interpolation=cv2.INTER_AREA) - glyph).mean())
-            for char, glyph in _glyphs(pack).items()
-        }
-        best = min(scores, key=scores.__getitem__)
-        if scores[best] < GLYPH_LIMIT:
-            found.append((x, y + h // 2, h, str(best)))
-    lines: list[list[tuple[int, int, int, str]]] = []
-    for glyph in sorted(found):
-        line = next((ln for ln in lines if abs(ln[-1][1] - glyph[1]) <= glyph[2] // 2
-                     and glyph[0] - ln[-1][0] <= 1.5 * glyph[2]), None)
-        if line is None:
-            lines.append([glyph])
-        else:
-            line.append(glyph)
-    return ["".join(g[3] for g in line) for line in lines]
-
-
-def _text_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int | None:
-    """A counter written as text: the leftmost or rightmost number above the board, or the
-    "flags/mines" label beside it (as mines left)."""
-    if pack.counter == "beside":
-        x, y, w, h = geometry.region()
-        strip = image[max(y, 0) : y + h // 2, max(x + w, 0) : x + w + max(round(8 * geometry.pitch[0]), 300)]
-        for line in read_text(strip, pack):
-            flags, slash, mines = line.partition("/")
-            if slash and flags.isdigit() and mines.isdigit():
-                return int(mines) - int(flags)
-        return None
-    numbers = [line for line in read_text(_band_above(image, geometry)[0], pack) if line.isdigit() and len(line) >= 2]
-    if not numbers:
-        return None
-    return int(numbers[0] if pack.counter == "left" else numbers[-1])
-
-
 def read_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int | None:
-    """The mines-left counter, or None where the pack has no digits or none show.
-
-    Text counters are read glyph by glyph (:func:`read_text`). Seven-segment digits are drawn the
-    same everywhere: every digit picture is matched over the band above the board; the matches
-    form runs of neighbouring digits on one line (the counters), and the pack says which run
-    counts mines.
-    """
+    """The mines-left counter, or None where the pack cannot read one or none shows
+    (how each kind of counter is read: bot/vision/counter.py)."""
     if not pack.has_counter:
         return None
-    if pack.counter_text is not None:
-        return _text_counter(image, geometry, pack)
     band, _, _ = _band_above(image, geometry)
-    found: list[tuple[float, int, int, int, int]] = []  # score, x, y, width, digit
-    for digit, picture in pack.digits.items():
-        if geometry.scale != 1:
-            picture = cv2.resize(picture, None, fx=geometry.scale, fy=geometry.scale, interpolation=cv2.INTER_AREA)
-        ph, pw = picture.shape[:2]
-        if band.shape[0] < ph or band.shape[1] < pw:
-            return None
-        scores = cv2.matchTemplate(band, picture, cv2.TM_SQDIFF_NORMED)
-        for y, x in zip(*np.nonzero(scores < DIGIT_LIMIT), strict=True):
-            found.append((float(scores[y, x]), int(x), int(y), pw, digit))
-    kept: list[tuple[float, int, int, int, int]] = []
-    for match in sorted(found):  # best first; a weaker match overlapping a kept one is the same place
-        if all(abs(match[1] - k[1]) >= k[3] * 0.6 or abs(match[2] - k[2]) > 2 for k in kept):
-            kept.append(match)
-    kept.sort(key=lambda m: (m[2] // 4, m[1]))
-    runs: list[list[tuple[float, int, int, int, int]]] = []
-    for match in kept:
-        last = runs[-1][-1] if runs else None
-        if last is not None and abs(match[2] - last[2]) <= 2 and match[1] - last[1] <= 1.6 * last[3]:
-            runs[-1].append(match)
-        else:
-            runs.append([match])
-    runs = [r for r in runs if len(r) >= 2]  # counters show two digits at least
-    if not runs:
-        return None
-    run = min(runs, key=lambda r: r[0][1]) if pack.counter == "left" else max(runs, key=lambda r: r[0][1])
-    return int("".join(str(m[4]) for m in run))
+    if pack.counter_text is not None and pack.counter == "beside":
+        x, y, w, h = geometry.region()
+        strip = image[max(y, 0) : y + h // 2, max(x + w, 0) : x + w + max(round(8 * geometry.pitch[0]), 300)]
+        return label_counter(strip, pack)
+    if pack.counter_text is not None:
+        return text_counter(band, pack)
+    if pack.counter_leds is not None:
+        return led_counter(band, pack)
+    return picture_counter(band, geometry.scale, pack)
 
 
 def board_state(board: Board, flags_to_win: bool = False) -> str:

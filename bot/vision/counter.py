@@ -1,0 +1,206 @@
+"""Mines-left counters: the number a game shows above (or beside) its board.
+
+Games draw them three ways, and a pack says which (bot/vision/pack.py):
+
+* seven-segment digits drawn the same everywhere (winemine, xdemineur): the pack's digit pictures are
+  matched over the band above the board (:func:`picture_counter`);
+* seven-segment lights whose pack has no pictures of all ten digits (the web looks: their screens
+  never show every digit): each light is decoded from which of its segments are lit
+  (:func:`led_counter`);
+* text (minegauler, gnome-mines), whose pixels shift with its position: read glyph by glyph
+  (:func:`read_text`).
+
+Each reader gets the strip of the screenshot to look in and gives the counter's value, or None when
+no counter shows there. A counter left of the others or right of them: the pack's ``counter``.
+"""
+
+from __future__ import annotations
+
+from weakref import WeakKeyDictionary
+
+import cv2
+import numpy as np
+
+from bot.vision.pack import SkinPack
+
+DIGIT_LIMIT = 0.05  # counter digits match their picture this well (SQDIFF_NORMED; 0 at 1x)
+# A text glyph matches its picture when their ink (0 paper .. 1 ink) differs by less than this on
+# average, the glyph resized to the picture's size (text drawn at sub-pixel positions shifts its
+# anti-aliasing from one place to the next, so no pixel-exact match is possible).
+GLYPH_LIMIT = 0.15
+# Seven-segment lights: a pixel is part of a light when it shows at least LED_INK of the lit colour
+# over black. A segment is lit when its sample shows LIT_INK on average: unlit segments are drawn
+# in dotted dark red (0.25 on average), lit ones in full red (1, a little less where a browser
+# smooths a zoomed page).
+LED_INK = 0.2
+LIT_INK = 0.6
+# Where each segment is sampled, as fractions of the light's box (x0, x1, y0, y1), a..g clockwise
+# from the top, g the middle bar.
+SEGMENTS = {
+    "a": (0.3, 0.7, 0.0, 0.1),
+    "b": (0.85, 1.0, 0.2, 0.35),
+    "c": (0.85, 1.0, 0.65, 0.8),
+    "d": (0.3, 0.7, 0.9, 1.0),
+    "e": (0.0, 0.15, 0.65, 0.8),
+    "f": (0.0, 0.15, 0.2, 0.35),
+    "g": (0.3, 0.7, 0.45, 0.55),
+}
+# The lit segments of each character (6, 7 and 9 are drawn with or without their extra bar).
+SHAPES = {
+    "abcdef": "0", "bc": "1", "abdeg": "2", "abcdg": "3", "bcfg": "4", "acdfg": "5",
+    "acdefg": "6", "cdefg": "6", "abc": "7", "abcf": "7", "abcdefg": "8", "abcdfg": "9", "abcfg": "9", "g": "-",
+}
+
+
+def ink_amount(image: np.ndarray, ink: tuple[int, int, int], paper: tuple[int, int, int]) -> np.ndarray:
+    """How much ink each pixel shows: 0 paper .. 1 ink, and 0 for colours off the paper-ink line."""
+    pixels = image.astype(np.float32) - np.float32(paper)
+    axis = np.subtract(ink, paper, dtype=np.float32)
+    amount = pixels @ axis / float(axis @ axis)
+    off = np.linalg.norm(pixels - amount[..., None] * axis, axis=2)
+    amount = np.clip(amount, 0, 1)
+    amount[off > 0.25 * float(np.linalg.norm(axis))] = 0
+    return amount
+
+
+def _glyph_boxes(amount: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """The boxes (x, y, w, h) of the connected blots of ink, at least 5 px high."""
+    mask = (amount > 0.5).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return [(int(x), int(y), int(w), int(h)) for x, y, w, h in stats[1:n, :4] if h >= 5]
+
+
+_GLYPHS: WeakKeyDictionary[SkinPack, dict[int | str, np.ndarray]] = WeakKeyDictionary()
+
+
+def _glyphs(pack: SkinPack) -> dict[int | str, np.ndarray]:
+    """The ink of each digit picture of a text counter, cropped to the glyph."""
+    if pack not in _GLYPHS:
+        assert pack.counter_text is not None
+        glyphs = {}
+        for char, picture in pack.digits.items():
+            amount = ink_amount(picture, *pack.counter_text)
+            x, y, w, h = max(_glyph_boxes(amount), key=lambda b: b[2] * b[3])
+            glyphs[char] = amount[y : y + h, x : x + w]
+        _GLYPHS[pack] = glyphs
+    return _GLYPHS[pack]
+
+
+def read_text(image: np.ndarray, pack: SkinPack) -> list[str]:
+    """The lines of digits (and '/') written in the pack's counter ink in ``image``, left to right."""
+    assert pack.counter_text is not None
+    amount = ink_amount(image, *pack.counter_text)
+    found: list[tuple[int, int, int, str]] = []  # x, y centre, height, char
+    for x, y, w, h in _glyph_boxes(amount):
+        crop = amount[y : y + h, x : x + w]
+        scores = {
+            char: float(np.abs(cv2.resize(crop, glyph.shape[::-1], interpolation=cv2.INTER_AREA) - glyph).mean())
+            for char, glyph in _glyphs(pack).items()
+        }
+        best = min(scores, key=scores.__getitem__)
+        if scores[best] < GLYPH_LIMIT:
+            found.append((x, y + h // 2, h, str(best)))
+    lines: list[list[tuple[int, int, int, str]]] = []
+    for glyph in sorted(found):
+        line = next((ln for ln in lines if abs(ln[-1][1] - glyph[1]) <= glyph[2] // 2
+                     and glyph[0] - ln[-1][0] <= 1.5 * glyph[2]), None)
+        if line is None:
+            lines.append([glyph])
+        else:
+            line.append(glyph)
+    return ["".join(g[3] for g in line) for line in lines]
+
+
+def label_counter(strip: np.ndarray, pack: SkinPack) -> int | None:
+    """Mines left from a "flags/mines" label (gnome-mines writes it beside the board)."""
+    for line in read_text(strip, pack):
+        flags, slash, mines = line.partition("/")
+        if slash and flags.isdigit() and mines.isdigit():
+            return int(mines) - int(flags)
+    return None
+
+
+def text_counter(band: np.ndarray, pack: SkinPack) -> int | None:
+    """A counter written as text: the leftmost or rightmost number in ``band``."""
+    return _chosen([line for line in read_text(band, pack) if line.isdigit()], pack)
+
+
+def picture_counter(band: np.ndarray, scale: float, pack: SkinPack) -> int | None:
+    """Seven-segment digits drawn the same everywhere: every digit picture is matched over ``band``;
+    the matches form runs of neighbouring digits on one line (the counters)."""
+    found: list[tuple[float, int, int, int, int]] = []  # score, x, y, width, digit
+    for digit, picture in pack.digits.items():
+        if scale != 1:
+            picture = cv2.resize(picture, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        ph, pw = picture.shape[:2]
+        if band.shape[0] < ph or band.shape[1] < pw:
+            return None
+        scores = cv2.matchTemplate(band, picture, cv2.TM_SQDIFF_NORMED)
+        for y, x in zip(*np.nonzero(scores < DIGIT_LIMIT), strict=True):
+            found.append((float(scores[y, x]), int(x), int(y), pw, digit))
+    kept: list[tuple[float, int, int, int, int]] = []
+    for match in sorted(found):  # best first; a weaker match overlapping a kept one is the same place
+        if all(abs(match[1] - k[1]) >= k[3] * 0.6 or abs(match[2] - k[2]) > 2 for k in kept):
+            kept.append(match)
+    kept.sort(key=lambda m: (m[2] // 4, m[1]))
+    runs: list[list[tuple[float, int, int, int, int]]] = []
+    for match in kept:
+        last = runs[-1][-1] if runs else None
+        if last is not None and abs(match[2] - last[2]) <= 2 and match[1] - last[1] <= 1.6 * last[3]:
+            runs[-1].append(match)
+        else:
+            runs.append([match])
+    return _chosen(["".join(str(m[4]) for m in run) for run in runs], pack)
+
+
+def led_counter(band: np.ndarray, pack: SkinPack) -> int | None:
+    """Seven-segment lights, decoded segment by segment.
+
+    Lit and unlit segments together draw a full "8" for every light, so each counter shows as one
+    patch of red on black; black columns split it into its lights, and which segments are lit tells
+    the character. A counter with a light that is no character is not read (None).
+    """
+    assert pack.counter_leds is not None
+    amount = ink_amount(band, pack.counter_leds, (0, 0, 0))
+    mask = (amount >= LED_INK).astype(np.uint8)
+    # unlit segments are dotted, and lights stand 2 px apart per 1x: widen to join a counter's lights up
+    patches = cv2.dilate(mask, np.ones((3, 7), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(patches, connectivity=8)
+    # a counter's patch is at least two lights wide (a light is 11x21 px at 1x)
+    counters = sorted(tuple(int(v) for v in box) for box in stats[1:n, :4] if box[3] >= 9 and box[2] >= box[3])
+    if not counters:
+        return None
+    x, y, w, h = counters[0] if pack.counter == "left" else counters[-1]
+    text = _lights(mask[y : y + h, x : x + w], amount[y : y + h, x : x + w])
+    return None if text is None else _chosen([text], pack)
+
+
+def _lights(mask: np.ndarray, amount: np.ndarray) -> str | None:
+    """The characters of one counter (its patch of lights), or None when a light reads as none."""
+    ys = np.nonzero(mask)[0]
+    top, bottom = int(ys.min()), int(ys.max()) + 1
+    used = mask[top:bottom].any(axis=0)
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], used.astype(np.int8), [0]))))
+    text = ""
+    for left, right in zip(edges[::2], edges[1::2], strict=True):
+        light = amount[top:bottom, left:right]
+        h, w = light.shape
+        if w < h // 3:  # a sliver, not a light
+            return None
+        on = "".join(
+            name for name, (x0, x1, y0, y1) in SEGMENTS.items()
+            if light[int(y0 * h) : max(int(y0 * h) + 1, int(np.ceil(y1 * h))),
+                     int(x0 * w) : max(int(x0 * w) + 1, int(np.ceil(x1 * w)))].mean() > LIT_INK
+        )
+        if on not in SHAPES:
+            return None
+        text += SHAPES[on]
+    return text
+
+
+def _chosen(numbers: list[str], pack: SkinPack) -> int | None:
+    """The pack's counter among the numbers found left to right (at least two characters each)."""
+    numbers = [t for t in numbers if len(t) >= 2 and t.lstrip("-").isdigit()]
+    if not numbers:
+        return None
+    return int(numbers[0] if pack.counter == "left" else numbers[-1])
