@@ -26,6 +26,18 @@ def test_every_skin_has_fixtures() -> None:
     assert {p.parent.name for p in CASES} == set(skin_names())
 
 
+@pytest.mark.parametrize("skin", skin_names())
+def test_every_skin_has_every_kind_of_fixture(skin: str) -> None:
+    """Each skin's fixtures show every digit, flags mid-game, an exploded mine, a won game, and
+    fresh boards at the three standard levels (some games' beginner is 8x8 or 9x12)."""
+    labels = {p.stem: read_label(p) for p in CASES if p.parent.name == skin}
+    shown = {s: "".join(str(t.board) for t in labels.values() if t.state == s) for s in ("playing", "won", "lost")}
+    assert set("12345678") <= set("".join(shown.values()))
+    assert "F" in shown["playing"] and "X" in shown["lost"] and shown["won"]
+    fresh = {t.cols * t.rows for name, t in labels.items() if "fresh" in name}
+    assert len(fresh) >= 3 and {480, 256} <= fresh
+
+
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_fixture_reads_exactly(path: Path) -> None:
     truth = read_label(path)
