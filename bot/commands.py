@@ -20,7 +20,7 @@ from bot.actuator import DryRunMouse, LiveMouse, Mouse
 from bot.bench import wilson
 from bot.capture import Screen
 from bot.errors import ScreenError, UsageError, VisionError
-from bot.games import GAME_LEVELS, GAMES, start_game, virtual_display
+from bot.games import GAMES, level_size, start_game, virtual_display
 from bot.live import LiveTable, find_game, mouse_ratio, park_point
 from bot.play import GameProgress, GameResult, play_game
 from bot.solver import get_strategy, solve
@@ -30,23 +30,24 @@ from bot.vision.pack import SkinPack, pack_named
 from bot.vision.read import STANDARD_MINES, Geometry, face_centre
 
 
-def _mines(ns: argparse.Namespace, rows: int, cols: int, switched: bool = False, counted: int | None = None) -> int:
-    """The game's mine count: --mines, else what its counter says (``counted``), else the level's
-    (the game's own, after it switched), else the standard level's for the board's size."""
+def _mines(ns: argparse.Namespace, skin: str, rows: int, cols: int, counted: int | None = None) -> int:
+    """The game's mine count: --mines, else what its counter says (``counted``), else --level's in
+    that game (its size checked), else the standard level's for the board's size."""
     if ns.mines:
         return int(ns.mines)
     level = getattr(ns, "level", None)
-    if level and not switched:
-        want = GAME_LEVELS[level]
+    if level:
+        want = level_size(skin, level)
         if (rows, cols) != want[:2]:
+            how = ("--dry-run does not switch levels" if getattr(ns, "dry_run", False)
+                   else "minebot does not know how to switch this game's level")
             raise UsageError(
-                f"the game on screen is {rows}x{cols}, not {level} ({want[0]}x{want[1]}), and minebot does not "
-                "know how to switch this game's level: change it in the game or leave out --level"
+                f"the game on screen is {rows}x{cols}, not {level} ({want[0]}x{want[1]}), and {how}: "
+                "change it in the game or leave out --level"
             )
     if counted is not None:
         return counted
-    standard = STANDARD_MINES.get((rows, cols))
-    mines = GAME_LEVELS[level][2] if level and not switched else standard
+    mines = level_size(skin, level)[2] if level else STANDARD_MINES.get((rows, cols))
     if mines is None:
         raise UsageError(f"a {rows}x{cols} board is not a standard level: give its mine count with --mines")
     return int(mines)
@@ -56,7 +57,7 @@ def _switch_level(
     screen: Screen, pack: SkinPack, geometry: Geometry, reading: Reading, mouse: Mouse, level: str
 ) -> tuple[SkinPack, Geometry, Reading]:
     """Switch the game on screen to ``level`` with its own keys, then find its board again."""
-    rows, cols, _ = (GAMES[pack.name].levels if pack.name in GAMES else GAME_LEVELS)[level]
+    rows, cols, _ = level_size(pack.name, level)
     if (geometry.rows, geometry.cols) == (rows, cols):
         return pack, geometry, reading
     if reading.state == "playing" and not reading.board.is_fresh():
@@ -108,11 +109,10 @@ def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str
     packs = load_packs([ns.skin] if ns.skin else None)
     pack, geometry, reading = find_game(screen, packs, ns.mines)
     mouse: Mouse = DryRunMouse() if ns.dry_run else LiveMouse(ratio=mouse_ratio(screen))
-    switched = bool(ns.level) and ns.level in pack.level_keys and not ns.dry_run
-    if switched:
+    if ns.level and ns.level in pack.level_keys and not ns.dry_run:
         pack, geometry, reading = _switch_level(screen, pack, geometry, reading, mouse, ns.level)
     counted = reading.board.mines if reading.counter is not None else None
-    mines = _mines(ns, geometry.rows, geometry.cols, switched, counted)
+    mines = _mines(ns, pack.name, geometry.rows, geometry.cols, counted)
     table = LiveTable(screen, mouse, pack, geometry, mines)
     print(
         f"found {pack.name} {geometry.rows}x{geometry.cols} ({mines} mines) at "

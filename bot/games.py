@@ -47,6 +47,14 @@ GAMES: dict[str, GameInfo] = {
     # minegauler's beginner is the old 8x8 with 10 mines
     "minegauler": GameInfo("minegauler", "minegauler", "^Minegauler$", "F2", {**GAME_LEVELS, "beginner": (8, 8, 10)}),
 }
+
+
+def level_size(skin: str, level: str) -> tuple[int, int, int]:
+    """Rows, cols and mines of ``level`` in the game drawn with ``skin``: the game's own table where
+    minebot knows the game (gnome-mines' beginner is 8x8), else the standard one (web looks)."""
+    return (GAMES[skin].levels if skin in GAMES else GAME_LEVELS)[level]
+
+
 # Games from PyPI live in their own virtual environments here (scripts/install-games makes them),
 # apart from minebot's: minegauler brings PyQt6.
 GAMES_HOME = Path(os.environ.get("MINEBOT_GAMES", Path.home() / ".cache" / "minebot-games"))

@@ -86,14 +86,28 @@ def test_mine_count_comes_from_flag_then_counter_then_level() -> None:
     from bot.commands import _mines
     from bot.errors import UsageError
 
-    assert _mines(Namespace(mines=77, level=None), 12, 14, counted=30) == 77  # --mines wins
-    assert _mines(Namespace(mines=None, level=None), 12, 14, counted=30) == 30  # a custom game's counter
-    assert _mines(Namespace(mines=None, level=None), 16, 30) == 99  # a standard size
-    assert _mines(Namespace(mines=None, level="beginner"), 8, 8, switched=True) == 10  # the game's own beginner
+    assert _mines(Namespace(mines=77, level=None), "winemine", 12, 14, counted=30) == 77  # --mines wins
+    assert _mines(Namespace(mines=None, level=None), "winemine", 12, 14, counted=30) == 30  # a custom game's counter
+    assert _mines(Namespace(mines=None, level=None), "winxp", 16, 30) == 99  # a standard size
     with pytest.raises(UsageError, match="give its mine count with --mines"):
-        _mines(Namespace(mines=None, level=None), 12, 14)
+        _mines(Namespace(mines=None, level=None), "winemine", 12, 14)
     with pytest.raises(UsageError, match="not expert"):
-        _mines(Namespace(mines=None, level="expert"), 9, 9)
+        _mines(Namespace(mines=None, level="expert"), "winemine", 9, 9)
+
+
+@pytest.mark.parametrize(("skin", "rows", "cols"), [("gnome-mines", 8, 8), ("minegauler", 8, 8), ("xdemineur", 9, 12),
+                                                    ("winemine", 9, 9), ("classic98", 9, 9)])
+def test_level_is_checked_against_the_games_own_size(skin: str, rows: int, cols: int) -> None:
+    """--level beginner is each game's own beginner (8x8, 9x12, 9x9), with or without --dry-run."""
+    from argparse import Namespace
+
+    from bot.commands import _mines
+    from bot.errors import UsageError
+
+    for dry_run in (False, True):
+        assert _mines(Namespace(mines=None, level="beginner", dry_run=dry_run), skin, rows, cols) == 10
+    with pytest.raises(UsageError, match="--dry-run does not switch levels"):
+        _mines(Namespace(mines=None, level="expert", dry_run=True), skin, rows, cols)
 
 
 class SlowScreen(FakeScreen):
