@@ -265,7 +265,7 @@ def _bench_vision(ns: argparse.Namespace) -> int:
     if not images:
         raise UsageError("no screenshots given and no fixtures/*/*.png here; run from the repository or name images")
     packs = vision.load_packs()
-    per_skin: dict[str, list[tuple[float, float, int]]] = {}
+    per_shot: dict[tuple[str, str], list[tuple[float, float, int]]] = {}  # (skin, screenshot size): figures
     for path in images:
         image = vision.load_image(path)
         located, read_ms = [], []
@@ -281,16 +281,17 @@ def _bench_vision(ns: argparse.Namespace) -> int:
             t0 = time.perf_counter()
             read_cells(crop, local, pack)
             read_ms.append(time.perf_counter() - t0)
-        per_skin.setdefault(geo.skin, []).append(
+        per_shot.setdefault((geo.skin, f"{image.shape[1]}x{image.shape[0]}"), []).append(
             (1000 * statistics.median(located), 1000 * statistics.median(read_ms), geo.rows * geo.cols)
         )
-    print(f"{'skin':12} {'shots':>5} {'locate ms (median, max)':>24} {'read ms (median, max)':>22}  cells")
-    for skin, rows in sorted(per_skin.items()):
+    print(f"{'skin':12} {'screenshot':>10} {'shots':>5} {'locate ms (median, max)':>24} {'read ms (median, max)':>22}  cells")
+    for (skin, size), rows in sorted(per_shot.items(), key=lambda kv: (kv[0][0], -len(kv[1]))):
         loc = [r[0] for r in rows]
         rd = [r[1] for r in rows]
-        print(f"{skin:12} {len(rows):5d} {statistics.median(loc):14.1f} {max(loc):9.1f} "
+        print(f"{skin:12} {size:>10} {len(rows):5d} {statistics.median(loc):14.1f} {max(loc):9.1f} "
               f"{statistics.median(rd):12.2f} {max(rd):9.2f}  up to {max(r[2] for r in rows)}")
-    print(f"image size {image.shape[1]}x{image.shape[0]} (last); read = every cell from a capture of the board region")
+    print(f"median of {ns.repeat} runs per shot; locate = find the board in the whole screenshot, all skins tried; "
+          "read = every cell from a capture of the board region")
     return 0
 
 

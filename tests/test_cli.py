@@ -61,3 +61,14 @@ def test_errors_are_one_line_with_exit_codes(tmp_path: Path, capsys: pytest.Capt
     assert main("solve", str(path), "--mines", "2") == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "shows 1 but has 2 flags" in err
+
+
+def test_bench_vision_prints_a_row_per_skin_and_screenshot_size(capsys: pytest.CaptureFixture[str]) -> None:
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    shots = [fixtures / "gnome-mines" / "beginner-fresh.png", fixtures / "gnome-mines" / "beginner-lost-wrong-flags.png",
+             fixtures / "winxp" / "expert-midgame.png"]
+    assert main("bench-vision", *map(str, shots), "--repeat", "1") == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:-1]]
+    assert [(r[0], r[1], r[2]) for r in rows] == [("gnome-mines", "1280x1024", "1"), ("gnome-mines", "610x460", "1"),
+                                                  ("winxp", "1280x1024", "1")]
+    assert all(float(r[3]) > 0 and float(r[5]) > 0 for r in rows)

@@ -16,7 +16,7 @@ from bot.vision import load_image, load_packs, read
 from bot.vision.labels import read_label
 from bot.vision.pack import skin_names
 from bot.vision.counter import ink_amount, led_counter, read_text
-from bot.vision.read import _band_above, classifier_for, find_face
+from bot.vision.read import _band_above, _resized, classifier_for, find_face
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CASES = sorted(FIXTURES.glob("*/*.board"))
@@ -231,3 +231,21 @@ def test_learn_cuts_a_pack_that_reads_its_own_screenshot(tmp_path: Path, capsys:
     pack = load_pack("mine", tmp_path)
     reading = read(load_image(f"{shot}.png"), [pack], mines=99)
     assert reading.board == read_label(f"{shot}.board").board
+
+
+@pytest.mark.parametrize("name", ["gnome-mines/expert-58-flags-window-1150x640", "classic98/hidpi2x-expert-midgame",
+                                  "gnome-mines/beginner-lost-window-1200x1000"])
+def test_cells_resized_and_blurred_together_equal_one_by_one(name: str) -> None:
+    """Classifier._match resizes all crops as one tall picture and blurs them as one; each comes out
+    exactly as if resized and blurred alone (shrinking at 0.64x, 2x and 2.6x)."""
+    path = FIXTURES / f"{name}.png"
+    image = load_image(path)
+    pack = load_packs([path.parent.name])[0]
+    geometry = read(image, [pack], mines=read_label(path.with_suffix(".board")).board.mines).geometry
+    classifier = classifier_for(pack)
+    n = classifier.size
+    crops = np.stack([image[y : y + h, x : x + w] for x, y, w, h in
+                      (geometry.box(r, c) for r in range(geometry.rows) for c in range(geometry.cols))])
+    together = classifier._blur_all(_resized(crops, n))
+    alone = np.stack([classifier._blur(cv2.resize(crop, (n, n), interpolation=cv2.INTER_AREA)) for crop in crops])
+    assert crops.shape[1] > n and np.array_equal(together, alone)

@@ -13,6 +13,8 @@ A pack is a folder ``templates/<skin>/`` with a ``pack.json`` and PNG files::
 ``pitch`` is the distance between neighbouring cells at 1x (some looks leave a gap between rows).
 ``scales`` lists the screen scales to look for; ``"any"`` means the cell size follows the window.
 ``tolerance`` is the match limit for cells read at another scale (default 16; see read.py).
+``match_px`` is the size cells are compared at (default ``cell_px``): gnome-mines' 42 px tiles are
+compared at 21, a quarter of the work, with the same margins between tiles.
 ``settle_ms`` is how long the board must stay still before a live reading (default 30: Wine and
 Qt paint a revealed area in pieces; gnome-mines animates its reveals).
 ``level_keys`` maps a level to the keys that switch the running game to it, combinations separated
@@ -87,6 +89,7 @@ class SkinPack:
     path: Path | None = None
     flags_to_win: bool = False  # the game is won only when every mine is flagged
     tolerance: float = 16.0  # match limit away from 1x
+    match_px: int = 0  # the size cells are compared at; 0: cell_px
     settle: float = 0.03  # seconds the board must stay unchanged before a live reading
     level_keys: dict[str, str] = field(default_factory=dict)  # level -> keys that switch to it
     digits: dict[int | str, np.ndarray] = field(default_factory=dict)  # the counters' digits (and "/")
@@ -149,6 +152,7 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
         rule = str(meta.get("rule", "safe"))
         flags_to_win = meta.get("win", "cleared") == "flags"
         tolerance = float(meta.get("tolerance", 16))
+        match_px = int(meta.get("match_px", cell_px))
         settle = float(meta.get("settle_ms", 30)) / 1000
         level_keys = {str(k): str(v) for k, v in meta.get("level_keys", {}).items()}
         counter = str(meta.get("counter", "left"))
@@ -188,7 +192,7 @@ def load_pack(name: str, root: Path | None = None) -> SkinPack:
         raise SkinPackError(f"{folder}: a pack needs at least covered.png; cut it with `minebot learn`")
     return SkinPack(
         name, cell_px, (pitch[0], pitch[1]), rule, scales, tuple(tiles),
-        {k: tuple(v) for k, v in faces.items()}, folder, flags_to_win, tolerance, settle, level_keys,
+        {k: tuple(v) for k, v in faces.items()}, folder, flags_to_win, tolerance, match_px, settle, level_keys,
         digits, counter, chord, counter_text, counter_leds,
     )
 

@@ -25,7 +25,7 @@ from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 # by the game at 1x match their tile exactly (0). Cells at another scale are compared blurred
 # (see Classifier) against the pack's "tolerance" (default 16): browsers at 1.5x or 2x then differ
 # by up to ~6, while the grey border above a classic board scores 23; gnome-mines, which redraws
-# its tiles at each size, differs by up to ~21 and sets 24.
+# its tiles at each size, differs by up to ~18 (compared at 21 px) and sets 24.
 MATCH_LIMIT_1X = 10.0
 FLAT_STD = 25.0  # tiles whose pixels vary less than this are "flat" (covered, empty)
 # A line of cells is part of the board when at least this share of its cells match a tile
@@ -43,6 +43,7 @@ BAND_PITCHES = 6  # the face and the counters sit within this many cell pitches 
 # Covered-colour blobs need this share of their bounding box filled to count as a cell face.
 SOLID = 0.85
 COLOUR_TOLERANCE = 6
+MIN_SCALE, MAX_SCALE = 0.5, 8  # the scales looked for where the cell size follows the window
 
 
 @dataclass(frozen=True)
@@ -118,10 +119,12 @@ class Classifier:
     """
 
     def __init__(self, pack: SkinPack) -> None:
-        self.size = pack.cell_px
+        self.size = pack.match_px or pack.cell_px
         self.any_scale = pack.scales is None
-        self.box = 5 if self.any_scale else 3  # blur width; games that redraw at each size need more
-        images = [t.image for t in pack.tiles]
+        # blur width: 3 px, and an eighth of the cell for games that redraw their tiles at each size
+        self.box = max(3, round(self.size / 8) | 1) if self.any_scale else 3
+        images = [cv2.resize(t.image, (self.size, self.size), interpolation=cv2.INTER_AREA)
+                  if self.size != pack.cell_px else t.image for t in pack.tiles]
         self.tiles = np.stack([i.reshape(-1) for i in images]).astype(np.float32)
         self.blurred = np.stack([self._blur(i).reshape(-1) for i in images]).astype(np.float32)
         self.norms = (self.tiles * self.tiles).sum(axis=1)
@@ -156,14 +159,22 @@ class Classifier:
         n = self.size
         scaled = self.any_scale or any(w != n for _, _, w, _ in boxes)
         crops = np.empty((len(boxes), n * n * 3), dtype=np.float32)
-        for i, (x, y, w, h) in enumerate(boxes):
-            crop = image[max(y, 0) : y + h, max(x, 0) : x + w]
-            if crop.shape[:2] != (h, w):
-                crops[i] = 1e4  # off the image: matches nothing
-                continue
-            if w != n:
-                crop = cv2.resize(crop, (n, n), interpolation=cv2.INTER_AREA)
-            crops[i] = (self._blur(crop) if scaled else crop).reshape(-1)
+        for (w, h), where in _by_size(boxes).items():
+            stack = np.empty((len(where), h, w, 3), dtype=np.uint8)
+            off = np.zeros(len(where), dtype=bool)
+            for k, i in enumerate(where):
+                x, y = boxes[i][:2]
+                crop = image[max(y, 0) : y + h, max(x, 0) : x + w]
+                if crop.shape[:2] == (h, w):
+                    stack[k] = crop
+                else:
+                    off[k] = True
+            if (w, h) != (n, n):
+                stack = _resized(stack, n)
+            if scaled:
+                stack = self._blur_all(stack)
+            crops[where] = stack.reshape(len(where), -1)
+            crops[np.asarray(where)[off]] = 1e4  # off the image: matches nothing
         middles = self._middles(crops)
         tiles, norms = (self.blurred, self.blurred_norms) if scaled else (self.tiles, self.norms)
         d2 = (crops * crops).sum(axis=1)[:, None] + norms[None, :] - 2 * crops @ tiles.T
@@ -187,34 +198,70 @@ class Classifier:
     def _blur(self, tile: np.ndarray) -> np.ndarray:
         return cv2.blur(tile, (self.box, self.box))
 
+    def _blur_all(self, stack: np.ndarray) -> np.ndarray:
+        """:meth:`_blur` on each of a stack of pictures, in one call: each is given its own mirrored
+        border (as cv2.blur gives one picture) and the stack blurred as one tall picture."""
+        r = self.box // 2
+        count, h, w, _ = stack.shape
+        padded = np.pad(stack, ((0, 0), (r, r), (r, r), (0, 0)), mode="reflect")
+        tall = cv2.blur(padded.reshape(count * (h + 2 * r), w + 2 * r, 3), (self.box, self.box))
+        return tall.reshape(count, h + 2 * r, w + 2 * r, 3)[:, r : r + h, r : r + w]
 
-def _blobs(image: np.ndarray, colour: tuple[int, int, int]) -> np.ndarray:
-    """Bounding boxes (x, y, w, h) of solid blobs of one colour."""
+
+def _by_size(boxes: list[tuple[int, int, int, int]]) -> dict[tuple[int, int], list[int]]:
+    """The indices of the boxes of each size (w, h)."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, (_, _, w, h) in enumerate(boxes):
+        groups.setdefault((w, h), []).append(i)
+    return groups
+
+
+def _resized(stack: np.ndarray, n: int) -> np.ndarray:
+    """Each of a stack of pictures resized to n x n (area averaging). Shrinking, the stack is
+    resized as one tall picture: its pictures' edges fall on output rows' edges, so none bleeds
+    into the next. Enlarging interpolates across those edges, so pictures go one by one."""
+    count, h, w, _ = stack.shape
+    if h < n:
+        return np.stack([cv2.resize(p, (n, n), interpolation=cv2.INTER_AREA) for p in stack])
+    tall = cv2.resize(stack.reshape(count * h, w, 3), (n, count * n), interpolation=cv2.INTER_AREA)
+    return tall.reshape(count, n, n, 3)
+
+
+def _quarter(image: np.ndarray) -> np.ndarray:
+    """The image at a quarter of its size, each pixel the mean of a 4x4 block: a block of one
+    colour keeps it, a block crossed by a grid line or text does not."""
+    h, w = image.shape[0] // 4, image.shape[1] // 4
+    return cv2.resize(image[: 4 * h, : 4 * w], (w, h), interpolation=cv2.INTER_AREA)
+
+
+def _blobs(
+    image: np.ndarray, quarter: np.ndarray, colour: tuple[int, int, int], sizes: tuple[float, float]
+) -> np.ndarray:
+    """Bounding boxes (x, y, w, h) of solid blobs of one colour, their sides within ``sizes`` (px)."""
     lo = np.array([max(v - COLOUR_TOLERANCE, 0) for v in colour], dtype=np.uint8)
     hi = np.array([min(v + COLOUR_TOLERANCE, 255) for v in colour], dtype=np.uint8)
-    # look at every fourth pixel first: an absent colour costs a sixteenth, a rare one is only
-    # searched in the box around where it shows. A lone hit there is a stray pixel (anti-aliasing,
-    # text), not a cell: every pack's flat middle is at least 10 px wide at its smallest scale, so
-    # it shows as two neighbouring hits.
-    hits = cv2.inRange(image[::4, ::4], lo, hi) > 0
-    across, down = hits[:, 1:] & hits[:, :-1], hits[1:, :] & hits[:-1, :]
-    paired = np.zeros_like(hits)  # both hits of each pair
-    paired[:, 1:] |= across
-    paired[:, :-1] |= across
-    paired[1:, :] |= down
-    paired[:-1, :] |= down
-    rows, cols = np.nonzero(paired)
-    if len(rows) == 0:
+    # Look at the quarter-size image first: an absent colour costs a sixteenth. A flat middle of
+    # side L holds a solid rectangle of whole 4x4 blocks at least (L - 3) // 4 wide, and no more
+    # than L // 4 + 1: bigger areas (a desktop's background) are left out, and pixel by pixel only
+    # the surroundings of the rest (two blocks, 8 px, each way) are searched.
+    smallest, largest = sizes
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.inRange(quarter, lo, hi), connectivity=4)
+    w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
+    fits = (np.minimum(w, h) >= max((smallest - 3) // 4, 1)) & (np.maximum(w, h) <= largest / 4 + 1) & (area >= SOLID * w * h)
+    fits[0] = False  # the background
+    if not fits.any():
         return np.empty((0, 4), dtype=np.int32)
-    top, left = max(4 * rows.min() - 4, 0), max(4 * cols.min() - 4, 0)
-    bottom, right = 4 * rows.max() + 8, 4 * cols.max() + 8
-    mask = cv2.inRange(image[top:bottom, left:right], lo, hi)
+    near = cv2.dilate(fits[labels].astype(np.uint8), np.ones((5, 5), np.uint8))
+    rows, cols = np.nonzero(near.any(axis=1))[0], np.nonzero(near.any(axis=0))[0]
+    top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+    mask = cv2.inRange(image[4 * top : 4 * bottom, 4 * left : 4 * right], lo, hi)
+    mask &= np.repeat(np.repeat(near[top:bottom, left:right], 4, axis=0), 4, axis=1) * np.uint8(255)
     _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     stats = stats[1:]
-    stats[:, 0] += left
-    stats[:, 1] += top
+    stats[:, 0] += 4 * left
+    stats[:, 1] += 4 * top
     w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
-    keep = (w >= 4) & (h >= 4) & (area >= SOLID * w * h)
+    keep = (np.minimum(w, h) >= 4) & (np.maximum(w, h) <= largest) & (area >= SOLID * w * h)
     return stats[keep, :4]
 
 
@@ -224,7 +271,7 @@ def _scale_of(pack: SkinPack, inner: Interior, w: np.ndarray, h: np.ndarray) -> 
     s = (w + h) / (inner.w + inner.h)
     ok = np.abs(sw - sh) <= 0.15 * s
     if pack.scales is None:
-        ok &= (s >= 0.5) & (s <= 8)
+        ok &= (s >= MIN_SCALE) & (s <= MAX_SCALE)
         return np.where(ok, s, 0.0)
     allowed = np.array(pack.scales)
     nearest = allowed[np.argmin(np.abs(s[:, None] - allowed[None, :]), axis=1)]
@@ -262,12 +309,20 @@ class _Candidate:
 
 
 def _candidates(image: np.ndarray, packs: list[SkinPack]) -> list[_Candidate]:
+    quarter = _quarter(image)
+    sizes: dict[tuple[int, int, int], tuple[float, float]] = {}  # each colour's flat middles: shortest, longest side
+    for pack in packs:
+        for _, inner in pack.anchors:
+            low, high = (MIN_SCALE, MAX_SCALE) if pack.scales is None else (min(pack.scales), max(pack.scales))
+            known = sizes.get(inner.colour, (np.inf, 0.0))
+            # a blob one pixel short at 1x is still the tile (rounding of the browser's layout)
+            sizes[inner.colour] = (min(known[0], min(inner.w, inner.h) * low - 1), max(known[1], max(inner.w, inner.h) * high * 1.15))
     blobs_by_colour: dict[tuple[int, int, int], np.ndarray] = {}
     found: list[_Candidate] = []
     for pack in packs:
         for tile, inner in pack.anchors:
             if inner.colour not in blobs_by_colour:
-                blobs_by_colour[inner.colour] = _blobs(image, inner.colour)
+                blobs_by_colour[inner.colour] = _blobs(image, quarter, inner.colour, sizes[inner.colour])
             blobs = blobs_by_colour[inner.colour]
             if len(blobs) == 0:
                 continue
