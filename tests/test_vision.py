@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from bot.board import COVERED, FLAG
 from bot.cli import main
 from bot.errors import NoBoardFound, UnreadableCell
 from bot.vision import load_image, load_packs, read
@@ -190,6 +191,19 @@ def test_no_board_says_which_skins_were_tried() -> None:
         read(np.zeros((300, 400, 3), dtype=np.uint8), load_packs())
 
 
+def test_no_board_gives_the_best_score_of_the_cells_that_looked_like_one() -> None:
+    """A board whose every cell has a red line drawn along its top: the covered cells' middles are
+    still found, none matches its tile, and the message says how close they came."""
+    path = FIXTURES / "classic98" / "expert-fresh.board"
+    truth = read_label(path)
+    image = load_image(path.with_suffix(".png"))
+    for r, c in truth.board:
+        x, y = round(truth.origin[0] + c * truth.pitch[0]), round(truth.origin[1] + r * truth.pitch[1])
+        image[y : y + 2, x : x + truth.cell_px] = (0, 0, 255)
+    with pytest.raises(NoBoardFound, match=r"classic98@1x: 0 of 480 \(best score \d+\.\d, limit 10\)"):
+        read(image, load_packs())
+
+
 def test_a_covered_cell_is_reported_with_its_position(tmp_path: Path) -> None:
     path = FIXTURES / "classic98" / "expert-fresh.board"
     image = load_image(path.with_suffix(".png"))
@@ -220,6 +234,27 @@ def test_replay_of_a_lost_game_gives_no_advice(capsys: pytest.CaptureFixture[str
     assert main("replay", str(FIXTURES / "classic98" / "expert-lost.png")) == 0
     out = capsys.readouterr().out
     assert "state lost" in out and "nothing to advise" in out
+
+
+def test_replay_of_a_board_that_contradicts_itself_names_the_cell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A real screenshot with two of the game's own flag tiles pasted beside a 1 that has no flag:
+    replay says which cell cannot be right instead of advising on it."""
+    path = FIXTURES / "winemine" / "expert-midgame-flags.png"
+    truth = read_label(path.with_suffix(".board"))
+    pack = load_packs(["winemine"])[0]
+    flag = next(t.image for t in pack.tiles if t.code == FLAG)
+    board = truth.board
+    one = next((r, c) for r, c in board if board[r, c] == 1
+               and sum(board[n] == COVERED for n in board.neighbours((r, c))) >= 2
+               and not any(board[n] == FLAG for n in board.neighbours((r, c))))
+    image = load_image(path)
+    for r, c in [n for n in board.neighbours(one) if board[n] == COVERED][:2]:
+        x, y = round(truth.origin[0] + c * truth.pitch[0]), round(truth.origin[1] + r * truth.pitch[1])
+        image[y : y + truth.cell_px, x : x + truth.cell_px] = flag
+    edited = tmp_path / "edited.png"
+    cv2.imwrite(str(edited), image)
+    assert main("replay", str(edited)) != 0
+    assert f"cell ({one[0]},{one[1]}) shows 1 but has 2 flags" in capsys.readouterr().err
 
 
 def test_learn_cuts_a_pack_that_reads_its_own_screenshot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -343,13 +343,14 @@ def _candidates(image: np.ndarray, packs: list[SkinPack]) -> list[_Candidate]:
     return found
 
 
-def _verified(image: np.ndarray, cand: _Candidate, classifier: Classifier) -> np.ndarray:
-    """The corners whose whole cell looks like the tile the blob was taken for."""
+def _verified(image: np.ndarray, cand: _Candidate, classifier: Classifier) -> tuple[np.ndarray, float]:
+    """The corners whose whole cell looks like the tile the blob was taken for, and the best score
+    of any of the candidate's cells (for the message when no board is found)."""
     n = round(cand.pack.cell_px * cand.scale)
     boxes = [(round(x), round(y), n, n) for x, y in cand.corners]
     best, score = classifier.match(image, boxes, snapped=True)  # blobs sit where the cells are
     ok = (classifier.codes[best] == cand.tile.code) & (score < classifier.limit(cand.scale))
-    return cand.corners[ok]
+    return cand.corners[ok], float(score.min())
 
 
 def _grow(image: np.ndarray, geo: Geometry, classifier: Classifier) -> Geometry:
@@ -421,8 +422,10 @@ def locate(image: np.ndarray, packs: list[SkinPack]) -> Geometry:
 def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndarray, np.ndarray]:
     """The board's geometry, with the codes and scores of its cells read on the way."""
     grown: list[Geometry] = []
-    verified = [(cand, _verified(image, cand, classifier_for(cand.pack))) for cand in _candidates(image, packs)]
-    tried = [f"{cand.pack.name}@{cand.scale:g}x: {len(anchors)}" for cand, anchors in verified]
+    checked = [(cand, *_verified(image, cand, classifier_for(cand.pack))) for cand in _candidates(image, packs)]
+    tried = [f"{cand.pack.name}@{cand.scale:g}x: {len(anchors)} of {len(cand.corners)} (best score {best:.1f}, "
+             f"limit {classifier_for(cand.pack).limit(cand.scale):g})" for cand, anchors, best in checked]
+    verified = [(cand, anchors) for cand, anchors, _ in checked]
     # most anchors first: they fit the grid best, and fewer of the same board's cells add nothing
     for cand, anchors in sorted(verified, key=lambda v: -len(v[1])):
         classifier = classifier_for(cand.pack)
@@ -442,7 +445,7 @@ def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndar
         names = ", ".join(p.name for p in packs)
         detail = "; ".join(tried) or "no cell-coloured blobs at all"
         raise NoBoardFound(
-            f"no Minesweeper board found (skins tried: {names}; covered cells seen: {detail}); "
+            f"no Minesweeper board found (skins tried: {names}; cell-coloured blobs that match their tile: {detail}); "
             "make the whole game visible and not covered by other windows, or cut a skin pack with `minebot learn`"
         )
     # the biggest board, and of those the one whose cells match best
