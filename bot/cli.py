@@ -314,4 +314,8 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 
 def entry() -> None:
-    sys.exit(main(*sys.argv[1:]))
+    try:
+        sys.exit(main(*sys.argv[1:]))
+    except BrokenPipeError:  # the output was piped into something that stopped reading (`| head`)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        sys.exit(0)

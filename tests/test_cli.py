@@ -72,3 +72,23 @@ def test_bench_vision_prints_a_row_per_skin_and_screenshot_size(capsys: pytest.C
     assert [(r[0], r[1], r[2]) for r in rows] == [("gnome-mines", "1280x1024", "1"), ("gnome-mines", "610x460", "1"),
                                                   ("winxp", "1280x1024", "1")]
     assert all(float(r[3]) > 0 and float(r[5]) > 0 for r in rows)
+
+
+@pytest.mark.slow
+def test_a_plain_pip_install_ships_the_skin_packs(tmp_path: Path) -> None:
+    """`pip install .` (not editable) puts the packs inside the package: replay works from anywhere."""
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(repo)],
+                   check=True, capture_output=True, timeout=300)
+    shipped = {p.relative_to(target / "bot" / "templates") for p in (target / "bot" / "templates").glob("*/*.*")}
+    assert shipped == {p.relative_to(repo / "templates") for p in (repo / "templates").glob("*/*.*")}
+    done = subprocess.run([sys.executable, "-m", "bot", "replay", str(repo / "fixtures" / "winxp" / "expert-midgame.png"),
+                           "--json"], cwd=tmp_path, env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"},
+                          capture_output=True, text=True, timeout=120, check=True)
+    assert '"skin": "winxp"' in done.stdout and str(target) in subprocess.run(
+        [sys.executable, "-c", "import bot; print(bot.__file__)"], cwd=tmp_path, env={"PYTHONPATH": str(target)},
+        capture_output=True, text=True, check=True).stdout
