@@ -247,7 +247,8 @@ def _blobs(
     smallest, largest = sizes
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.inRange(quarter, lo, hi), connectivity=4)
     w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
-    fits = (np.minimum(w, h) >= max((smallest - 3) // 4, 1)) & (np.maximum(w, h) <= largest / 4 + 1) & (area >= SOLID * w * h)
+    fits = (np.minimum(w, h) >= max((smallest - 3) // 4, 1)) & (np.maximum(w, h) <= largest / 4 + 1)
+    fits &= area >= SOLID * w * h
     fits[0] = False  # the background
     if not fits.any():
         return np.empty((0, 4), dtype=np.int32)
@@ -314,9 +315,10 @@ def _candidates(image: np.ndarray, packs: list[SkinPack]) -> list[_Candidate]:
     for pack in packs:
         for _, inner in pack.anchors:
             low, high = (MIN_SCALE, MAX_SCALE) if pack.scales is None else (min(pack.scales), max(pack.scales))
-            known = sizes.get(inner.colour, (np.inf, 0.0))
-            # a blob one pixel short at 1x is still the tile (rounding of the browser's layout)
-            sizes[inner.colour] = (min(known[0], min(inner.w, inner.h) * low - 1), max(known[1], max(inner.w, inner.h) * high * 1.15))
+            shortest, longest = sizes.get(inner.colour, (np.inf, 0.0))
+            # a pixel short at 1x is still the tile (a browser's rounding), and _scale_of allows 15% over
+            shortest = min(shortest, min(inner.w, inner.h) * low - 1)
+            sizes[inner.colour] = (shortest, max(longest, max(inner.w, inner.h) * high * 1.15))
     blobs_by_colour: dict[tuple[int, int, int], np.ndarray] = {}
     found: list[_Candidate] = []
     for pack in packs:
