@@ -425,11 +425,8 @@ def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndar
     """The board's geometry, with the codes and scores of its cells read on the way."""
     grown: list[Geometry] = []
     checked = [(cand, *_verified(image, cand, classifier_for(cand.pack))) for cand in _candidates(image, packs)]
-    tried = [f"{cand.pack.name}@{cand.scale:g}x: {len(anchors)} of {len(cand.corners)} (best score {best:.1f}, "
-             f"limit {classifier_for(cand.pack).limit(cand.scale):g})" for cand, anchors, best in checked]
-    verified = [(cand, anchors) for cand, anchors, _ in checked]
     # most anchors first: they fit the grid best, and fewer of the same board's cells add nothing
-    for cand, anchors in sorted(verified, key=lambda v: -len(v[1])):
+    for cand, anchors, _ in sorted(checked, key=lambda v: -len(v[1])):
         classifier = classifier_for(cand.pack)
         if len(anchors) == 0 or any(_on_board(g, cand, anchors) for g in grown):
             continue
@@ -445,6 +442,8 @@ def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndar
         grown.append(_grow(image, geo, classifier))
     if not grown:
         names = ", ".join(p.name for p in packs)
+        tried = [f"{cand.pack.name}@{cand.scale:g}x: {len(anchors)} of {len(cand.corners)} (best score {best:.1f}, "
+                 f"limit {classifier_for(cand.pack).limit(cand.scale):g})" for cand, anchors, best in checked]
         detail = "; ".join(tried) or "no cell-coloured blobs at all"
         raise NoBoardFound(
             f"no Minesweeper board found (skins tried: {names}; cell-coloured blobs that match their tile: {detail}); "
@@ -551,11 +550,11 @@ def read_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int |
     (how each kind of counter is read: bot/vision/counter.py)."""
     if not pack.has_counter:
         return None
-    band, _, _ = _band_above(image, geometry)
     if pack.counter_text is not None and pack.counter == "beside":
         x, y, w, h = geometry.region()
         strip = image[max(y, 0) : y + h // 2, max(x + w, 0) : x + w + max(round(8 * geometry.pitch[0]), 300)]
         return label_counter(strip, pack)
+    band, _, _ = _band_above(image, geometry)
     if pack.counter_text is not None:
         return text_counter(band, pack)
     if pack.counter_leds is not None:
