@@ -27,7 +27,8 @@ from bot.solver import get_strategy, solve
 from bot.vision import Reading, load_packs, read
 from bot.vision.labels import Labelled, write_label
 from bot.vision.pack import SkinPack, pack_named
-from bot.vision.read import STANDARD_MINES, Geometry, face_centre
+from bot.vision.geometry import Geometry
+from bot.vision.read import STANDARD_MINES, face_centre
 
 
 def _mines(ns: argparse.Namespace, skin: str, rows: int, cols: int, counted: int | None = None) -> int:

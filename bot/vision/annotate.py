@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from bot.solver.analysis import Analysis
-from bot.vision.read import Geometry
+from bot.vision.geometry import Geometry
 
 SAFE = (60, 200, 60)  # BGR
 MINE = (40, 40, 230)

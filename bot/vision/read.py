@@ -19,6 +19,7 @@ from bot.board import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLA
 from bot.errors import NoBoardFound, UnreadableCell
 from bot.sim import LEVELS
 from bot.vision.counter import label_counter, led_counter, picture_counter, text_counter
+from bot.vision.geometry import Geometry, fit_lattice
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 
 # A cell matches a tile when its score (RMS difference, 0-255 levels) is below this. Cells drawn
@@ -44,56 +45,6 @@ BAND_PITCHES = 6  # the face and the counters sit within this many cell pitches 
 SOLID = 0.85
 COLOUR_TOLERANCE = 6
 MIN_SCALE, MAX_SCALE = 0.5, 8  # the scales looked for where the cell size follows the window
-
-
-@dataclass(frozen=True)
-class Geometry:
-    """Where the board is in an image: cell (r, c) starts at origin + (c * pitch_x, r * pitch_y)."""
-
-    skin: str
-    rows: int
-    cols: int
-    origin: tuple[float, float]
-    pitch: tuple[float, float]
-    cell_px: float
-    scale: float
-    # Where the game lays cells out in whole pixels at a fractional pitch (gnome-mines): the left
-    # edge of each column and the top edge of each row as measured on the screen (see _snap).
-    xs: tuple[int, ...] = ()
-    ys: tuple[int, ...] = ()
-
-    def _x(self, c: int) -> float:
-        return self.xs[c] if self.xs else self.origin[0] + c * self.pitch[0]
-
-    def _y(self, r: int) -> float:
-        return self.ys[r] if self.ys else self.origin[1] + r * self.pitch[1]
-
-    def box(self, r: int, c: int) -> tuple[int, int, int, int]:
-        """(x, y, w, h) of the cell in image pixels."""
-        n = round(self.cell_px)
-        return round(self._x(c)), round(self._y(r)), n, n
-
-    def centre(self, cell: Cell) -> tuple[float, float]:
-        r, c = cell
-        half = self.cell_px / 2
-        return self._x(c) + half, self._y(r) + half
-
-    def region(self, margin: int = 0) -> tuple[int, int, int, int]:
-        """(x, y, w, h) covering every cell, plus ``margin`` pixels each side."""
-        x0, y0 = round(self.origin[0]) - margin, round(self.origin[1]) - margin
-        x1 = round(self.origin[0] + (self.cols - 1) * self.pitch[0] + self.cell_px) + margin
-        y1 = round(self.origin[1] + (self.rows - 1) * self.pitch[1] + self.cell_px) + margin
-        return x0, y0, x1 - x0, y1 - y0
-
-    def moved(self, dx: float, dy: float) -> Geometry:
-        xs = tuple(x + round(dx) for x in self.xs)
-        ys = tuple(y + round(dy) for y in self.ys)
-        return replace(self, origin=(self.origin[0] + dx, self.origin[1] + dy), xs=xs, ys=ys)
-
-    def cell_at(self, x: float, y: float) -> Cell | None:
-        c = int((x - self.origin[0]) // self.pitch[0])
-        r = int((y - self.origin[1]) // self.pitch[1])
-        return (r, c) if 0 <= r < self.rows and 0 <= c < self.cols else None
 
 
 @dataclass(frozen=True, eq=False)
@@ -282,25 +233,6 @@ def _scale_of(pack: SkinPack, inner: Interior, w: np.ndarray, h: np.ndarray) -> 
     return np.where(ok, nearest, 0.0)
 
 
-def _fit(positions: np.ndarray, prior: float) -> tuple[float, float, np.ndarray]:
-    """Least-squares lattice through 1-D positions: (start, pitch, index of each position)."""
-    ref = positions.min()
-    k = np.round((positions - ref) / prior)
-    if np.ptp(k) == 0:
-        return float(positions.mean()), prior, k.astype(int)
-    # refine the pitch from the closest spans first, so a wrong prior cannot alias the indices
-    pitch = prior
-    for span in (4, 16, 64, 10**6):
-        sel = k <= span
-        if np.ptp(k[sel]) > 0:
-            a = np.vstack([np.ones(sel.sum()), k[sel]]).T
-            (_, pitch), *_ = np.linalg.lstsq(a, positions[sel], rcond=None)
-            k = np.round((positions - ref) / pitch)
-    a = np.vstack([np.ones(len(k)), k]).T
-    (start, pitch), *_ = np.linalg.lstsq(a, positions, rcond=None)
-    return float(start), float(pitch), k.astype(int)
-
-
 @dataclass(frozen=True)
 class _Candidate:
     pack: SkinPack
@@ -431,8 +363,8 @@ def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndar
         if len(anchors) == 0 or any(_on_board(g, cand, anchors) for g in grown):
             continue
         px, py = (p * cand.scale for p in cand.pack.pitch)
-        x0, pitch_x, kx = _fit(anchors[:, 0], px)
-        y0, pitch_y, ky = _fit(anchors[:, 1], py)
+        x0, pitch_x, kx = fit_lattice(anchors[:, 0], px)
+        y0, pitch_y, ky = fit_lattice(anchors[:, 1], py)
         # one lattice through all anchors: two boards of one skin on one screen are not supported
         geo = Geometry(
             cand.pack.name, int(ky.max()) + 1, int(kx.max()) + 1,
