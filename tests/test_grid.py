@@ -1,0 +1,89 @@
+"""The board is found by its lattice alone, with no skin pack, on every real screenshot we have."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bot.errors import NoBoardFound
+from bot.vision import load_image
+from bot.vision.geometry import Geometry
+from bot.vision.grid import find_grid, find_grids
+from bot.vision.labels import Labelled, read_label
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = sorted(ROOT.glob("fixtures/*/*.board"))
+
+
+def _same_cells(geo: Geometry, truth: Labelled) -> bool:
+    """Same rows and columns, and the first and last cells' centres within 2 px of the truth's."""
+    if (geo.rows, geo.cols) != (truth.rows, truth.cols):
+        return False
+    for r, c in ((0, 0), (truth.rows - 1, truth.cols - 1)):
+        x = truth.origin[0] + c * truth.pitch[0] + truth.cell_px / 2
+        y = truth.origin[1] + r * truth.pitch[1] + truth.cell_px / 2
+        gx, gy = geo.centre((r, c))
+        if max(abs(gx - x), abs(gy - y)) > 2:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_board_found_with_no_pack(path: Path) -> None:
+    truth = read_label(path)
+    geo = find_grid(load_image(path.with_suffix(".png")))
+    assert geo.skin == ""
+    assert _same_cells(geo, truth), f"found {geo}, true {truth.rows}x{truth.cols} at {truth.origin} pitch {truth.pitch}"
+    assert abs(geo.pitch[0] - truth.pitch[0]) < 0.15 and abs(geo.pitch[1] - truth.pitch[1]) < 0.15
+
+
+SHIFTED = ["winxp/expert-fresh", "winxp/beginner-won", "classic98/hidpi2x-beginner-won", "gnome-mines/expert-midgame-four"]
+
+
+@pytest.mark.parametrize("name", SHIFTED)
+@pytest.mark.parametrize("dx, dy", [(1, 0), (2, 2), (3, 1), (0, 3)])
+def test_any_pixel_phase(name: str, dx: int, dy: int) -> None:
+    """The same real screen moved by 1-3 px: every phase mod 4 (the quarter-size colour search of
+    the packs lost winxp's fresh board at x or y = 2 mod 4)."""
+    path = ROOT / "fixtures" / f"{name}.board"
+    truth = read_label(path)
+    image = load_image(path.with_suffix(".png"))
+    moved = cv2.copyMakeBorder(image, dy, 0, dx, 0, cv2.BORDER_REPLICATE)
+    geo = find_grid(moved).moved(-dx, -dy)
+    assert _same_cells(geo, truth)
+
+
+def test_two_monitors() -> None:
+    """A capture of two screens side by side (mss's monitor 0): the board on the right-hand one."""
+    left = load_image(ROOT / "fixtures/xdemineur/expert-fresh.png")[:, :, :]
+    left[:] = left[0, 0]  # the left screen shows no game
+    path = ROOT / "fixtures/winxp/expert-midgame.board"
+    right = load_image(path.with_suffix(".png"))
+    both = np.hstack([left[: right.shape[0]], right])
+    geo = find_grid(both).moved(-left.shape[1], 0)
+    assert _same_cells(geo, read_label(path))
+
+
+def test_covered_board_loses_to_the_whole_one_on_top() -> None:
+    """Four games on one screen: gnome-mines partly hidden behind winemine, whose whole 9x9 board
+    is found first although the board behind it is larger."""
+    path = ROOT / "fixtures/winemine/custom-9x9-64mines-seven.board"
+    grids = find_grids(load_image(path.with_suffix(".png")))
+    assert _same_cells(grids[0].geometry, read_label(path))
+    behind = [g for g in grids if g.geometry.pitch[0] > 19]
+    assert behind and behind[0].geometry.rows * behind[0].geometry.cols > 81 and behind[0].filled < grids[0].filled
+
+
+def test_no_board_in_browser_chrome() -> None:
+    """The tab strip and address bar of a real browser screenshot hold no board."""
+    image = load_image(ROOT / "fixtures/winxp/expert-fresh.png")[:85]
+    with pytest.raises(NoBoardFound, match="no lattice"):
+        find_grid(image)
+
+
+def test_no_board_on_a_plain_screen() -> None:
+    with pytest.raises(NoBoardFound):
+        find_grid(np.full((300, 400, 3), 40, dtype=np.uint8))
