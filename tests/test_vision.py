@@ -193,15 +193,17 @@ def test_no_board_says_which_skins_were_tried() -> None:
 
 
 def test_no_board_gives_the_best_score_of_the_cells_that_looked_like_one() -> None:
-    """A board whose every cell has a red line drawn along its top: the covered cells' middles are
-    still found, none matches its tile, and the message says how close they came."""
+    """A board whose every cell has a red line drawn along its top: the lattice is still found,
+    no pack's tile matches its cells, and the message says where the board is and how close each
+    pack came."""
     path = FIXTURES / "classic98" / "expert-fresh.board"
     truth = read_label(path)
     image = load_image(path.with_suffix(".png"))
     for r, c in truth.board:
         x, y = round(truth.origin[0] + c * truth.pitch[0]), round(truth.origin[1] + r * truth.pitch[1])
         image[y : y + 2, x : x + truth.cell_px] = (0, 0, 255)
-    with pytest.raises(NoBoardFound, match=r"classic98@1x: 0 of 480 \(best score \d+\.\d, limit 10\)"):
+    where = r"a 16x30 board with 16x17 px cells is at screen \(5[45],22[34]\)"
+    with pytest.raises(NoBoardFound, match=where + r".*classic98@1x: 0% of cells \(best score \d+\.\d, limit 10\)"):
         read(image, load_packs())
 
 
@@ -285,3 +287,19 @@ def test_cells_resized_and_blurred_together_equal_one_by_one(name: str) -> None:
     together = classifier._blur_all(_resized(crops, n))
     alone = np.stack([classifier._blur(cv2.resize(crop, (n, n), interpolation=cv2.INTER_AREA)) for crop in crops])
     assert crops.shape[1] > n and np.array_equal(together, alone)
+
+
+@pytest.mark.parametrize("name", ["winxp/expert-fresh", "winxp/beginner-fresh", "classic98/expert-fresh"])
+@pytest.mark.parametrize("dx", range(4))
+@pytest.mark.parametrize("dy", range(4))
+def test_every_pixel_phase_reads_exactly(name: str, dx: int, dy: int) -> None:
+    """A real screen moved by 0-3 px each way reads exactly, skin and cells. The packs' colour search
+    looks at a quarter-size screenshot first and lost winxp's fresh board at x or y = 2 mod 4, and
+    classic98's at x = 3: the board is then found by its lattice and the pack tried on its cells."""
+    path = FIXTURES / f"{name}.board"
+    truth = read_label(path)
+    image = cv2.copyMakeBorder(load_image(path.with_suffix(".png")), dy, 0, dx, 0, cv2.BORDER_REPLICATE)
+    reading = read(image, load_packs(), mines=truth.board.mines)
+    assert reading.geometry.skin == truth.game
+    assert reading.geometry.box(0, 0)[:2] == (truth.origin[0] + dx, truth.origin[1] + dy)
+    assert (reading.board.cells == truth.board.cells).all()

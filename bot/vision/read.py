@@ -20,6 +20,7 @@ from bot.errors import NoBoardFound, UnreadableCell
 from bot.sim import LEVELS
 from bot.vision.counter import label_counter, led_counter, picture_counter, text_counter
 from bot.vision.geometry import Geometry, fit_lattice
+from bot.vision.grid import find_grids
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 
 # A cell matches a tile when its score (RMS difference, 0-255 levels) is below this. Cells drawn
@@ -354,7 +355,77 @@ def locate(image: np.ndarray, packs: list[SkinPack]) -> Geometry:
 
 
 def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndarray, np.ndarray]:
-    """The board's geometry, with the codes and scores of its cells read on the way."""
+    """The board's geometry, with the codes and scores of its cells read on the way.
+
+    The packs' own colours find a known look fastest; where they find nothing (a scale no pack
+    lists, a pixel phase their quarter-size search blurs away), the board is found by its lattice
+    alone (bot/vision/grid.py) and each pack is tried on its cells at the scale the lattice shows."""
+    try:
+        return _locate_by_colour(image, packs)
+    except NoBoardFound as by_colour:
+        grids = find_grids(image)
+        tried: list[str] = []
+        for grid in grids:
+            fitted = _fit_packs(image, grid.geometry, packs, tried)
+            if fitted is not None:
+                return fitted
+        if not grids:
+            raise
+        geo = grids[0].geometry
+        x, y, _, _ = geo.region()
+        raise NoBoardFound(
+            f"a {geo.rows}x{geo.cols} board with {geo.pitch[0]:g}x{geo.pitch[1]:g} px cells is at screen ({x},{y}), "
+            f"but no skin pack reads its cells ({'; '.join(tried) or 'no pack at a scale that fits'}); "
+            "make the whole game visible and not covered, or cut a skin pack for this look with `minebot learn`"
+        ) from by_colour
+
+
+def _fit_packs(
+    image: np.ndarray, grid: Geometry, packs: list[SkinPack], tried: list[str]
+) -> tuple[Geometry, np.ndarray, np.ndarray] | None:
+    """The pack that reads a lattice's cells best, placed where its tiles line up with them: the
+    geometry, codes and scores; None if no pack reads LINE_SHARE of the cells. ``tried`` gets a
+    line per pack tried (its share of cells read and best score), for the message."""
+    best: tuple[float, Geometry, np.ndarray, np.ndarray] | None = None
+    for pack in packs:
+        scale_x, scale_y = grid.pitch[0] / pack.pitch[0], grid.pitch[1] / pack.pitch[1]
+        if abs(scale_x - scale_y) > 0.03 * scale_x or not MIN_SCALE <= scale_x <= MAX_SCALE:
+            continue
+        scale = 1.0 if abs(scale_x - 1) < 0.005 else round((scale_x + scale_y) / 2, 4)
+        geo = _line_up(image, grid, pack, scale)
+        if pack.scales is None:
+            geo = _snap(image, geo, classifier_for(pack))
+        codes, scores = read_cells(image, geo, pack)
+        limit = classifier_for(pack).limit(scale)
+        share = float((scores < limit).mean())
+        tried.append(f"{pack.name}@{scale:g}x: {share:.0%} of cells (best score {scores.min():.1f}, limit {limit:g})")
+        if share >= LINE_SHARE and (best is None or scores.mean() < best[0]):
+            best = (float(scores.mean()), geo, codes, scores)
+    return None if best is None else best[1:]
+
+
+def _line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) -> Geometry:
+    """The pack's geometry on a lattice: its tiles centred on the lattice's cells, then moved by
+    the offset (within a tenth of a pitch, at least 3 px) at which a sample of cells match best."""
+    size = pack.cell_px * scale
+    (cx, cy) = grid.centre((0, 0))
+    # whole pixels to start from, so that the offsets below reach every pixel (round() sends .5 to even)
+    origin = (float(np.floor(cx - size / 2 + 0.5)), float(np.floor(cy - size / 2 + 0.5)))
+    geo = Geometry(pack.name, grid.rows, grid.cols, origin, grid.pitch, size, scale)
+    classifier = classifier_for(pack)
+    rows = np.unique(np.linspace(0, grid.rows - 1, 4).round().astype(int))
+    cols = np.unique(np.linspace(0, grid.cols - 1, 6).round().astype(int))
+    sample = [(int(r), int(c)) for r in rows for c in cols]
+    reach = max(3, round(0.1 * min(grid.pitch)))
+    offsets = [(dx, dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)]
+    boxes = [geo.moved(dx, dy).box(r, c) for dx, dy in offsets for r, c in sample]
+    scores = classifier._match(image, boxes)[1].reshape(len(offsets), len(sample)).mean(axis=1)
+    dx, dy = offsets[int(np.argmin(scores))]
+    return geo.moved(dx, dy)
+
+
+def _locate_by_colour(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndarray, np.ndarray]:
+    """Locate by the packs' flat tile colours (see the module's docstring)."""
     grown: list[Geometry] = []
     checked = [(cand, *_verified(image, cand, classifier_for(cand.pack))) for cand in _candidates(image, packs)]
     # most anchors first: they fit the grid best, and fewer of the same board's cells add nothing
