@@ -8,11 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
+from bot.board import CHAR_OF
 from bot.errors import NoBoardFound
 from bot.vision import load_image
 from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid, find_grids
 from bot.vision.labels import Labelled, read_label
+from bot.vision.looks import LookBook
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = sorted(ROOT.glob("fixtures/*/*.board"))
@@ -87,3 +89,30 @@ def test_no_board_in_browser_chrome() -> None:
 def test_no_board_on_a_plain_screen() -> None:
     with pytest.raises(NoBoardFound):
         find_grid(np.full((300, 400, 3), 40, dtype=np.uint8))
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_no_look_holds_two_values(path: Path) -> None:
+    """Cells grouped by how they look, with no pack: every look shows one value only (a value may
+    show as a few looks: hover highlights, cells a pixel off a fractional lattice)."""
+    truth = read_label(path)
+    image = load_image(path.with_suffix(".png"))
+    book = LookBook(find_grid(image))
+    looks = book.assign(image)
+    for k in range(len(book)):
+        shown = {CHAR_OF[int(v)] for v in np.unique(truth.board.cells[looks == k])}
+        assert len(shown) == 1, f"look {k} holds {shown}"
+    values = len(np.unique(truth.board.cells))
+    assert values <= len(book) <= 2 * values + 2
+
+
+def test_looks_persist_across_screenshots() -> None:
+    """A second screenshot of the same game is sorted into the looks of the first where it can be."""
+    fresh, played = (ROOT / f"fixtures/winemine/{n}.png" for n in ("expert-fresh", "intermediate-fresh"))
+    image = load_image(fresh)
+    book = LookBook(find_grid(image))
+    assert len(np.unique(book.assign(image))) == 1 and len(book) == 1
+    other = load_image(played)
+    book2 = LookBook(find_grid(other))
+    book2.prototypes = book.prototypes
+    assert (book2.assign(other) == 0).all() and len(book2) == 1
