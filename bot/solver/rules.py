@@ -71,17 +71,19 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def _counts(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _counts(board: Board, mute: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     unknown = board.unknown_mask()
     numbers = board.cells >= 0
+    if mute is not None:
+        numbers &= ~mute
     n_unknown = neighbour_sum(unknown)
     need = board.cells.astype(np.int16) - neighbour_sum(board.cells == FLAG)
     return unknown, numbers, n_unknown, need
 
 
-def check_numbers(board: Board) -> None:
+def check_numbers(board: Board, mute: np.ndarray | None = None) -> None:
     """Raise :class:`InconsistentBoard` for a number its surroundings cannot satisfy."""
-    unknown, numbers, n_unknown, need = _counts(board)
+    unknown, numbers, n_unknown, need = _counts(board, mute)
     bad = numbers & ((need < 0) | (need > n_unknown))
     if bad.any():
         r, c = (int(v) for v in np.argwhere(bad)[0])
@@ -115,10 +117,12 @@ def single_point(board: Board) -> tuple[set[Cell], set[Cell]]:
     return set(board.cells_where(safe)), set(board.cells_where(mines))
 
 
-def problem(board: Board) -> Problem:
-    """The rules of every revealed number that still touches an unknown cell."""
-    check_numbers(board)
-    unknown, numbers, n_unknown, need = _counts(board)
+def problem(board: Board, mute: np.ndarray | None = None) -> Problem:
+    """The rules of every revealed number that still touches an unknown cell. Cells set in ``mute``
+    are revealed (no mine) but give no rule: their number is not known yet (a look not yet named).
+    Leaving rules out never makes a deduction wrong, only fewer."""
+    check_numbers(board, mute)
+    unknown, numbers, n_unknown, need = _counts(board, mute)
     cells = tuple(board.cells_where(unknown))
     index = {cell: i for i, cell in enumerate(cells)}
     seen: dict[int, int] = {}

@@ -1,0 +1,162 @@
+"""Naming the looks of an unseen skin from Minesweeper's own rules.
+
+The looks of a board (bot/vision/looks.py) are numbered, not named. Which are hidden cells is known
+from how the game was played (a fresh board is all covered; a cell the bot flagged shows the flag).
+Every other look is a revealed number 0-8, and the rules narrow which:
+
+- a revealed 0 opens all its neighbours: a look with a cell that has no covered neighbour is 0,
+  and a look with a cell beside a covered one is not 0 (flags may stay beside a 0);
+- a number n has at most n hidden neighbours (covered or flagged) and at least its flags;
+- the whole board admits a mine layout: every naming of the looks still undecided is tried on the
+  solver, and only those with a layout stay.
+
+A look is named when one value is left. Cells are called safe (or mines) only when they are so
+under every naming that fits; a wrong name would lose a game, a name left open only costs time.
+Where no cell is safe under every naming, the chance of a mine is the mixture over the namings,
+each weighted by how many mine layouts it admits.
+
+A look may show the same value as another look (a checkerboard's two shades, a hover highlight):
+the rules do not assume that looks and values are one-to-one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from bot.board import COVERED, FLAG, QUESTION, Board, Cell, neighbour_sum
+from bot.errors import InconsistentBoard
+from bot.solver.exact import Budget, TooComplex, solve
+from bot.solver.rules import Problem, bits, problem
+
+NUMBERS = frozenset(range(9))
+HIDDEN_CODES = (COVERED, FLAG, QUESTION)
+MAX_NAMINGS = 2000  # namings tried on the solver per reading; past it, only what holds with the undecided looks left out
+
+
+@dataclass(frozen=True, eq=False)
+class Naming:
+    """What the rules say about one reading of a board's looks."""
+
+    possible: dict[int, frozenset[int]]  # each revealed look: the values it may still show
+    safe: frozenset[Cell]  # covered cells with no mine under any naming that fits
+    mines: frozenset[Cell]  # covered cells with a mine under every naming that fits
+    namings: int  # how many namings of the undecided looks fit (0: too many to try)
+    probabilities: np.ndarray | None = None  # mine chance of each covered cell (NaN elsewhere), mixed over the namings
+
+    def named(self) -> dict[int, int]:
+        """The looks with one value left, and that value."""
+        return {look: next(iter(v)) for look, v in self.possible.items() if len(v) == 1}
+
+
+def name_looks(
+    looks: np.ndarray,
+    hidden: dict[int, int],
+    possible: dict[int, frozenset[int]] | None = None,
+    mines: int | None = None,
+) -> Naming:
+    """Name the revealed looks of a reading as far as the rules allow.
+
+    ``looks`` holds each cell's look; ``hidden`` maps the looks known to be hidden cells to their
+    code (COVERED, FLAG, QUESTION); ``possible`` carries what earlier readings left for each look
+    (a look's value never changes); ``mines`` is the game's mine count, where known.
+    Raises :class:`InconsistentBoard` when no naming fits (a look was taken for hidden wrongly).
+    """
+    prior = possible or {}
+    revealed = [int(k) for k in np.unique(looks) if int(k) not in hidden]
+    narrowed = {k: _local(looks, hidden, k, prior.get(k, NUMBERS)) for k in revealed}
+    empty = [k for k, v in narrowed.items() if not v]
+    if empty:
+        r, c = (int(v) for v in np.argwhere(looks == empty[0])[0])
+        raise InconsistentBoard(f"the look of cell ({r},{c}) can show no number beside its neighbours; re-read the board")
+    base = np.full(looks.shape, COVERED, dtype=np.int8)
+    for k, code in hidden.items():
+        base[looks == k] = code
+    undecided = sorted((k for k, v in narrowed.items() if len(v) > 1), key=lambda k: len(narrowed[k]))
+    for k, v in narrowed.items():
+        if len(v) == 1:
+            base[looks == k] = next(iter(v))
+    mute = np.isin(looks, undecided)
+    base[mute] = 0
+    board = Board(base, mines)
+    sure = _solution(board, mute)  # holds whatever the undecided looks show
+    if sure is None:
+        raise InconsistentBoard("no mine layout fits this board under any naming of its looks; re-read the board")
+    p, solution = sure
+    options = [sorted(narrowed[k]) for k in undecided]
+    if not undecided or math.prod(len(o) for o in options) > MAX_NAMINGS:
+        return Naming(narrowed, _cells(p, solution.safe), _cells(p, solution.mines), 0 if undecided else 1,
+                      _grid(looks.shape, p, solution.probabilities) if not undecided else None)
+    kept: dict[int, set[int]] = {k: set() for k in undecided}
+    safe_mask, mine_mask = -1, -1
+    weights, probs = [], []
+    for values in itertools.product(*options):
+        trial = base.copy()
+        for k, v in zip(undecided, values, strict=True):
+            trial[looks == k] = v
+        found = _solution(Board(trial, mines), None)
+        if found is None:
+            continue
+        _, s = found
+        for k, v in zip(undecided, values, strict=True):
+            kept[k].add(v)
+        safe_mask &= s.safe
+        mine_mask &= s.mines
+        weights.append(s.log_weight)
+        probs.append(s.probabilities)
+    if not weights:
+        raise InconsistentBoard("no naming of this board's looks admits a mine layout; re-read the board")
+    w = np.exp(np.array(weights) - max(weights))
+    mixed = (np.array(probs) * w[:, None]).sum(axis=0) / w.sum()
+    final = {**narrowed, **{k: frozenset(v) for k, v in kept.items()}}
+    return Naming(final, _cells(p, safe_mask), _cells(p, mine_mask), len(weights), _grid(looks.shape, p, mixed))
+
+
+def _local(looks: np.ndarray, hidden: dict[int, int], look: int, possible: frozenset[int]) -> frozenset[int]:
+    """What one look may show, by its own cells' neighbours alone."""
+    covered = np.isin(looks, [k for k, code in hidden.items() if code in (COVERED, QUESTION)])
+    flags = np.isin(looks, [k for k, code in hidden.items() if code == FLAG])
+    near_covered, near_flags = neighbour_sum(covered), neighbour_sum(flags)
+    cells = looks == look
+    most = int((near_covered + near_flags)[cells].min())
+    least = int(near_flags[cells].max())
+    allowed = {v for v in possible if least <= v <= most}
+    if (near_covered[cells] > 0).any():
+        allowed.discard(0)
+    return frozenset(allowed)
+
+
+@dataclass(frozen=True)
+class _Solved:
+    safe: int
+    mines: int
+    probabilities: np.ndarray
+    log_weight: float
+
+
+def _solution(board: Board, mute: np.ndarray | None) -> tuple[Problem, _Solved] | None:
+    """(problem, solved) for a board, or None when no layout fits it. A board too complex to
+    enumerate counts as fitting, with nothing certain."""
+    try:
+        p = problem(board, mute)
+        s = solve(p, budget=Budget())
+        return p, _Solved(s.safe, s.mines, s.probability, s.log_weight)
+    except InconsistentBoard:
+        return None
+    except TooComplex:
+        p = problem(board, mute)
+        return p, _Solved(0, 0, np.full(len(p.cells), np.nan), 0.0)
+
+
+def _cells(p: Problem, mask: int) -> frozenset[Cell]:
+    return frozenset(p.cells[i] for i in bits(mask)) if mask > 0 else frozenset()
+
+
+def _grid(shape: tuple[int, int], p: Problem, values: np.ndarray) -> np.ndarray:
+    grid = np.full(shape, np.nan)
+    for cell, v in zip(p.cells, values, strict=True):
+        grid[cell] = v
+    return grid
