@@ -62,6 +62,11 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--dry-run", action="store_true", help="read and decide once, print the move, click nothing")
     pl.add_argument("--save-final", type=Path, metavar="OUT.png", help="save the board's last screenshot here")
     pl.add_argument("--json", action="store_true", help="print one JSON object per game")
+    pl.add_argument(
+        "--learn", nargs="?", const="", metavar="NAME",
+        help="learn the game's look by playing it, with no skin pack (automatic when no pack reads the board); "
+        "saved as pack NAME (default: a name of its own) in this user's data folder",
+    )
 
     ad = sub.add_parser("advise", help="watch the screen and print the advice each time the board changes")
     ad.add_argument("--mines", type=int)
@@ -79,13 +84,17 @@ def _parser() -> argparse.ArgumentParser:
     dm.add_argument("--games", type=int, default=1)
     dm.add_argument("--save-final", type=Path, default=Path("minebot-final.png"), metavar="OUT.png")
     dm.add_argument("--json", action="store_true")
+    dm.add_argument("--learn", nargs="?", const="", metavar="NAME", help="learn the game's look with no skin pack (see play)")
 
     ln = sub.add_parser("learn", help="cut a skin pack's tiles from a screenshot and its checked .board file")
     ln.add_argument("image", type=Path)
     ln.add_argument("board", type=Path, help="the true board (minebot record writes one to correct)")
     ln.add_argument("--skin", help="pack name (default: the game named in the .board file)")
     ln.add_argument("--face", help="X,Y,W,H of the face button in the screenshot, saved as face-<state>.png")
-    ln.add_argument("--templates", type=Path, help="folder of skin packs (default: the one minebot reads)")
+    ln.add_argument("--templates", type=Path, help="folder of skin packs (default: this user's learnt packs)")
+
+    sk = sub.add_parser("skins", help="list the skin packs minebot reads (shipped and learnt), or remove a learnt one")
+    sk.add_argument("--remove", metavar="NAME", help="delete this learnt pack (shipped packs stay)")
 
     bv = sub.add_parser("bench-vision", help="time locating and reading boards in screenshots, per skin")
     bv.add_argument("images", nargs="*", type=Path, help="screenshots (default: fixtures/*/*.png)")
@@ -237,11 +246,12 @@ def _replay(ns: argparse.Namespace) -> int:
 def _learn(ns: argparse.Namespace) -> int:
     from bot import vision
     from bot.vision.labels import read_label
-    from bot.vision.pack import cut_pack, templates_root
+    from bot.userdata import learnt_skins
+    from bot.vision.pack import cut_pack
 
     label = read_label(ns.board)
     skin = ns.skin or label.game
-    folder = (ns.templates or templates_root()) / skin
+    folder = (ns.templates or learnt_skins()) / skin
     face = tuple(int(v) for v in ns.face.split(",")) if ns.face else None
     if face is not None and len(face) != 4:
         raise UsageError("--face takes X,Y,W,H")
@@ -251,6 +261,36 @@ def _learn(ns: argparse.Namespace) -> int:
         (folder / "pack.json").write_text(json.dumps(meta) + "\n")
     written = cut_pack(vision.load_image(ns.image), label, folder, face)  # type: ignore[arg-type]
     print(f"wrote {len(written)} pictures to {folder}: {' '.join(written)}")
+    return 0
+
+
+def _skins(ns: argparse.Namespace) -> int:
+    import shutil
+
+    from bot.userdata import hidden_skins, learnt_skins
+    from bot.vision.pack import load_pack, skin_names, templates_root
+
+    learnt = learnt_skins()
+    if ns.remove:
+        folder = learnt / ns.remove
+        if not (folder / "pack.json").is_file():
+            where = "shipped with minebot (it stays)" if ns.remove in skin_names(templates_root()) else "not a learnt pack"
+            raise UsageError(f"{ns.remove!r} is {where}; learnt packs: {', '.join(skin_names(learnt)) or 'none'}")
+        shutil.rmtree(folder)
+        print(f"removed {folder}")
+        return 0
+    shipped = set(skin_names(templates_root()))
+    hidden = hidden_skins()
+    for name in dict.fromkeys(sorted(shipped) + skin_names(learnt)):
+        source = "shipped" if name in shipped else "learnt"
+        if name in hidden:
+            print(f"{name:16} {source:8} hidden (MINEBOT_HIDE_SKINS)")
+            continue
+        pack = load_pack(name)
+        scales = "any" if pack.scales is None else ",".join(f"{s:g}" for s in pack.scales)
+        kinds = sorted({t.file.partition("-")[0].removesuffix(".png") for t in pack.tiles})
+        print(f"{name:16} {source:8} {pack.cell_px:3d} px cells at {scales}x; {len(pack.tiles)} pictures ({' '.join(kinds)}); {pack.path}")
+    print(f"learnt packs are kept in {learnt}")
     return 0
 
 
@@ -310,6 +350,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "replay": _replay,
     "learn": _learn,
     "bench-vision": _bench_vision,
+    "skins": _skins,
 }
 
 

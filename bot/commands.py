@@ -19,15 +19,19 @@ import numpy as np
 from bot.actuator import DryRunMouse, LiveMouse, Mouse
 from bot.bench import wilson
 from bot.capture import Screen
-from bot.errors import ScreenError, UsageError, VisionError
+from bot.board import CHAR_OF
+from bot.errors import NoBoardFound, ScreenError, UsageError, VisionError
 from bot.games import GAMES, level_size, start_game, virtual_display
+from bot.learn import Learner
 from bot.live import LiveTable, find_game, mouse_ratio, park_point
 from bot.play import GameProgress, GameResult, play_game
 from bot.solver import get_strategy, solve
+from bot.userdata import hidden_skins, learnt_skins
 from bot.vision import Reading, load_packs, read
 from bot.vision.labels import Labelled, write_label
 from bot.vision.pack import SkinPack, pack_named
 from bot.vision.geometry import Geometry
+from bot.vision.grid import find_grid
 from bot.vision.read import STANDARD_MINES, face_centre
 
 
@@ -107,8 +111,21 @@ def _describe(result: GameResult) -> str:
 
 def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str | None = None) -> int:
     screen = screen or Screen()
+    learn = getattr(ns, "learn", None)
+    if learn is not None:
+        return _learn(ns, screen, find_grid_on(screen), learn or None, new_game_key)
     packs = load_packs([ns.skin] if ns.skin else None)
-    pack, geometry, reading = find_game(screen, packs, ns.mines)
+    try:
+        pack, geometry, reading = find_game(screen, packs, ns.mines)
+    except NoBoardFound as missed:
+        try:
+            grid = find_grid_on(screen)
+        except NoBoardFound:
+            raise missed from None
+        print(f"minebot: no skin pack reads this board ({missed}); learning its look by playing it", file=sys.stderr)
+        return _learn(ns, screen, grid, None, new_game_key)
+    if pack.path is not None and pack.path.parent == learnt_skins():  # learnt: may not know every look yet
+        return _learn(ns, screen, find_grid_on(screen), pack.name, new_game_key, known=pack)
     mouse: Mouse = DryRunMouse() if ns.dry_run else LiveMouse(ratio=mouse_ratio(screen))
     if ns.level and ns.level in pack.level_keys and not ns.dry_run:
         pack, geometry, reading = _switch_level(screen, pack, geometry, reading, mouse, ns.level)
@@ -156,14 +173,69 @@ def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str
         if ns.save_final:
             cv2.imwrite(str(ns.save_final), table.image)
     if not ns.json:
-        wins = sum(r.won for r in results)
-        seconds = statistics.median(r.seconds for r in results)
-        low, high = wilson(wins, len(results))
-        print(
-            f"{wins} won, {len(results) - wins} lost of {len(results)} ({wins / len(results):.1%}, "
-            f"95% interval {low:.1%}-{high:.1%}); median {seconds:.2f} s per game; "
-            f"{sum(r.guesses for r in results)} guesses"
-        )
+        _summary(results)
+    return 1 if any(r.lost_on_certain for r in results) else 0
+
+
+def _summary(results: list[GameResult]) -> None:
+    wins = sum(r.won for r in results)
+    seconds = statistics.median(r.seconds for r in results)
+    low, high = wilson(wins, len(results))
+    print(
+        f"{wins} won, {len(results) - wins} lost of {len(results)} ({wins / len(results):.1%}, "
+        f"95% interval {low:.1%}-{high:.1%}); median {seconds:.2f} s per game; "
+        f"{sum(r.guesses for r in results)} guesses"
+    )
+
+
+def find_grid_on(screen: Screen) -> Geometry:
+    """The board on the whole screen found by its lattice alone, in screen coordinates."""
+    return find_grid(screen.grab()).moved(screen.whole.left, screen.whole.top)
+
+
+def _learn(
+    ns: argparse.Namespace, screen: Screen, geometry: Geometry, name: str | None, new_game_key: str | None,
+    known: SkinPack | None = None,
+) -> int:
+    """Play ``ns.games`` games learning the look (bot/learn.py), from nothing or from a learnt pack."""
+    if ns.dry_run:
+        raise UsageError("learning a look needs clicks: leave out --dry-run (or give the skin with --skin)")
+    mines = _mines(ns, "", geometry.rows, geometry.cols)
+    mouse = LiveMouse(ratio=mouse_ratio(screen))
+    learner = Learner(screen, mouse, geometry, mines, name=name)
+    if known is not None:
+        learner.seed(known)
+    print(
+        f"{'learning a new look' if known is None else f'playing with learnt pack {known.name}, learning on'}: "
+        f"{geometry.rows}x{geometry.cols} board ({mines} mines) at "
+        f"({geometry.origin[0]:.0f},{geometry.origin[1]:.0f}), {geometry.pitch[0]:g} px cells",
+        file=sys.stderr,
+    )
+    results: list[GameResult] = []
+    start = time.perf_counter()
+    for index in range(ns.games):
+        if index > 0:
+            learner.new_game(new_game_key)
+        result = learner.play_game()
+        results.append(result)
+        named = learner.looks.names()
+        line = {
+            "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3), "guesses": result.guesses,
+            "clicks": result.clicks, "lost_on_certain": result.lost_on_certain,
+            "looks_named": "".join(sorted(CHAR_OF[c] for c in set(named.values()))),
+            "seconds_learning": round(time.perf_counter() - start, 1),
+        }
+        if ns.json:
+            print(json.dumps(line), flush=True)
+        else:
+            wins = sum(r.won for r in results)
+            print(f"game {index + 1}/{ns.games}: {_describe(result)} ({wins} won so far); looks named: "
+                  f"{line['looks_named']}", flush=True)
+        if ns.save_final and learner.image is not None:
+            cv2.imwrite(str(ns.save_final), learner.image)
+    print(f"learnt pack {learner.pack_name()!r} saved in {learnt_skins()}", file=sys.stderr)
+    if not ns.json:
+        _summary(results)
     return 1 if any(r.lost_on_certain for r in results) else 0
 
 
@@ -211,9 +283,11 @@ def demo(ns: argparse.Namespace) -> int:
         try:
             rows, cols, mines = GAMES[ns.game].levels[ns.level]
             print(f"started {ns.game} at {ns.level} ({rows}x{cols}, {mines} mines)", file=sys.stderr)
+            learn = getattr(ns, "learn", None)
+            skin = GAMES[ns.game].skin
             play_ns = argparse.Namespace(
-                skin=GAMES[ns.game].skin, mines=mines, level=None, dry_run=False, games=ns.games,
-                no_flags=False, save_final=ns.save_final, json=ns.json,
+                skin=None if learn is not None or skin in hidden_skins() else skin, mines=mines, level=None,
+                dry_run=False, games=ns.games, no_flags=False, save_final=ns.save_final, json=ns.json, learn=learn,
             )
             code = play(play_ns, new_game_key=GAMES[ns.game].new_game_key)
         finally:

@@ -47,6 +47,20 @@ def contradiction(before: Board, after: Board) -> str | None:
     return None
 
 
+def wait_for_new_second(last_first_click: int | None) -> None:
+    """Make each game's first click fall in a wall-clock second of its own (``last_first_click``:
+    the second of the last game's first click).
+
+    Wine's winemine lays its mines at the first click after ``srand(time(NULL))``: every game
+    begun in the same second gets the same mines. Fast losses would then be replayed until the
+    second turns, and the games played would no longer be a fair sample of the game's boards.
+    """
+    if last_first_click is None:
+        return
+    while int(time.time()) <= last_first_click:
+        time.sleep(0.01)
+
+
 def park_point(geometry: Geometry, screen: Screen) -> tuple[float, float]:
     """Where the pointer waits during readings: just past the board's bottom-right corner, off every
     cell (no hover highlight) but still over the game. A pointer that leaves the game's window
@@ -199,17 +213,6 @@ class LiveTable:
             self._first_click_second = int(time.time())  # the game read its clock before this
         return self.state
 
-    def _wait_for_new_second(self) -> None:
-        """Make each game's first click fall in a wall-clock second of its own.
-
-        Wine's winemine lays its mines at the first click after ``srand(time(NULL))``: every game
-        begun in the same second gets the same mines. Fast losses would then be replayed until the
-        second turns, and the games played would no longer be a fair sample of the game's boards.
-        """
-        if self._first_click_second is None:
-            return
-        while int(time.time()) <= self._first_click_second:
-            time.sleep(0.01)
 
     def flag(self, cell: Cell) -> None:
         self._click(cell, "right")
@@ -235,7 +238,7 @@ class LiveTable:
             except VisionError:  # caught between the old board and the new one (an animation)
                 reading = None
             if reading is not None and reading.state == "playing" and _new_board(before, reading.board):
-                self._wait_for_new_second()
+                wait_for_new_second(self._first_click_second)
                 return
             if time.perf_counter() > deadline:
                 raise ScreenError(

@@ -40,6 +40,14 @@ class LookBook:
     def __len__(self) -> int:
         return len(self.prototypes)
 
+    def add(self, picture: np.ndarray) -> int:
+        """Add a look from a picture of one cell (``cut`` pixels square); its number."""
+        crop = picture.astype(np.float32)
+        if crop.shape[0] != self.size:
+            crop = cv2.resize(crop, (self.size, self.size), interpolation=cv2.INTER_AREA)
+        self.prototypes = np.concatenate([self.prototypes, crop[None]])
+        return len(self.prototypes) - 1
+
     def crops(self, image: np.ndarray) -> np.ndarray:
         """Every cell's picture, row by row, at the compared size: (rows * cols, size, size, 3)."""
         geo, n = self.geometry, self.cut

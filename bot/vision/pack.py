@@ -44,6 +44,7 @@ import numpy as np
 
 from bot.board import CHAR_OF, CODE_OF
 from bot.errors import SkinPackError
+from bot.userdata import hidden_skins, learnt_skins
 from bot.vision.labels import Labelled
 
 TILE_CHARS: dict[str, str] = {
@@ -133,17 +134,35 @@ def templates_root() -> Path:
 
 
 def skin_names(root: Path | None = None) -> list[str]:
-    root = root or templates_root()
-    return sorted(p.parent.name for p in root.glob("*/pack.json"))
+    """The packs in ``root``; by default the shipped ones and this user's learnt ones (a shipped
+    pack first where both have the name), less those hidden with MINEBOT_HIDE_SKINS."""
+    if root is not None:
+        return sorted(p.parent.name for p in root.glob("*/pack.json"))
+    hidden = hidden_skins()
+    names = dict.fromkeys(skin_names(templates_root()) + skin_names(learnt_skins()))
+    return [n for n in names if n not in hidden]
+
+
+def pack_folder(name: str, root: Path | None = None) -> Path:
+    """The folder of pack ``name``: in ``root``, else shipped, else learnt by this user."""
+    if root is not None:
+        return root / name
+    shipped = templates_root() / name
+    return shipped if (shipped / "pack.json").is_file() else learnt_skins() / name
+
+
+def load_pack(name: str, root: Path | None = None) -> SkinPack:
+    if root is None and name in hidden_skins():
+        raise SkinPackError(f"skin pack {name!r} is hidden by MINEBOT_HIDE_SKINS; unset it to use the pack")
+    return _load_pack(name, pack_folder(name, root))
 
 
 @cache
-def load_pack(name: str, root: Path | None = None) -> SkinPack:
-    folder = (root or templates_root()) / name
+def _load_pack(name: str, folder: Path) -> SkinPack:
     meta_path = folder / "pack.json"
     if not meta_path.is_file():
-        known = ", ".join(skin_names(root)) or "none"
-        raise SkinPackError(f"no skin pack {name!r} in {folder.parent} (packs there: {known})")
+        known = ", ".join(skin_names()) or "none"
+        raise SkinPackError(f"no skin pack {name!r} (packs: {known})")
     try:
         meta = json.loads(meta_path.read_text())
         cell_px = int(meta["cell_px"])
@@ -209,37 +228,51 @@ def pack_named(packs: list[SkinPack], name: str) -> SkinPack:
 def load_packs(names: list[str] | None = None, root: Path | None = None) -> list[SkinPack]:
     names = names or skin_names(root)
     if not names:
-        raise SkinPackError(f"no skin packs found in {root or templates_root()}; reinstall minebot")
+        where = root or f"{templates_root()} or {learnt_skins()}"
+        raise SkinPackError(f"no skin packs found in {where} (all hidden?); reinstall minebot or unset MINEBOT_HIDE_SKINS")
     return [load_pack(n, root) for n in names]
 
 
 def cut_pack(image: np.ndarray, label: Labelled, folder: Path, face_box: tuple[int, int, int, int] | None = None) -> list[str]:
     """Save one picture of every kind of cell the labelled screenshot shows (1x screenshots only).
 
-    A kind whose cells do not all look the same gets a numbered variant per distinct look.
-    Returns the names of the files written.
+    A kind whose cells do not all look the same gets a numbered variant per distinct look. What the
+    folder holds already stays: a picture it has is not written again, and new variants are numbered
+    after the ones there. Returns the names of the files written.
     """
     folder.mkdir(parents=True, exist_ok=True)
     n, (ox, oy), (px, py) = label.cell_px, label.origin, label.pitch
-    written: list[str] = []
-    seen: dict[str, list[np.ndarray]] = {}
+    crops: dict[str, list[np.ndarray]] = {}
     for r, c in label.board:
         x, y = round(ox + c * px), round(oy + r * py)
         crop = image[y : y + n, x : x + n]
         if crop.shape[:2] != (n, n):
             raise SkinPackError(f"cell ({r},{c}) lies outside the image; check origin and pitch in the .board file")
-        name = TILE_NAMES[CHAR_OF[label.board[r, c]]]
-        looks = seen.setdefault(name, [])
-        if any(np.array_equal(crop, other) for other in looks):
-            continue
-        looks.append(crop.copy())
-        file = name + ("" if len(looks) == 1 else f"-{len(looks)}") + ".png"
-        cv2.imwrite(str(folder / file), crop)
-        written.append(file)
+        crops.setdefault(TILE_NAMES[CHAR_OF[label.board[r, c]]], []).append(crop)
     if face_box is not None:
         x, y, w, h = face_box
-        file = f"face-{label.state}.png"
-        cv2.imwrite(str(folder / file), image[y : y + h, x : x + w])
-        written.append(file)
-    load_pack.cache_clear()
+        crops[f"face-{label.state}"] = [image[y : y + h, x : x + w]]
+    return add_tiles(folder, crops)
+
+
+def add_tiles(folder: Path, pictures: dict[str, list[np.ndarray]]) -> list[str]:
+    """Add pictures of cell kinds (tile names: covered, flag, 0-8, ...; or face-STATE) to a pack's folder, each
+    unless the folder holds the same picture already; a kind's further pictures are numbered after
+    the highest number there (``1.png``, ``1-2.png``, ...). Nothing is overwritten. Returns the
+    files written."""
+    written: list[str] = []
+    for name, crops in pictures.items():
+        have = sorted(folder.glob(f"{name}.png")) + sorted(folder.glob(f"{name}-*.png"))
+        seen = [cv2.imread(str(f), cv2.IMREAD_COLOR) for f in have]
+        numbers = [1] * bool(have) + [int(f.stem.rpartition("-")[2]) for f in have if f.stem.rpartition("-")[2].isdigit()]
+        top = max(numbers, default=0)
+        for crop in crops:
+            if any(other is not None and np.array_equal(crop, other) for other in seen):
+                continue
+            top += 1
+            file = name + ("" if top == 1 else f"-{top}") + ".png"
+            cv2.imwrite(str(folder / file), crop)
+            seen.append(crop.copy())
+            written.append(file)
+    _load_pack.cache_clear()
     return written

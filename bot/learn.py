@@ -1,0 +1,341 @@
+"""Learning an unseen look by playing it (``minebot play --learn``, or when no pack reads the board).
+
+The board is found by its lattice (bot/vision/grid.py) and its cells grouped into looks
+(bot/vision/looks.py). A fresh board shows only covered cells: its looks are "covered". After the
+first click every new look is a revealed number, named by the rules alone (bot/naming.py); the bot
+clicks only cells that are safe under every naming still possible, flags cells that are mines
+under every naming (the look a flagged cell takes is "flag"), and guesses by the chance of a mine
+mixed over the namings. A lost game's end screen names the rest: the clicked cell shows the
+exploded mine, covered cells that change elsewhere show mines, flags that change are wrong flags.
+
+Every look named is saved as a skin pack in this user's data folder (bot/userdata.py), merged with
+what was learnt before (nothing overwritten), and read like any shipped pack next time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import TextIO
+
+import cv2
+import numpy as np
+
+from bot.actuator import Mouse
+from bot.board import CHAR_OF, COVERED, EXPLODED, FLAG, MINE, WRONG_FLAG, Board, Cell
+from bot.capture import Region, Screen
+from bot.errors import InconsistentBoard, ScreenError
+from bot.live import board_region, park_point, wait_for_new_second
+from bot.naming import NUMBERS, Naming, name_looks
+from bot.play import GameResult
+from bot.sim import Rule, State
+from bot.solver.guess import first_click
+from bot.userdata import learnt_skins
+from bot.vision.geometry import Geometry
+from bot.vision.looks import LookBook
+from bot.vision.pack import TILE_NAMES, SkinPack, add_tiles
+
+SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
+SLOW_GAME = 2.0  # s a click may take to show before the measured redraw time says otherwise
+LATENCY_FACTOR = 5  # a click not shown after this many times the slowest redraw seen is lost
+NEW_GAME_KEYS = ("F2", "ctrl+r")  # tried in turn after a game, before the face
+FRESH_SHARE = 0.5  # a new game shows at least this share of covered cells (games that open an area themselves)
+
+
+@dataclass
+class Looks:
+    """What is known of one skin's looks (ids of a LookBook): hidden ones, end-of-game ones, and
+    for each revealed look the numbers it may still show."""
+
+    hidden: dict[int, int] = field(default_factory=dict)  # look -> COVERED or FLAG
+    ends: dict[int, int] = field(default_factory=dict)  # look -> MINE, EXPLODED or WRONG_FLAG
+    possible: dict[int, frozenset[int]] = field(default_factory=dict)
+
+    def names(self) -> dict[int, int]:
+        """Every look named for certain, and its cell code."""
+        named = {k: next(iter(v)) for k, v in self.possible.items() if len(v) == 1}
+        return {**self.hidden, **self.ends, **named}
+
+    def covered(self) -> list[int]:
+        return [k for k, code in self.hidden.items() if code == COVERED]
+
+
+class Learner:
+    """Plays the game on screen with no skin pack, learning its looks. ``geometry`` is the board's
+    lattice in screen coordinates (find_grid's, moved onto the screen)."""
+
+    def __init__(
+        self, screen: Screen, mouse: Mouse, geometry: Geometry, mines: int, rule: Rule = "safe",
+        name: str | None = None, out: TextIO | None = None,
+    ) -> None:
+        self.screen, self.mouse, self.mines, self.rule = screen, mouse, mines, rule
+        self.geometry = geometry
+        self.region: Region = board_region(geometry, screen)
+        self.local = geometry.moved(-self.region.left, -self.region.top)
+        self.book = LookBook(self.local)
+        self.looks = Looks()
+        self.pictures: dict[int, np.ndarray] = {}  # the first whole picture of each look
+        self.park = park_point(geometry, screen)
+        self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
+        self.name = name
+        self.out = out if out is not None else sys.stderr
+        self.image: np.ndarray | None = None
+        self.band_playing: np.ndarray | None = None
+        self._first_click_second: int | None = None
+
+    def seed(self, pack: SkinPack) -> None:
+        """Start from what a pack learnt before: each tile a look, named as the pack names it."""
+        n = self.book.cut
+        for tile in pack.tiles:
+            picture = tile.image if tile.image.shape[0] == n else cv2.resize(tile.image, (n, n), interpolation=cv2.INTER_AREA)
+            look = self.book.add(picture)
+            self.pictures[look] = picture
+            code = int(tile.code)
+            if code in (COVERED, FLAG):
+                self.looks.hidden[look] = code
+            elif code in (MINE, EXPLODED, WRONG_FLAG):
+                self.looks.ends[look] = code
+            elif code >= 0:
+                self.looks.possible[look] = frozenset({code})
+
+    # -- reading ----------------------------------------------------------------------------
+    def read(self) -> np.ndarray:
+        """The look of every cell, once the board has stayed still for SETTLE seconds."""
+        self.mouse.park(*self.park)
+        self.image = self.screen.settled(self.region, quiet=SETTLE)
+        before = len(self.book)
+        looks = self.book.assign(self.image)
+        for k in range(before, len(self.book)):
+            r, c = (int(v) for v in np.argwhere(looks == k)[0])
+            self.pictures[k] = self._picture(r, c)
+        return looks
+
+    def _picture(self, r: int, c: int) -> np.ndarray:
+        assert self.image is not None
+        n = self.book.cut
+        cx, cy = self.local.centre((r, c))
+        x, y = int(np.floor(cx - n / 2 + 0.5)), int(np.floor(cy - n / 2 + 0.5))
+        return self.image[y : y + n, x : x + n].copy()
+
+    def read_after(self, cells: list[Cell], before: np.ndarray) -> np.ndarray:
+        """Read until every cell clicked shows another look than before (the game drew the click);
+        a game is given max(SLOW_GAME, LATENCY_FACTOR x its slowest redraw so far) for it."""
+        start = time.perf_counter()
+        limit = max(SLOW_GAME, LATENCY_FACTOR * self.latency)
+        while True:
+            looks = self.read()
+            if all(looks[cell] != before[cell] for cell in cells):
+                self.latency = max(self.latency, time.perf_counter() - start)
+                return looks
+            if time.perf_counter() - start > limit:
+                cell = next(c for c in cells if looks[c] == before[c])
+                raise ScreenError(
+                    f"cell {cell} was clicked and looks the same {limit:.1f} s later: the game ignores the clicks "
+                    "(paused, or behind another window?); bring it to the front and run minebot again"
+                )
+
+    def _click(self, cells: list[Cell], button: str) -> None:
+        for r, c in cells:
+            if not (0 <= r < self.geometry.rows and 0 <= c < self.geometry.cols):
+                raise ScreenError(f"refusing to click ({r},{c}): outside the {self.geometry.rows}x{self.geometry.cols} board")
+            self.mouse.click(*self.geometry.centre((r, c)), button)  # type: ignore[arg-type]
+
+    # -- one game ---------------------------------------------------------------------------
+    def play_game(self) -> GameResult:
+        start = time.perf_counter()
+        looks = self.read()
+        if not self.looks.hidden:  # nothing known: a new game's board says what covered cells look like
+            self.looks.hidden.update({k: COVERED for k in _covered_looks(looks)})
+        opened = not np.isin(looks, self.looks.covered()).all()
+        if opened and np.isin(looks, list(self.looks.hidden)).mean() < FRESH_SHARE:
+            raise ScreenError("minebot learns and plays from a new game: start one (every cell covered) and run it again")
+        assert self.image is not None
+        self.band_playing = self._band(self.image)
+        guesses = readings = clicks = 0
+        on_safe = False
+        state: State = "playing"
+        if not opened:  # some games open an area themselves (xdemineur): no first click there
+            wait_for_new_second(self._first_click_second)
+            cell = first_click(Board.covered(self.geometry.rows, self.geometry.cols), self.rule)
+            self._first_click_second = int(time.time())
+            state, looks = self._reveal([cell], looks, guess=True)
+            clicks += 1
+            guesses += self.rule == "none"
+        while state == "playing":
+            readings += 1
+            naming = self._name(looks)
+            flags = sorted(c for c in naming.mines if looks[c] in self.looks.covered())
+            if flags:
+                self._click(flags, "right")
+                clicks += len(flags)
+                after = self.read_after(flags, looks)
+                for k in np.unique(after[[c[0] for c in flags], [c[1] for c in flags]]):
+                    if int(k) not in self.looks.names():
+                        self.looks.hidden[int(k)] = FLAG
+                looks = after
+                continue
+            if naming.safe:
+                safe = sorted(naming.safe)
+                state, looks = self._reveal(safe, looks, guess=False)
+                clicks += len(safe)
+                on_safe = state == "lost"
+                continue
+            cell = self._guess(naming, looks)
+            guesses += 1
+            clicks += 1
+            state, looks = self._reveal([cell], looks, guess=True)
+        if state == "won":
+            self._finish(looks)
+        self.save()
+        return GameResult(state, guesses, readings, time.perf_counter() - start, on_safe, clicks=clicks)
+
+    def _name(self, looks: np.ndarray) -> Naming:
+        naming = name_looks(looks, self.looks.hidden, self.looks.possible, self.mines)
+        for k, values in naming.possible.items():
+            if len(values) == 1 and len(self.looks.possible.get(k, NUMBERS)) > 1:
+                print(f"minebot: learnt a look: {CHAR_OF[next(iter(values))]}", file=self.out)
+        self.looks.possible.update(naming.possible)
+        return naming
+
+    def _guess(self, naming: Naming, looks: np.ndarray) -> Cell:
+        """The covered cell least likely to hold a mine, mixed over the namings still possible."""
+        covered = np.isin(looks, self.looks.covered())
+        chance = naming.probabilities if naming.probabilities is not None else np.full(looks.shape, 0.5)
+        chance = np.where(covered, np.nan_to_num(chance, nan=0.5), np.inf)
+        r, c = np.unravel_index(int(np.argmin(chance)), chance.shape)
+        return int(r), int(c)
+
+    def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool) -> tuple[State, np.ndarray]:
+        """Click cells, read what the game drew, and tell how the game stands."""
+        self._click(cells, "left")
+        after = self.read_after(cells, looks)
+        return self._outcome(cells, looks, after, guess), after
+
+    def _outcome(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> State:
+        """Won, lost or playing, from what changed. A click opens the cell, and a 0 its neighbours:
+        what changed is linked to the cells clicked. Anything else that changed is the game's doing
+        at the end: all cells but the mines open (won; some games then flag the mines), or the
+        mines shown (lost: the clicked cell is the exploded mine)."""
+        known = self.looks.names()
+        changed = (after != before).astype(np.uint8)
+        _, parts = cv2.connectedComponents(changed, connectivity=8)
+        linked = np.isin(parts, [parts[c] for c in clicked]) & (changed > 0)
+        elsewhere = (changed > 0) & ~linked
+        hidden = np.isin(after, list(self.looks.hidden)) | elsewhere
+        if int(hidden.sum()) == self.mines and not any(known.get(int(after[c])) == EXPLODED for c in clicked):
+            for k in np.unique(after[elsewhere]):  # the game flagged the mines itself
+                self.looks.hidden.setdefault(int(k), FLAG)
+            return "won"
+        if elsewhere.any() or any(known.get(int(after[c])) in (EXPLODED, MINE) for c in clicked):
+            if guess and len(clicked) == 1:
+                self._learn_end(clicked[0], before, after, elsewhere)
+            return "lost"
+        if guess:
+            try:
+                name_looks(after, self.looks.hidden, self.looks.possible, self.mines)
+            except InconsistentBoard:  # no naming fits: the guess showed a mine, and nothing else
+                self._learn_end(clicked[0], before, after, elsewhere)
+                return "lost"
+        return "playing"
+
+    def _learn_end(self, clicked: Cell, before: np.ndarray, after: np.ndarray, elsewhere: np.ndarray) -> None:
+        """A lost game's end: the clicked cell shows the exploded mine; cells that were covered and
+        changed show mines; flags that changed are wrong flags."""
+        known = self.looks.names()
+        self.looks.ends.setdefault(int(after[clicked]), EXPLODED)
+        flags = [k for k, code in self.looks.hidden.items() if code == FLAG]
+        for r, c in np.argwhere(elsewhere | ((after != before) & np.isin(before, list(self.looks.hidden)))):
+            look, was = int(after[r, c]), int(before[r, c])
+            if (r, c) == clicked or look in known:
+                continue
+            self.looks.ends.setdefault(look, WRONG_FLAG if was in flags else MINE)
+        print(f"minebot: learnt the end of a lost game ({len(self.looks.ends)} looks)", file=self.out)
+
+    # -- between games ----------------------------------------------------------------------
+    def _finish(self, looks: np.ndarray) -> None:
+        """Flag the covered cells left when every other cell is open: they are mines, and some
+        games (xdemineur) are won only once every mine is flagged."""
+        left = [(int(r), int(c)) for r, c in np.argwhere(np.isin(looks, self.looks.covered()))]
+        if left:
+            self._click(left, "right")
+
+    def _band(self, image: np.ndarray) -> np.ndarray:
+        x, y, _, _ = self.local.region()
+        return image[: max(y, 0), :].astype(np.int16)
+
+    def new_game(self, key: str | None = None) -> None:
+        """Start the next game: the key given, else F2 and Ctrl+R in turn, else a click on what changed
+        above the board when the game ended (the face). Done when the board is fresh again."""
+        for k in ((key,) if key else NEW_GAME_KEYS):
+            self.mouse.press(k)
+            if self._fresh_within(1.5):
+                return
+        face = self._face()
+        if face is not None:
+            self.mouse.click(self.region.left + face[0], self.region.top + face[1])
+            if self._fresh_within(3.0):
+                return
+        raise ScreenError("could not start a new game (tried F2, Ctrl+R and the face); start one by hand and run minebot again")
+
+    def _fresh_within(self, seconds: float) -> bool:
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            looks = self.read()
+            if np.isin(looks, self.looks.covered()).all():
+                return True
+            time.sleep(0.1)
+        return False
+
+    def _face(self) -> tuple[float, float] | None:
+        """Where the picture above the board changed between the game's start and its end, nearest
+        the board's middle (the face; the timer changes too, off to a side)."""
+        if self.image is None or self.band_playing is None:
+            return None
+        band = self._band(self.image)
+        if band.shape != self.band_playing.shape or band.size == 0:
+            return None
+        moved = (np.abs(band - self.band_playing).max(axis=2) > 40).astype(np.uint8)
+        n, _, stats, centres = cv2.connectedComponentsWithStats(cv2.dilate(moved, np.ones((3, 3), np.uint8)))
+        if n <= 1:
+            return None
+        middle = self.local.origin[0] + self.local.cols * self.local.pitch[0] / 2
+        best = min(range(1, n), key=lambda i: abs(centres[i][0] - middle))
+        return float(centres[best][0]), float(centres[best][1])
+
+    # -- what was learnt --------------------------------------------------------------------
+    def pack_name(self) -> str:
+        if self.name:
+            return self.name
+        covered = self.pictures[self.looks.covered()[0]]
+        return "learnt-" + hashlib.sha1(covered.tobytes()).hexdigest()[:8]
+
+    def save(self) -> list[str]:
+        """Write every named look into this user's pack for the skin (merged, nothing overwritten)."""
+        folder = learnt_skins() / self.pack_name()
+        folder.mkdir(parents=True, exist_ok=True)
+        meta = folder / "pack.json"
+        if not meta.is_file():
+            n = self.book.cut
+            meta.write_text(json.dumps({
+                "cell_px": n, "pitch": list(self.geometry.pitch), "rule": self.rule, "scales": "any",
+                "settle_ms": round(1000 * SETTLE), "learnt": True,
+            }) + "\n")
+        tiles: dict[str, list[np.ndarray]] = {}
+        for look, code in self.looks.names().items():
+            tiles.setdefault(TILE_NAMES[CHAR_OF[code]], []).append(self.pictures[look])
+        return add_tiles(folder, tiles)
+
+
+def _covered_looks(looks: np.ndarray) -> list[int]:
+    """The looks of covered cells on a new game's board: the commonest one, and a second nearly as
+    common (a checkerboard's two shades; a game that opened an area itself shows numbers too, far
+    fewer of each)."""
+    kinds, counts = np.unique(looks, return_counts=True)
+    order = np.argsort(-counts)
+    covered = [int(kinds[order[0]])]
+    if len(order) > 1 and counts[order[1]] >= 0.5 * counts[order[0]]:
+        covered.append(int(kinds[order[1]]))
+    return covered

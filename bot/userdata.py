@@ -1,0 +1,37 @@
+"""Where minebot keeps what it writes for a user: never in the package, never at a fixed shared path.
+
+``MINEBOT_DATA`` names the folder outright (tests, a portable setup). Otherwise the platform's own
+per-user data folder: ``$XDG_DATA_HOME`` (default ``~/.local/share``) on Linux and other Unixes,
+``%LOCALAPPDATA%`` on Windows, ``~/Library/Application Support`` on macOS; a ``minebot`` folder in it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+
+def data_dir() -> Path:
+    """This user's minebot data folder (not created here)."""
+    explicit = os.environ.get("MINEBOT_DATA")
+    if explicit:
+        return Path(explicit)
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(base) / "minebot"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "minebot"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "minebot"
+
+
+def learnt_skins() -> Path:
+    """The folder of the skin packs learnt by this user: one folder per pack, as in templates/."""
+    return data_dir() / "skins"
+
+
+def hidden_skins() -> set[str]:
+    """Skin packs not to load (``MINEBOT_HIDE_SKINS``, comma-separated names): to see how minebot
+    does on a look as if it had never seen it."""
+    return {name.strip() for name in os.environ.get("MINEBOT_HIDE_SKINS", "").split(",") if name.strip()}

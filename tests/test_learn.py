@@ -1,0 +1,123 @@
+"""The learner's logic on simulated games drawn with a shipped pack's tile pictures (cut from a
+real game). What it proves is the logic: names only by the rules, no loss on a cell called safe,
+a pack saved in the user's folder. That it learns real games is the end-to-end tests' job."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bot.board import CODE_OF, COVERED, FLAG
+from bot.capture import Region
+from bot.learn import Learner
+from bot.sim import Game, parse_level
+from bot.userdata import learnt_skins
+from bot.vision import load_image, load_pack
+from bot.vision.geometry import Geometry
+from bot.vision.grid import find_grid
+from bot.vision.pack import TILE_NAMES
+
+ORIGIN = (40, 90)
+FACE = (ORIGIN[0] + 60, ORIGIN[1] - 40, 20, 20)  # x, y, w, h
+
+
+class DrawnGame:
+    """A simulated game drawn with a pack's tiles; a screen and a mouse for the learner."""
+
+    def __init__(self, skin: str, level: str, seed: int, keys: bool = True) -> None:
+        self.keys = keys
+        self.pack = load_pack(skin)
+        self.tiles = {t.code: t.image for t in self.pack.tiles if "-" not in t.file}
+        self.level, self.seed = parse_level(level), seed
+        self.game = Game(self.level, "safe", seed)
+        self.whole = Region(0, 0, 400, 420)
+        self.clicks: list[tuple[int, int, str]] = []
+
+    # the screen
+    def grab(self, region: Region | None = None) -> np.ndarray:
+        r = region or self.whole
+        image = np.full((self.whole.height, self.whole.width, 3), 192, dtype=np.uint8)
+        n = self.pack.cell_px
+        for (row, col), code in np.ndenumerate(self.game.view):
+            x, y = ORIGIN[0] + col * n, ORIGIN[1] + row * n
+            image[y : y + n, x : x + n] = self.tiles[int(code)]
+        fx, fy, fw, fh = FACE
+        image[fy : fy + fh, fx : fx + fw] = (0, 255, 255) if self.game.state == "playing" else (0, 0, 255)
+        return image[r.top : r.top + r.height, r.left : r.left + r.width].copy()
+
+    def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
+        return self.grab(region)
+
+    # the mouse
+    def click(self, x: float, y: float, button: str = "left") -> None:
+        fx, fy, fw, fh = FACE
+        if fx <= x < fx + fw and fy <= y < fy + fh:
+            self.game = Game(self.level, "safe", (self.seed, len(self.clicks)))
+            return
+        n = self.pack.cell_px
+        cell = (int((y - ORIGIN[1]) // n), int((x - ORIGIN[0]) // n))
+        self.clicks.append((*cell, button))
+        if button == "left":
+            self.game.reveal(cell)
+        else:
+            self.game.flag(cell)
+
+    def park(self, x: float, y: float) -> None:
+        pass
+
+    def press(self, keys: str) -> None:
+        if self.keys and keys == "F2":
+            self.game = Game(self.level, "safe", (self.seed, len(self.clicks)))
+
+
+def _drawn_as(picture: np.ndarray, tiles: dict[int, np.ndarray]) -> int:
+    """The code of the tile a learnt picture shows: the nearest at the best shift of up to 3 px."""
+    n = picture.shape[0]
+    best: tuple[float, int] = (np.inf, 0)
+    for code, tile in tiles.items():
+        for dy in range(-3, 4):
+            for dx in range(-3, 4):
+                a = picture[max(dy, 0) : n + min(dy, 0), max(dx, 0) : n + min(dx, 0)].astype(float)
+                b = tile[max(-dy, 0) : n + min(-dy, 0), max(-dx, 0) : n + min(-dx, 0)].astype(float)
+                best = min(best, (float(np.abs(a - b).mean()), code))
+    return best[1]
+
+
+def _learner(drawn: DrawnGame) -> Learner:
+    geometry = find_grid(drawn.grab())
+    return Learner(drawn, drawn, geometry, drawn.level.mines, name="drawn")  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("skin, keys", [("winemine", True), ("xdemineur", False)])
+def test_learner_names_only_what_is_true_and_never_loses_on_a_safe_cell(skin: str, keys: bool) -> None:
+    """Twelve games; xdemineur's drawing starts a new game only from its face (no key works)."""
+    drawn = DrawnGame(skin, "beginner", seed=7, keys=keys)
+    learner = _learner(drawn)
+    results = []
+    for index in range(12):
+        if index:
+            learner.new_game()
+        results.append(learner.play_game())
+    assert not any(r.lost_on_certain for r in results)
+    assert sum(r.won for r in results) >= 4
+    # every look named is the value its picture shows (the tile it was drawn with)
+    for look, code in learner.looks.names().items():
+        assert _drawn_as(learner.pictures[look], drawn.tiles) == code
+    named = set(learner.looks.names().values())
+    assert {COVERED, FLAG, 0, 1, 2} <= named and named & {CODE_OF["X"], CODE_OF["*"]}
+
+
+def test_learnt_pack_is_saved_merged_and_reads_the_board() -> None:
+    drawn = DrawnGame("winemine", "beginner", seed=3)
+    learner = _learner(drawn)
+    learner.play_game()
+    folder = learnt_skins() / "drawn"
+    first = sorted(p.name for p in folder.glob("*.png"))
+    assert "covered.png" in first and (folder / "pack.json").is_file()
+    learner.new_game()
+    learner.play_game()
+    second = sorted(p.name for p in folder.glob("*.png"))
+    assert set(first) <= set(second)
+    pack = load_pack("drawn")
+    assert {TILE_NAMES["#"]} <= {t.file.removesuffix(".png") for t in pack.tiles}
