@@ -299,39 +299,51 @@ def _bench_vision(ns: argparse.Namespace) -> int:
     import time
 
     from bot import vision
+    from bot.vision.grid import find_grid
+    from bot.vision.looks import LookBook
     from bot.vision.read import read_cells
 
     images = ns.images or sorted(Path("fixtures").glob("*/*.png"))
     if not images:
         raise UsageError("no screenshots given and no fixtures/*/*.png here; run from the repository or name images")
     packs = vision.load_packs()
-    per_shot: dict[tuple[str, str], list[tuple[float, float, int]]] = {}  # (skin, screenshot size): figures
-    for path in images:
-        image = vision.load_image(path)
-        located, read_ms = [], []
+
+    def timed(work: Callable[[], object]) -> float:
+        """Median ms of ``ns.repeat`` runs."""
+        runs = []
         for _ in range(ns.repeat):
             t0 = time.perf_counter()
-            geo = vision.locate(image, packs)
-            located.append(time.perf_counter() - t0)
+            work()
+            runs.append(time.perf_counter() - t0)
+        return 1000 * statistics.median(runs)
+
+    per_shot: dict[tuple[str, str], list[tuple[float, float, float, float, int]]] = {}  # (skin, size): figures
+    for path in images:
+        image = vision.load_image(path)
+        geo = vision.locate(image, packs)
         x, y, w, h = geo.region(margin=2)
         crop = np.ascontiguousarray(image[max(y, 0) : y + h, max(x, 0) : x + w])
         local = geo.moved(-max(x, 0), -max(y, 0))
         pack = vision.pack_named(packs, geo.skin)
-        for _ in range(ns.repeat):
-            t0 = time.perf_counter()
-            read_cells(crop, local, pack)
-            read_ms.append(time.perf_counter() - t0)
-        per_shot.setdefault((geo.skin, f"{image.shape[1]}x{image.shape[0]}"), []).append(
-            (1000 * statistics.median(located), 1000 * statistics.median(read_ms), geo.rows * geo.cols)
-        )
-    print(f"{'skin':12} {'screenshot':>10} {'shots':>5} {'locate ms (median, max)':>24} {'read ms (median, max)':>22}  cells")
+        grid = find_grid(image)
+        gx, gy, gw, gh = grid.region(margin=2)
+        grid_crop = np.ascontiguousarray(image[max(gy, 0) : gy + gh, max(gx, 0) : gx + gw])
+        book = LookBook(grid.moved(-max(gx, 0), -max(gy, 0)))
+        book.assign(grid_crop)  # the looks known, as while playing
+        per_shot.setdefault((geo.skin, f"{image.shape[1]}x{image.shape[0]}"), []).append((
+            timed(lambda: vision.locate(image, packs)), timed(lambda: read_cells(crop, local, pack)),
+            timed(lambda: find_grid(image)), timed(lambda: book.assign(grid_crop)), geo.rows * geo.cols,
+        ))
+    print(f"{'skin':12} {'screenshot':>10} {'shots':>5} {'locate, packs':>15} {'read, pack':>12} "
+          f"{'locate, no pack':>16} {'read, looks':>12}  cells")
     for (skin, size), rows in sorted(per_shot.items(), key=lambda kv: (kv[0][0], -len(kv[1]))):
-        loc = [r[0] for r in rows]
-        rd = [r[1] for r in rows]
-        print(f"{skin:12} {size:>10} {len(rows):5d} {statistics.median(loc):14.1f} {max(loc):9.1f} "
-              f"{statistics.median(rd):12.2f} {max(rd):9.2f}  up to {max(r[2] for r in rows)}")
-    print(f"median of {ns.repeat} runs per shot; locate = find the board in the whole screenshot, all skins tried; "
-          "read = every cell from a capture of the board region")
+        cols = [f"{statistics.median(v):6.1f} {max(v):6.1f}" for v in zip(*(r[:4] for r in rows), strict=True)]
+        print(f"{skin:12} {size:>10} {len(rows):5d} {cols[0]:>15} {cols[1]:>12} {cols[2]:>16} {cols[3]:>12}  "
+              f"up to {max(r[4] for r in rows)}")
+    print(f"ms, median and max over the shots of each shot's median of {ns.repeat} runs. locate, packs: find the board "
+          "in the whole screenshot with every pack; read, pack: every cell from a capture of the board region; "
+          "locate, no pack: find the board by its lattice alone; read, looks: every cell sorted into its look, "
+          "as a learnt look is read while playing")
     return 0
 
 

@@ -19,6 +19,7 @@ import json
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO
 
 import cv2
@@ -33,7 +34,7 @@ from bot.naming import NUMBERS, Naming, name_looks
 from bot.play import GameResult
 from bot.sim import Rule, State
 from bot.solver.guess import first_click
-from bot.userdata import learnt_skins
+from bot.userdata import cache_dir, learnt_skins
 from bot.vision.geometry import Geometry
 from bot.vision.looks import LookBook
 from bot.vision.pack import TILE_NAMES, SkinPack, add_tiles
@@ -42,7 +43,6 @@ SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game
 SLOW_GAME = 2.0  # s a click may take to show before the measured redraw time says otherwise
 LATENCY_FACTOR = 5  # a click not shown after this many times the slowest redraw seen is lost
 NEW_GAME_KEYS = ("F2", "ctrl+r")  # tried in turn after a game, before the face
-FRESH_SHARE = 0.5  # a new game shows at least this share of covered cells (games that open an area themselves)
 
 
 @dataclass
@@ -85,6 +85,7 @@ class Learner:
         self.image: np.ndarray | None = None
         self.band_playing: np.ndarray | None = None
         self._first_click_second: int | None = None
+        self.restart: tuple[str, object] | None = None  # how a new game started last time: ("key", k) or ("face", (x, y))
 
     def seed(self, pack: SkinPack) -> None:
         """Start from what a pack learnt before: each tile a look, named as the pack names it."""
@@ -148,10 +149,13 @@ class Learner:
         start = time.perf_counter()
         looks = self.read()
         if not self.looks.hidden:  # nothing known: a new game's board says what covered cells look like
-            self.looks.hidden.update({k: COVERED for k in _covered_looks(looks)})
+            try:
+                self.looks.hidden.update({k: COVERED for k in _covered_looks(looks, self.mines)})
+            except ScreenError as exc:
+                raise ScreenError(f"{exc} (the screen is saved in {self.save_screen()})") from exc
         opened = not np.isin(looks, self.looks.covered()).all()
-        if opened and np.isin(looks, list(self.looks.hidden)).mean() < FRESH_SHARE:
-            raise ScreenError("minebot learns and plays from a new game: start one (every cell covered) and run it again")
+        if not self._new(looks):
+            raise ScreenError("minebot learns and plays from a new game: start one and run it again")
         assert self.image is not None
         self.band_playing = self._band(self.image)
         guesses = readings = clicks = 0
@@ -267,27 +271,43 @@ class Learner:
         return image[: max(y, 0), :].astype(np.int16)
 
     def new_game(self, key: str | None = None) -> None:
-        """Start the next game: the key given, else F2 and Ctrl+R in turn, else a click on what changed
-        above the board when the game ended (the face). Done when the board is fresh again."""
-        for k in ((key,) if key else NEW_GAME_KEYS):
-            self.mouse.press(k)
-            if self._fresh_within(1.5):
-                return
+        """Start the next game: the way that worked last time; else the key given, else F2 and
+        Ctrl+R in turn, else a click on what changed above the board when the game ended (the
+        face). Done when a new game shows; the way that worked is kept."""
+        ways: list[tuple[str, object]] = [] if self.restart is None else [self.restart]
+        ways += [("key", k) for k in ((key,) if key else NEW_GAME_KEYS)]
         face = self._face()
         if face is not None:
-            self.mouse.click(self.region.left + face[0], self.region.top + face[1])
-            if self._fresh_within(3.0):
+            ways.append(("face", face))
+        for way in dict.fromkeys(ways):
+            how, what = way
+            if how == "key":
+                self.mouse.press(str(what))
+            else:
+                x, y = what  # type: ignore[misc]
+                self.mouse.click(self.region.left + x, self.region.top + y)
+            if self._fresh_within(1.5 if how == "key" else 3.0):
+                self.restart = way
                 return
         raise ScreenError("could not start a new game (tried F2, Ctrl+R and the face); start one by hand and run minebot again")
 
     def _fresh_within(self, seconds: float) -> bool:
+        """Whether a new game shows within ``seconds``: a board that can be a new game's (see _new)
+        and is not the last game's (a game like xdemineur opens an area of a new game itself)."""
+        last = self.book.assign(self.image) if self.image is not None else None
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             looks = self.read()
-            if np.isin(looks, self.looks.covered()).all():
+            if self._new(looks) and not np.array_equal(looks, last):
                 return True
             time.sleep(0.1)
         return False
+
+    def _new(self, looks: np.ndarray) -> bool:
+        """Whether a board can be a new game's: no flag, no mine shown, and every look known or
+        still to be named as a number (a game may open an area itself)."""
+        flags = [k for k, code in self.looks.hidden.items() if code == FLAG]
+        return not np.isin(looks, flags + list(self.looks.ends)).any() and np.isin(looks, self.looks.covered()).any()
 
     def _face(self) -> tuple[float, float] | None:
         """Where the picture above the board changed between the game's start and its end, nearest
@@ -304,6 +324,13 @@ class Learner:
         middle = self.local.origin[0] + self.local.cols * self.local.pitch[0] / 2
         best = min(range(1, n), key=lambda i: abs(centres[i][0] - middle))
         return float(centres[best][0]), float(centres[best][1])
+
+    def save_screen(self) -> Path:
+        """Save the last screen read in this user's cache folder; where."""
+        path = cache_dir() / "learn-last-screen.png"
+        if self.image is not None:
+            cv2.imwrite(str(path), self.image)
+        return path
 
     # -- what was learnt --------------------------------------------------------------------
     def pack_name(self) -> str:
@@ -329,13 +356,24 @@ class Learner:
         return add_tiles(folder, tiles)
 
 
-def _covered_looks(looks: np.ndarray) -> list[int]:
-    """The looks of covered cells on a new game's board: the commonest one, and a second nearly as
-    common (a checkerboard's two shades; a game that opened an area itself shows numbers too, far
-    fewer of each)."""
+def _covered_looks(looks: np.ndarray, mines: int) -> list[int]:
+    """The looks of covered cells on a new game's board. All cells look alike, or two looks share
+    them about equally (a checkerboard's two shades): covered. A game that opened an area itself
+    (xdemineur) shows revealed cells too, which may outnumber the covered ones: the one look under
+    which the rest of the board can be named by the rules."""
     kinds, counts = np.unique(looks, return_counts=True)
-    order = np.argsort(-counts)
-    covered = [int(kinds[order[0]])]
-    if len(order) > 1 and counts[order[1]] >= 0.5 * counts[order[0]]:
-        covered.append(int(kinds[order[1]]))
-    return covered
+    order = [int(kinds[i]) for i in np.argsort(-counts)]
+    if len(order) <= 2:
+        return order
+    fits = []
+    for candidate in order:
+        try:
+            name_looks(looks, {candidate: COVERED}, mines=mines)
+            fits.append(candidate)
+        except InconsistentBoard:
+            pass
+    if len(fits) != 1:
+        raise ScreenError(
+            "cannot tell which cells are covered on this board: start a new game (every cell covered) and run minebot again"
+        )
+    return fits

@@ -26,6 +26,23 @@ def data_dir() -> Path:
     return Path(base) / "minebot"
 
 
+def cache_dir() -> Path:
+    """This user's folder for things worth keeping a while only (the last screen of a run that stopped):
+    ``$MINEBOT_CACHE``, else ``$XDG_CACHE_HOME/minebot`` (``~/.cache``), ``%LOCALAPPDATA%\\minebot\\cache``
+    on Windows, ``~/Library/Caches/minebot`` on macOS. Created."""
+    explicit = os.environ.get("MINEBOT_CACHE")
+    if explicit:
+        folder = Path(explicit)
+    elif sys.platform == "win32":
+        folder = data_dir() / "cache"
+    elif sys.platform == "darwin":
+        folder = Path.home() / "Library" / "Caches" / "minebot"
+    else:
+        folder = Path(os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")) / "minebot"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def learnt_skins() -> Path:
     """The folder of the skin packs learnt by this user: one folder per pack, as in templates/."""
     return data_dir() / "skins"

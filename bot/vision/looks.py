@@ -61,8 +61,9 @@ class LookBook:
             out[i] = crop if n == self.size else cv2.resize(crop, (self.size, self.size), interpolation=cv2.INTER_AREA)
         return out
 
-    def distances(self, crops: np.ndarray, prototypes: np.ndarray | None = None) -> np.ndarray:
-        """RMS difference of each crop from each prototype, at the best shift: (len(crops), len(prototypes))."""
+    def distances(self, crops: np.ndarray, prototypes: np.ndarray | None = None, shifts: bool = True) -> np.ndarray:
+        """RMS difference of each crop from each prototype, at the best shift (or unshifted):
+        (len(crops), len(prototypes))."""
         protos = self.prototypes if prototypes is None else prototypes
         if len(protos) == 0 or len(crops) == 0:
             return np.full((len(crops), len(protos)), np.inf, dtype=np.float32)
@@ -70,11 +71,11 @@ class LookBook:
         inner = crops[:, m : s - m, m : s - m].reshape(len(crops), -1)
         inner_sq = (inner * inner).sum(axis=1)[:, None]
         best = np.full((len(crops), len(protos)), np.inf, dtype=np.float32)
-        for dy in range(-m, m + 1):
-            for dx in range(-m, m + 1):
-                p = protos[:, m + dy : s - m + dy, m + dx : s - m + dx].reshape(len(protos), -1)
-                d2 = inner_sq + (p * p).sum(axis=1)[None, :] - 2 * inner @ p.T
-                np.minimum(best, d2, out=best)
+        moves = [(dy, dx) for dy in range(-m, m + 1) for dx in range(-m, m + 1)] if shifts else [(0, 0)]
+        for dy, dx in moves:
+            p = protos[:, m + dy : s - m + dy, m + dx : s - m + dx].reshape(len(protos), -1)
+            d2 = inner_sq + (p * p).sum(axis=1)[None, :] - 2 * inner @ p.T
+            np.minimum(best, d2, out=best)
         return np.sqrt(np.maximum(best, 0) / inner.shape[1])
 
     def assign(self, image: np.ndarray) -> np.ndarray:
@@ -82,9 +83,15 @@ class LookBook:
         crops = self.crops(image)
         looks = np.full(len(crops), -1, dtype=np.int64)
         if len(self.prototypes):
-            d = self.distances(crops)
+            # most cells match their look unshifted; only the others are tried at every shift
+            d = self.distances(crops, shifts=False)
             near = d.min(axis=1) < LOOK_LIMIT
             looks[near] = d.argmin(axis=1)[near]
+            rest = np.flatnonzero(~near)
+            if len(rest):
+                d = self.distances(crops[rest])
+                near = d.min(axis=1) < LOOK_LIMIT
+                looks[rest[near]] = d.argmin(axis=1)[near]
         while (looks < 0).any():
             first = int(np.flatnonzero(looks < 0)[0])
             self.prototypes = np.concatenate([self.prototypes, crops[first : first + 1]])
