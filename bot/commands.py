@@ -224,6 +224,7 @@ def _learn(
             "clicks": result.clicks, "lost_on_certain": result.lost_on_certain,
             "looks_named": "".join(sorted(CHAR_OF[c] for c in set(named.values()))),
             "seconds_learning": round(time.perf_counter() - start, 1),
+            "clicks_learning": sum(r.clicks for r in results),
         }
         if ns.json:
             print(json.dumps(line), flush=True)

@@ -46,5 +46,9 @@ class UnreadableCell(VisionError):
     """A cell whose picture matches no tile of the skin."""
 
 
+class ImpossibleReading(UnreadableCell):
+    """A reading no game can show (a 0 beside a covered cell): something drawn over a cell for a moment."""
+
+
 class ScreenError(MinebotError):
     """The live screen cannot be used: no display, Wayland, the window moved or closed, the user took the mouse."""

@@ -36,12 +36,13 @@ from bot.sim import Rule, State
 from bot.solver.guess import first_click
 from bot.userdata import cache_dir, learnt_skins
 from bot.vision.geometry import Geometry
-from bot.vision.looks import LookBook
+from bot.vision.looks import LOOK_LIMIT, LookBook
 from bot.vision.pack import TILE_NAMES, SkinPack, add_tiles
 
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
 SLOW_GAME = 2.0  # s a click may take to show before the measured redraw time says otherwise
 LATENCY_FACTOR = 5  # a click not shown after this many times the slowest redraw seen is lost
+STABLE_TRIES = 5  # readings that may show a look that then goes away, before the learner stops
 NEW_GAME_KEYS = ("F2", "ctrl+r")  # tried in turn after a game, before the face
 
 
@@ -104,15 +105,28 @@ class Learner:
 
     # -- reading ----------------------------------------------------------------------------
     def read(self) -> np.ndarray:
-        """The look of every cell, once the board has stayed still for SETTLE seconds."""
-        self.mouse.park(*self.park)
-        self.image = self.screen.settled(self.region, quiet=SETTLE)
-        before = len(self.book)
-        looks = self.book.assign(self.image)
-        for k in range(before, len(self.book)):
-            r, c = (int(v) for v in np.argwhere(looks == k)[0])
-            self.pictures[k] = self._picture(r, c)
-        return looks
+        """The look of every cell, once the board has stayed still for SETTLE seconds. A look not
+        seen before counts only once a second reading shows it on the same cells: a pressed cell,
+        a highlight or a frame of an animation is gone by then (and is then forgotten)."""
+        for _ in range(STABLE_TRIES):
+            self.mouse.park(*self.park)
+            self.image = self.screen.settled(self.region, quiet=SETTLE)
+            known = len(self.book)
+            looks = self.book.assign(self.image)
+            if len(self.book) == known:
+                return looks
+            time.sleep(SETTLE)
+            again = self.book.assign(self.screen.settled(self.region, quiet=SETTLE))
+            if np.array_equal(again, looks):
+                for k in range(known, len(self.book)):
+                    r, c = (int(v) for v in np.argwhere(looks == k)[0])
+                    self.pictures[k] = self._picture(r, c)
+                return looks
+            self.book.prototypes = self.book.prototypes[:known]  # it changed: forget what it showed
+        raise ScreenError(
+            f"the board keeps changing ({STABLE_TRIES} readings): is something moving over it? "
+            f"(the screen is saved in {self.save_screen()})"
+        )
 
     def _picture(self, r: int, c: int) -> np.ndarray:
         assert self.image is not None
@@ -348,7 +362,7 @@ class Learner:
             n = self.book.cut
             meta.write_text(json.dumps({
                 "cell_px": n, "pitch": list(self.geometry.pitch), "rule": self.rule, "scales": "any",
-                "settle_ms": round(1000 * SETTLE), "learnt": True,
+                "settle_ms": round(1000 * SETTLE), "tolerance": LOOK_LIMIT, "learnt": True,
             }) + "\n")
         tiles: dict[str, list[np.ndarray]] = {}
         for look, code in self.looks.names().items():

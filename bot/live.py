@@ -19,7 +19,7 @@ import numpy as np
 from bot.actuator import Mouse
 from bot.board import COVERED, FLAG, HIDDEN, QUESTION, Board, Cell
 from bot.capture import Region, Screen
-from bot.errors import InconsistentBoard, ScreenError, UnreadableCell, VisionError
+from bot.errors import ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.sim import State
 from bot.solver.rules import check_numbers
 from bot.vision import Geometry, Reading, read
@@ -98,6 +98,8 @@ class LiveTable:
         self.image = self.screen.settled(self.region, quiet=self.pack.settle)
         try:
             return read(self.image, [self.pack], geometry=self.local, mines=self.mines)
+        except ImpossibleReading:
+            raise
         except VisionError as exc:
             saved = self._save_screen()
             if isinstance(exc, UnreadableCell) and self._board_still_here():
@@ -129,8 +131,11 @@ class LiveTable:
         retried = False
         deadline = time.perf_counter() + 1.0
         while True:
-            reading = self._read_once()
-            problem = self._problem(reading)
+            try:
+                reading = self._read_once()
+                problem = self._problem(reading)
+            except ImpossibleReading as exc:  # a cell pressed or highlighted for a moment: read again
+                problem = str(exc)
             if problem is not None:
                 failures += 1
                 if failures == 3:

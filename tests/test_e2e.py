@@ -87,3 +87,53 @@ def test_a_window_too_small_for_the_level_is_reported(tmp_path: Path) -> None:
     out = _play_after_start("gnome-mines", "beginner", tmp_path)  # its 610x460 window shows part of expert
     assert out.returncode != 0
     assert "make the window larger" in out.stderr.splitlines()[-1]
+
+
+LEARN_GAMES = 20
+
+
+@pytest.mark.parametrize("game", list(PROGRAMS))
+def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
+    """Leave one out: the game's own pack hidden and no learnt pack, minebot finds the board by its
+    lattice, learns the look by playing LEARN_GAMES beginner games (never losing on a cell it
+    called safe, never stopping), and the pack it learnt then reads every recorded screenshot of
+    that game exactly where the screenshot shows only values it learnt (a pointer's highlight over
+    the board, which the bot never sees while it plays, excepted)."""
+    if not _installed("Xvfb", "xdotool", PROGRAMS[game]) and not os.environ.get("MINEBOT_REQUIRE_E2E"):
+        pytest.skip(f"Xvfb, xdotool or {PROGRAMS[game]} missing: run scripts/install-games")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(MINEBOT_HIDE_SKINS=GAMES[game].skin, MINEBOT_DATA=str(tmp_path / "data"), MINEBOT_CACHE=str(tmp_path / "cache"))
+    out = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--game", game, "--level", "beginner", "--games", str(LEARN_GAMES), "--json",
+         "--save-final", str(tmp_path / "final.png")],
+        capture_output=True, text=True, timeout=900, env=env,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "learning its look by playing it" in out.stderr
+    results = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(results) == LEARN_GAMES
+    assert all(r["state"] in ("won", "lost") and not r["lost_on_certain"] for r in results)
+    assert sum(r["state"] == "won" for r in results) >= LEARN_GAMES // 3
+    assert set("#F0123") <= set(results[-1]["looks_named"])
+
+    packs = list((tmp_path / "data" / "skins").glob("*/pack.json"))
+    assert len(packs) == 1
+    os.environ["MINEBOT_DATA"] = str(tmp_path / "data")  # the test's own folder (conftest restores it)
+    from bot.board import CHAR_OF
+    from bot.vision import load_image, load_packs, read
+    from bot.vision.labels import read_label
+    from bot.vision.pack import _load_pack
+
+    _load_pack.cache_clear()
+    (pack,) = load_packs([packs[0].parent.name])
+    learnt = {CHAR_OF[t.code] for t in pack.tiles}
+    checked = 0
+    for label in sorted((Path(__file__).parents[1] / "fixtures" / GAMES[game].skin).glob("*.board")):
+        truth = read_label(label)
+        if "hover" in label.stem or not {CHAR_OF[int(v)] for v in truth.board.cells.ravel()} <= learnt:
+            continue
+        reading = read(load_image(label.with_suffix(".png")), [pack], mines=truth.board.mines)
+        assert (reading.geometry.rows, reading.geometry.cols) == (truth.rows, truth.cols), label.stem
+        assert (reading.board.cells == truth.board.cells).all(), label.stem
+        checked += 1
+    assert checked >= 3

@@ -29,6 +29,8 @@ by spaces (winemine: ``"alt+g e"``, its Game menu); the game's own size for that
 ``"middle"`` (winemine, xdemineur), ``"both"`` (left and right together: minegauler) or ``"left"``
 on the number (gnome-mines); no ``chord``, no chording.
 ``"win": "flags"`` marks a game that is only won once every mine is flagged (xdemineur).
+``"learnt": true`` marks a pack learnt by playing (bot/learn.py): its tiles are pitch squares centred
+on the cells, and it is located by the board's lattice only.
 """
 
 from __future__ import annotations
@@ -98,6 +100,7 @@ class SkinPack:
     chord: str | None = None  # the button that chords: "middle", "both" or "left"; None: the bot does not chord
     counter_text: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None  # text counters: ink, paper
     counter_leds: tuple[int, int, int] | None = None  # seven-segment counters decoded by segment: lit colour
+    learnt: bool = False  # learnt by playing (bot/learn.py): located by its lattice, not by flat colours
 
     @property
     def has_counter(self) -> bool:
@@ -179,6 +182,7 @@ def _load_pack(name: str, folder: Path) -> SkinPack:
         counter_text = None if text is None else (_colour(text["ink"]), _colour(text["paper"]))
         leds = meta.get("counter_leds")
         counter_leds = None if leds is None else _colour(leds["lit"])
+        learnt = bool(meta.get("learnt", False))
         chord = meta.get("chord")
         if chord not in (None, "middle", "both", "left"):
             raise ValueError(f"chord must be middle, both or left, not {chord!r}")
@@ -212,7 +216,7 @@ def _load_pack(name: str, folder: Path) -> SkinPack:
     return SkinPack(
         name, cell_px, (pitch[0], pitch[1]), rule, scales, tuple(tiles),
         {k: tuple(v) for k, v in faces.items()}, folder, flags_to_win, tolerance, match_px, settle, level_keys,
-        digits, counter, chord, counter_text, counter_leds,
+        digits, counter, chord, counter_text, counter_leds, learnt,
     )
 
 

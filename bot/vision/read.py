@@ -15,12 +15,13 @@ from weakref import WeakKeyDictionary
 import cv2
 import numpy as np
 
-from bot.board import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, Board, Cell
-from bot.errors import NoBoardFound, UnreadableCell
+from bot.board import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, Board, Cell, neighbour_sum
+from bot.errors import ImpossibleReading, NoBoardFound, UnreadableCell
 from bot.sim import LEVELS
 from bot.vision.counter import label_counter, led_counter, picture_counter, text_counter
 from bot.vision.geometry import Geometry, fit_lattice
 from bot.vision.grid import find_grids
+from bot.vision.looks import LookBook
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 
 # A cell matches a tile when its score (RMS difference, 0-255 levels) is below this. Cells drawn
@@ -358,10 +359,11 @@ def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndar
     """The board's geometry, with the codes and scores of its cells read on the way.
 
     The packs' own colours find a known look fastest; where they find nothing (a scale no pack
-    lists, a pixel phase their quarter-size search blurs away), the board is found by its lattice
-    alone (bot/vision/grid.py) and each pack is tried on its cells at the scale the lattice shows."""
+    lists, a pixel phase their quarter-size search blurs away; learnt packs, whose tiles have no
+    flat middle to look for), the board is found by its lattice alone (bot/vision/grid.py) and each
+    pack is tried on its cells at the scale the lattice shows."""
     try:
-        return _locate_by_colour(image, packs)
+        return _locate_by_colour(image, [p for p in packs if not p.learnt])
     except NoBoardFound as by_colour:
         grids = find_grids(image)
         tried: list[str] = []
@@ -393,7 +395,7 @@ def _fit_packs(
             continue
         scale = 1.0 if abs(scale_x - 1) < 0.005 else round((scale_x + scale_y) / 2, 4)
         geo = _line_up(image, grid, pack, scale)
-        if pack.scales is None:
+        if pack.scales is None and not pack.learnt:  # a learnt pack is read by looks, a pixel either way forgiven
             geo = _snap(image, geo, classifier_for(pack))
         codes, scores = read_cells(image, geo, pack)
         limit = classifier_for(pack).limit(scale)
@@ -485,7 +487,15 @@ def classifier_for(pack: SkinPack) -> Classifier:
 
 
 def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[np.ndarray, np.ndarray]:
-    """Codes and match scores (RMS levels) of every cell, as rows x cols arrays."""
+    """Codes and match scores (RMS levels) of every cell, as rows x cols arrays. A learnt pack is
+    read as it was learnt: each cell is the look (tile) it is nearest, by bot/vision/looks.py."""
+    if pack.learnt:
+        book = LookBook(geometry)
+        for tile in pack.tiles:
+            book.add(tile.image)
+        distances = book.distances(book.crops(image))
+        shape = (geometry.rows, geometry.cols)
+        return pack.codes()[distances.argmin(axis=1)].reshape(shape), distances.min(axis=1).reshape(shape)
     classifier = classifier_for(pack)
     cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
     best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells], snapped=bool(geometry.xs))
@@ -510,6 +520,20 @@ def check_cells(
         f"(best RMS difference {scores[r, c]:.0f}, limit {limit:.0f}){where}; "
         "move anything covering the board, or add the tile with `minebot learn`"
     )
+
+
+def check_zeros(geometry: Geometry, codes: np.ndarray) -> None:
+    """Raise :class:`ImpossibleReading` for a cell read as 0 beside a covered one: every game opens a
+    0's neighbours, so the picture is something else (a hover highlight, a pressed cell, a cell
+    half drawn) that looks like an empty cell."""
+    beside = (codes == 0) & (neighbour_sum(codes == COVERED) > 0)
+    if beside.any():
+        r, c = (int(v) for v in np.argwhere(beside)[0])
+        x, y, _, _ = geometry.box(r, c)
+        raise ImpossibleReading(
+            f"cell ({r},{c}) at ({x},{y}) reads as empty (0) beside a covered cell, which no game shows: something "
+            "is drawn over it (the pointer's highlight? a pressed cell?); move the pointer off the board and read again"
+        )
 
 
 def face_centre(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[float, float] | None:
@@ -600,6 +624,7 @@ def read(
         pack = pack_named(packs, geometry.skin)
         codes, scores = read_cells(image, geometry, pack)
     check_cells(image, geometry, scores, classifier_for(pack).limit(geometry.scale), save_unreadable)
+    check_zeros(geometry, codes)
     counter = None
     if mines is None:  # the live loop passes the count it found once: no counter on every reading
         counter = read_counter(image, geometry, pack)
