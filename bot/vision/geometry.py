@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -53,6 +54,13 @@ class Geometry:
         ys = tuple(y + round(dy) for y in self.ys)
         return replace(self, origin=(self.origin[0] + dx, self.origin[1] + dy), xs=xs, ys=ys)
 
+    def part(self, row: int, col: int, rows: int, cols: int) -> Geometry:
+        """The geometry of the rows x cols cells from (row, col) on, alone."""
+        return replace(
+            self, rows=rows, cols=cols, origin=(self.origin[0] + col * self.pitch[0], self.origin[1] + row * self.pitch[1]),
+            xs=self.xs[col : col + cols], ys=self.ys[row : row + rows],
+        )
+
     def cell_at(self, x: float, y: float) -> Cell | None:
         c = int((x - self.origin[0]) // self.pitch[0])
         r = int((y - self.origin[1]) // self.pitch[1])
@@ -76,3 +84,34 @@ def fit_lattice(positions: np.ndarray, prior: float) -> tuple[float, float, np.n
     a = np.vstack([np.ones(len(k)), k]).T
     (start, pitch), *_ = np.linalg.lstsq(a, positions, rcond=None)
     return float(start), float(pitch), k.astype(int)
+
+
+Line = list[Cell]
+
+
+def grow(geo: Geometry, belongs: Callable[[Geometry, Line, Line], bool]) -> Geometry:
+    """Extend a board a row or column at a time, on every side, while ``belongs(grown, line, edge)``
+    says the new line is the board's: ``grown`` is the board with the line, ``line`` the line's cells
+    and ``edge`` the cells of the old board's edge beside it, both in ``grown``'s numbering."""
+    changed = True
+    while changed:
+        changed = False
+        for side in ("left", "right", "up", "down"):
+            while True:
+                trial, line, edge = _beside(geo, side)
+                if not belongs(trial, line, edge):
+                    break
+                geo, changed = trial, True
+    return geo
+
+
+def _beside(geo: Geometry, side: str) -> tuple[Geometry, Line, Line]:
+    if side == "left":
+        trial = replace(geo, cols=geo.cols + 1).moved(-geo.pitch[0], 0)
+        return trial, [(r, 0) for r in range(trial.rows)], [(r, 1) for r in range(trial.rows)]
+    if side == "right":
+        return replace(geo, cols=geo.cols + 1), [(r, geo.cols) for r in range(geo.rows)], [(r, geo.cols - 1) for r in range(geo.rows)]
+    if side == "up":
+        trial = replace(geo, rows=geo.rows + 1).moved(0, -geo.pitch[1])
+        return trial, [(0, c) for c in range(trial.cols)], [(1, c) for c in range(trial.cols)]
+    return replace(geo, rows=geo.rows + 1), [(geo.rows, c) for c in range(geo.cols)], [(geo.rows - 1, c) for c in range(geo.cols)]

@@ -37,7 +37,7 @@ import numpy as np
 
 from bot.board import Cell
 from bot.errors import NoBoardFound
-from bot.vision.geometry import Geometry, fit_lattice
+from bot.vision.geometry import Geometry, fit_lattice, grow
 
 EDGE_STEP = 5  # colour levels: a larger step between neighbouring pixels is an edge
 MIN_INSIDE = 3  # px: the smallest inside of a cell looked for (8 px cells with a bevel), less a pixel all round
@@ -267,31 +267,17 @@ def _grow(edge: Edges, grid: Grid) -> Grid:
     """Add the lines beside the board whose cells are bordered where the lattice says (cells that
     showed no inside: Wine draws no line above or left of its first row and column, so those
     revealed cells are one region with the black around the board)."""
-    geo = grid.geometry
-    changed = True
-    while changed:
-        changed = False
-        for side in ("left", "right", "up", "down"):
-            while True:
-                if side == "left":
-                    trial = replace(geo, cols=geo.cols + 1).moved(-geo.pitch[0], 0)
-                    line = replace(trial, cols=1)
-                elif side == "right":
-                    trial = replace(geo, cols=geo.cols + 1)
-                    line = replace(geo, cols=1).moved(geo.cols * geo.pitch[0], 0)
-                elif side == "up":
-                    trial = replace(geo, rows=geo.rows + 1).moved(0, -geo.pitch[1])
-                    line = replace(trial, rows=1)
-                else:
-                    trial = replace(geo, rows=geo.rows + 1)
-                    line = replace(geo, rows=1).moved(0, geo.rows * geo.pitch[1])
-                x, y, w, h = line.region()
-                if x < 0 or y < 0 or x + w > edge.any.shape[1] or y + h > edge.any.shape[0]:  # off the screen
-                    break
-                if (bordered(edge, line) >= 3).mean() < PARTED:
-                    break
-                geo, changed = trial, True
-    return replace(grid, geometry=geo)
+    height, width = edge.any.shape
+
+    def belongs(trial: Geometry, line: list[Cell], _: list[Cell]) -> bool:
+        (r, c), (r2, c2) = line[0], line[-1]
+        part = trial.part(r, c, r2 - r + 1, c2 - c + 1)
+        x, y, w, h = part.region()
+        if x < 0 or y < 0 or x + w > width or y + h > height:  # off the screen
+            return False
+        return bool((bordered(edge, part) >= 3).mean() >= PARTED)
+
+    return replace(grid, geometry=grow(grid.geometry, belongs))
 
 
 def bordered(edge: Edges, geo: Geometry) -> np.ndarray:

@@ -19,7 +19,7 @@ from bot.board import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLA
 from bot.errors import ImpossibleReading, NoBoardFound, UnreadableCell
 from bot.sim import LEVELS
 from bot.vision.counter import label_counter, led_counter, picture_counter, text_counter
-from bot.vision.geometry import Geometry, fit_lattice
+from bot.vision.geometry import Geometry, fit_lattice, grow
 from bot.vision.grid import find_grids
 from bot.vision.looks import LookBook
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
@@ -291,31 +291,15 @@ def _verified(image: np.ndarray, cand: _Candidate, classifier: Classifier) -> tu
 
 def _grow(image: np.ndarray, geo: Geometry, classifier: Classifier) -> Geometry:
     """Extend the board a row or column at a time while the new line matches tiles."""
-    changed = True
-    while changed:
-        changed = False
-        for side in ("left", "right", "up", "down"):
-            while True:
-                if side == "left":
-                    trial = replace(geo, cols=geo.cols + 1).moved(-geo.pitch[0], 0)
-                    line, edge = [(r, 0) for r in range(trial.rows)], [(r, 1) for r in range(trial.rows)]
-                elif side == "right":
-                    trial = replace(geo, cols=geo.cols + 1)
-                    line, edge = [(r, geo.cols) for r in range(geo.rows)], [(r, geo.cols - 1) for r in range(geo.rows)]
-                elif side == "up":
-                    trial = replace(geo, rows=geo.rows + 1).moved(0, -geo.pitch[1])
-                    line, edge = [(0, c) for c in range(trial.cols)], [(1, c) for c in range(trial.cols)]
-                else:
-                    trial = replace(geo, rows=geo.rows + 1)
-                    line, edge = [(geo.rows, c) for c in range(geo.cols)], [(geo.rows - 1, c) for c in range(geo.cols)]
-                new = classifier.read_line(image, trial, line)
-                if new is None:
-                    break
-                beside = classifier.codes[classifier.match(image, [trial.box(*e) for e in edge])[0]]
-                if not _fits_beside(new, beside):
-                    break
-                geo, changed = trial, True
-    return geo
+
+    def belongs(trial: Geometry, line: list[Cell], edge: list[Cell]) -> bool:
+        new = classifier.read_line(image, trial, line)
+        if new is None:
+            return False
+        beside = classifier.codes[classifier.match(image, [trial.box(*e) for e in edge])[0]]
+        return _fits_beside(new, beside)
+
+    return grow(geo, belongs)
 
 
 def _snap(image: np.ndarray, geo: Geometry, classifier: Classifier) -> Geometry:
