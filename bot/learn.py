@@ -354,12 +354,17 @@ class Learner:
         return "learnt-" + hashlib.sha1(covered.tobytes()).hexdigest()[:8]
 
     def save(self) -> list[str]:
-        """Write every named look into this user's pack for the skin (merged, nothing overwritten)."""
+        """Write every named look into this user's pack for the skin (merged, nothing overwritten).
+        Pictures of another size than the pack's go to a pack of their own, NAME-<size>px (a game
+        whose cells follow its window draws them anew at each size)."""
+        n = self.book.cut
         folder = learnt_skins() / self.pack_name()
-        folder.mkdir(parents=True, exist_ok=True)
         meta = folder / "pack.json"
+        if meta.is_file() and json.loads(meta.read_text()).get("cell_px") != n:
+            folder = learnt_skins() / f"{self.pack_name()}-{n}px"
+            meta = folder / "pack.json"
+        folder.mkdir(parents=True, exist_ok=True)
         if not meta.is_file():
-            n = self.book.cut
             meta.write_text(json.dumps({
                 "cell_px": n, "pitch": list(self.geometry.pitch), "rule": self.rule, "scales": "any",
                 "settle_ms": round(1000 * SETTLE), "tolerance": LOOK_LIMIT, "learnt": True,

@@ -98,7 +98,7 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
     lattice, learns the look by playing LEARN_GAMES beginner games (never losing on a cell it
     called safe, never stopping), and the pack it learnt then reads every recorded screenshot of
     that game exactly where the screenshot shows only values it learnt (a pointer's highlight over
-    the board, which the bot never sees while it plays, excepted)."""
+    the board, which the bot never sees while it plays, excepted) at the size it learnt it."""
     if not _installed("Xvfb", "xdotool", PROGRAMS[game]) and not os.environ.get("MINEBOT_REQUIRE_E2E"):
         pytest.skip(f"Xvfb, xdotool or {PROGRAMS[game]} missing: run scripts/install-games")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
@@ -132,6 +132,8 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
         truth = read_label(label)
         if "hover" in label.stem or not {CHAR_OF[int(v)] for v in truth.board.cells.ravel()} <= learnt:
             continue
+        if abs(truth.pitch[0] - pack.pitch[0]) > 0.05 * pack.pitch[0]:
+            continue  # another window size: gnome-mines draws its cells anew at each size, to be learnt there
         reading = read(load_image(label.with_suffix(".png")), [pack], mines=truth.board.mines)
         assert (reading.geometry.rows, reading.geometry.cols) == (truth.rows, truth.cols), label.stem
         assert (reading.board.cells == truth.board.cells).all(), label.stem

@@ -121,3 +121,16 @@ def test_learnt_pack_is_saved_merged_and_reads_the_board() -> None:
     assert set(first) <= set(second)
     pack = load_pack("drawn")
     assert {TILE_NAMES["#"]} <= {t.file.removesuffix(".png") for t in pack.tiles}
+
+
+def test_pictures_of_another_size_go_to_a_pack_of_their_own() -> None:
+    """A game whose cells follow its window, learnt at two sizes: the second size's pictures never
+    go into the first size's pack (whose pictures all have one size), but into NAME-<size>px."""
+    small = DrawnGame("winemine", "beginner", seed=3)
+    _learner(small).play_game()
+    large = DrawnGame("xdemineur", "beginner", seed=3)  # 20 px tiles on a 21 px lattice
+    learner = _learner(large)
+    learner.play_game()
+    assert load_pack("drawn").cell_px == 16
+    other = load_pack(f"drawn-{learner.book.cut}px")
+    assert other.cell_px == learner.book.cut != 16
