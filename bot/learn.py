@@ -33,6 +33,7 @@ from bot.live import board_region, park_point, wait_for_new_second
 from bot.naming import NUMBERS, Naming, name_looks
 from bot.play import GameResult
 from bot.sim import Rule, State
+from bot.solver import get_strategy
 from bot.solver.guess import first_click
 from bot.userdata import cache_dir, learnt_skins
 from bot.vision.geometry import Geometry
@@ -81,6 +82,8 @@ class Learner:
         self.pictures: dict[int, np.ndarray] = {}  # the first whole picture of each look
         self.park = park_point(geometry, screen)
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
+        self.strategy = get_strategy("best")
+        self.rng = np.random.default_rng()
         self.name = name
         self.out = out if out is not None else sys.stderr
         self.image: np.ndarray | None = None
@@ -185,7 +188,14 @@ class Learner:
         while state == "playing":
             readings += 1
             naming = self._name(looks)
-            flags = sorted(c for c in naming.mines if looks[c] in self.looks.covered())
+            board = self._board(looks)
+            if board is not None:  # every look named: the board is known, decide as on a known skin
+                analysis = self.strategy.analyse(board, self.rule, self.rng, full=False)
+                certain_mines, certain_safe = analysis.mines, analysis.safe
+                pick = analysis.move.cell if analysis.move is not None else None
+            else:
+                certain_mines, certain_safe, pick = naming.mines, naming.safe, None
+            flags = sorted(c for c in certain_mines if looks[c] in self.looks.covered())
             if flags:
                 self._click(flags, "right")
                 clicks += len(flags)
@@ -195,13 +205,13 @@ class Learner:
                         self.looks.hidden[int(k)] = FLAG
                 looks = after
                 continue
-            if naming.safe:
-                safe = sorted(naming.safe)
+            if certain_safe:
+                safe = sorted(certain_safe)
                 state, looks = self._reveal(safe, looks, guess=False)
                 clicks += len(safe)
                 on_safe = state == "lost"
                 continue
-            cell = self._guess(naming, looks)
+            cell = pick if pick is not None else self._guess(naming, looks)
             guesses += 1
             clicks += 1
             state, looks = self._reveal([cell], looks, guess=True)
@@ -217,6 +227,14 @@ class Learner:
                 print(f"minebot: learnt a look: {CHAR_OF[next(iter(values))]}", file=self.out)
         self.looks.possible.update(naming.possible)
         return naming
+
+    def _board(self, looks: np.ndarray) -> Board | None:
+        """The board, where every look on it is named; else None."""
+        names = self.looks.names()
+        if not all(int(k) in names for k in np.unique(looks)):
+            return None
+        codes = np.vectorize(lambda k: names[int(k)], otypes=[np.int8])(looks)
+        return Board(codes, self.mines)
 
     def _guess(self, naming: Naming, looks: np.ndarray) -> Cell:
         """The covered cell least likely to hold a mine, mixed over the namings still possible."""
