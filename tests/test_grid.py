@@ -116,3 +116,14 @@ def test_looks_persist_across_screenshots() -> None:
     book2 = LookBook(find_grid(other))
     book2.prototypes = book.prototypes
     assert (book2.assign(other) == 0).all() and len(book2) == 1
+
+
+@pytest.mark.parametrize("path", CASES[::6], ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_second_reading_sorts_cells_as_the_first(path: Path) -> None:
+    """Sorting the same screenshot again, once its looks are known, gives every cell the same look
+    (each cell goes to its nearest look, not the first near enough): else a learner would take a
+    still board for a changing one."""
+    image = load_image(path.with_suffix(".png"))
+    book = LookBook(find_grid(image))
+    first = book.assign(image)
+    assert (book.assign(image) == first).all()

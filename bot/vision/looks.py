@@ -79,19 +79,12 @@ class LookBook:
         return np.sqrt(np.maximum(best, 0) / inner.shape[1])
 
     def assign(self, image: np.ndarray) -> np.ndarray:
-        """The look of every cell (rows x cols ints); a cell like no look yet starts a new one."""
+        """The look of every cell (rows x cols ints); a cell like no look yet starts a new one.
+        Each cell ends at its nearest look (not the first near enough), so that sorting the same
+        picture again gives the same looks."""
         crops = self.crops(image)
-        looks = np.full(len(crops), -1, dtype=np.int64)
-        if len(self.prototypes):
-            # most cells match their look unshifted; only the others are tried at every shift
-            d = self.distances(crops, shifts=False)
-            near = d.min(axis=1) < LOOK_LIMIT
-            looks[near] = d.argmin(axis=1)[near]
-            rest = np.flatnonzero(~near)
-            if len(rest):
-                d = self.distances(crops[rest])
-                near = d.min(axis=1) < LOOK_LIMIT
-                looks[rest[near]] = d.argmin(axis=1)[near]
+        looks = self._nearest(crops)
+        known = len(self.prototypes)
         while (looks < 0).any():
             first = int(np.flatnonzero(looks < 0)[0])
             self.prototypes = np.concatenate([self.prototypes, crops[first : first + 1]])
@@ -99,4 +92,23 @@ class LookBook:
             d = self.distances(crops[rest], self.prototypes[-1:])[:, 0]
             looks[rest[d < LOOK_LIMIT]] = len(self.prototypes) - 1
             looks[first] = len(self.prototypes) - 1
+        if len(self.prototypes) > known:
+            looks = self._nearest(crops)
         return looks.reshape(self.geometry.rows, self.geometry.cols)
+
+    def _nearest(self, crops: np.ndarray) -> np.ndarray:
+        """Each crop's nearest look, or -1 where none is nearer than LOOK_LIMIT. Most cells match
+        their look unshifted and plainly (under half the limit); only the others are tried at every
+        shift, where a look a pixel off may be nearer than one that is not."""
+        looks = np.full(len(crops), -1, dtype=np.int64)
+        if not len(self.prototypes):
+            return looks
+        d = self.distances(crops, shifts=False)
+        near = d.min(axis=1) < LOOK_LIMIT / 2
+        looks[near] = d.argmin(axis=1)[near]
+        rest = np.flatnonzero(~near)
+        if len(rest):
+            d = self.distances(crops[rest])
+            near = d.min(axis=1) < LOOK_LIMIT
+            looks[rest[near]] = d.argmin(axis=1)[near]
+        return looks
