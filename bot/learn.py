@@ -6,7 +6,8 @@ first click every new look is a revealed number, named by the rules alone (bot/n
 clicks only cells that are safe under every naming still possible, flags cells that are mines
 under every naming (the look a flagged cell takes is "flag"), and guesses by the chance of a mine
 mixed over the namings. A lost game's end screen names the rest: the clicked cell shows the
-exploded mine, covered cells that change elsewhere show mines, flags that change are wrong flags.
+exploded mine, hidden cells that change show mines (the bot's flags are all on mines, so it never
+sees a wrong flag of its own).
 
 Every look named is saved as a skin pack in this user's data folder (bot/userdata.py), merged with
 what was learnt before (nothing overwritten), and read like any shipped pack next time.
@@ -26,7 +27,7 @@ import cv2
 import numpy as np
 
 from bot.actuator import Mouse
-from bot.board import CHAR_OF, COVERED, EXPLODED, FLAG, MINE, WRONG_FLAG, Board, Cell
+from bot.board import CHAR_OF, COVERED, EXPLODED, FLAG, MINE, WRONG_FLAG, Board, Cell, dilate
 from bot.capture import Region, Screen
 from bot.errors import InconsistentBoard, ScreenError
 from bot.live import board_region, park_point, wait_for_new_second
@@ -44,7 +45,7 @@ SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game
 SLOW_GAME = 2.0  # s a click may take to show before the measured redraw time says otherwise
 LATENCY_FACTOR = 5  # a click not shown after this many times the slowest redraw seen is lost
 STABLE_TRIES = 5  # readings that may show a look that then goes away, before the learner stops
-NEW_GAME_KEYS = ("F2", "ctrl+r")  # tried in turn after a game, before the face
+NEW_GAME_KEYS = ("F2", "ctrl+r", "ctrl+n")  # tried in turn after a game, before the face
 
 
 @dataclass
@@ -138,16 +139,26 @@ class Learner:
         x, y = int(np.floor(cx - n / 2 + 0.5)), int(np.floor(cy - n / 2 + 0.5))
         return self.image[y : y + n, x : x + n].copy()
 
-    def read_after(self, cells: list[Cell], before: np.ndarray) -> np.ndarray:
+    def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right") -> np.ndarray:
         """Read until every cell clicked shows another look than before (the game drew the click);
-        a game is given max(SLOW_GAME, LATENCY_FACTOR x its slowest redraw so far) for it."""
+        a game is given max(SLOW_GAME, LATENCY_FACTOR x its slowest redraw so far) for it. Left
+        clicks not shown by then are clicked once more (the first click on a window that does not
+        have the focus may only give it the focus; a second left click on a cell the game did open
+        chords a number with no flags around it, which does nothing), then given as long again."""
         start = time.perf_counter()
         limit = max(SLOW_GAME, LATENCY_FACTOR * self.latency)
+        retried = button != "left"
         while True:
             looks = self.read()
             if all(looks[cell] != before[cell] for cell in cells):
                 self.latency = max(self.latency, time.perf_counter() - start)
                 return looks
+            if time.perf_counter() - start > limit and not retried:
+                again = [c for c in cells if looks[c] == before[c]]
+                print(f"minebot: cell {again[0]} did not change within {limit:.1f} s; clicking it again", file=self.out)
+                self._click(again, "left")
+                retried, start = True, time.perf_counter()
+                continue
             if time.perf_counter() - start > limit:
                 cell = next(c for c in cells if looks[c] == before[c])
                 raise ScreenError(
@@ -247,7 +258,7 @@ class Learner:
     def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool) -> tuple[State, np.ndarray]:
         """Click cells, read what the game drew, and tell how the game stands."""
         self._click(cells, "left")
-        after = self.read_after(cells, looks)
+        after = self.read_after(cells, looks, "left")
         return self._outcome(cells, looks, after, guess), after
 
     def _outcome(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> State:
@@ -256,7 +267,11 @@ class Learner:
         at the end: all cells but the mines open (won; some games then flag the mines), or the
         mines shown (lost: the clicked cell is the exploded mine)."""
         known = self.looks.names()
-        changed = (after != before).astype(np.uint8)
+        hidden_before = int(np.isin(before, list(self.looks.hidden)).sum())
+        if not guess and hidden_before - len(clicked) == self.mines:
+            return "won"  # the last safe cells: won, whatever the game then draws over the board (a best-times dialog)
+        # only hidden cells change in a game (a revealed one may move to a look found since, a twin of its own)
+        changed = ((after != before) & np.isin(before, list(self.looks.hidden))).astype(np.uint8)
         _, parts = cv2.connectedComponents(changed, connectivity=8)
         linked = np.isin(parts, [parts[c] for c in clicked]) & (changed > 0)
         elsewhere = (changed > 0) & ~linked
@@ -265,7 +280,13 @@ class Learner:
             for k in np.unique(after[elsewhere]):  # the game flagged the mines itself
                 self.looks.hidden.setdefault(int(k), FLAG)
             return "won"
-        if elsewhere.any() or any(known.get(int(after[c])) in (EXPLODED, MINE) for c in clicked):
+        shows_mine = any(known.get(int(after[c])) in (EXPLODED, MINE) for c in clicked)
+        if not guess and elsewhere.any() and not shows_mine:
+            raise ScreenError(
+                "after clicks on cells called safe, cells elsewhere on the board changed: something is drawn over the "
+                f"board (a dialog?) (the screen is saved in {self.save_screen()}); close it and run minebot again"
+            )
+        if elsewhere.any() or shows_mine:
             if guess and len(clicked) == 1:
                 self._learn_end(clicked[0], before, after, elsewhere)
             return "lost"
@@ -278,16 +299,16 @@ class Learner:
         return "playing"
 
     def _learn_end(self, clicked: Cell, before: np.ndarray, after: np.ndarray, elsewhere: np.ndarray) -> None:
-        """A lost game's end: the clicked cell shows the exploded mine; cells that were covered and
-        changed show mines; flags that changed are wrong flags."""
+        """A lost game's end: the clicked cell shows the exploded mine; hidden cells that changed
+        show mines. (The bot flags only certain mines: a flag of its own that a game redraws at the
+        end, as kmines does, shows a mine too; wrong flags are never its own, so never learnt here.)"""
         known = self.looks.names()
         self.looks.ends.setdefault(int(after[clicked]), EXPLODED)
-        flags = [k for k, code in self.looks.hidden.items() if code == FLAG]
         for r, c in np.argwhere(elsewhere | ((after != before) & np.isin(before, list(self.looks.hidden)))):
-            look, was = int(after[r, c]), int(before[r, c])
+            look = int(after[r, c])
             if (r, c) == clicked or look in known:
                 continue
-            self.looks.ends.setdefault(look, WRONG_FLAG if was in flags else MINE)
+            self.looks.ends.setdefault(look, MINE)
         print(f"minebot: learnt the end of a lost game ({len(self.looks.ends)} looks)", file=self.out)
 
     # -- between games ----------------------------------------------------------------------
@@ -303,9 +324,13 @@ class Learner:
         return image[: max(y, 0), :].astype(np.int16)
 
     def new_game(self, key: str | None = None) -> None:
-        """Start the next game: the way that worked last time; else the key given, else F2 and
-        Ctrl+R in turn, else a click on what changed above the board when the game ended (the
-        face). Done when a new game shows; the way that worked is kept."""
+        """Start the next game: the way that worked last time; else the key given, else F2, Ctrl+R
+        and Ctrl+N in turn, else a click on what changed above the board when the game ended (the
+        face). Done when a new game shows; the way that worked is kept. A board with looks no name
+        fits (a prompt drawn over it at the end: kmines' best times) gets Escape first."""
+        if self.image is not None and not np.isin(self.book.assign(self.image), list(self.looks.names())).all():
+            self.mouse.press("escape")  # something the game drew over the board at the end: a prompt
+            time.sleep(0.5)
         ways: list[tuple[str, object]] = [] if self.restart is None else [self.restart]
         ways += [("key", k) for k in ((key,) if key else NEW_GAME_KEYS)]
         face = self._face()
@@ -321,7 +346,7 @@ class Learner:
             if self._fresh_within(1.5 if how == "key" else 3.0):
                 self.restart = way
                 return
-        raise ScreenError("could not start a new game (tried F2, Ctrl+R and the face); start one by hand and run minebot again")
+        raise ScreenError("could not start a new game (tried F2, Ctrl+R, Ctrl+N and the face); start one by hand and run minebot again")
 
     def _fresh_within(self, seconds: float) -> bool:
         """Whether a new game shows within ``seconds``: a board that can be a new game's (see _new)
@@ -394,23 +419,29 @@ class Learner:
 
 
 def _covered_looks(looks: np.ndarray, mines: int) -> list[int]:
-    """The looks of covered cells on a new game's board. All cells look alike, or two looks share
-    them about equally (a checkerboard's two shades): covered. A game that opened an area itself
-    (xdemineur) shows revealed cells too, which may outnumber the covered ones: the one look under
-    which the rest of the board can be named by the rules."""
+    """The looks of covered cells on a new game's board. A game that opened an area itself
+    (xdemineur) shows revealed cells too, which may outnumber the covered ones: then one look is
+    covered and the rest is an opened area, 0s and the numbers beside them, that the rules can name.
+    Where no look leaves such an area, every look is a covered cell's (a checkerboard's two shades;
+    cells over a picture, which look different at each position)."""
     kinds, counts = np.unique(looks, return_counts=True)
     order = [int(kinds[i]) for i in np.argsort(-counts)]
-    if len(order) <= 2:
+    fits = [k for k in order if len(order) > 1 and _opened_area(looks, k, mines)]
+    if not fits:
         return order
-    fits = []
-    for candidate in order:
-        try:
-            name_looks(looks, {candidate: COVERED}, mines=mines)
-            fits.append(candidate)
-        except InconsistentBoard:
-            pass
-    if len(fits) != 1:
+    if len(fits) > 1:
         raise ScreenError(
             "cannot tell which cells are covered on this board: start a new game (every cell covered) and run minebot again"
         )
     return fits
+
+
+def _opened_area(looks: np.ndarray, covered: int, mines: int) -> bool:
+    """Whether, with ``covered`` the covered look, the other cells are an opened area: the rules
+    name some look 0, and every other cell is a 0 or beside one."""
+    try:
+        naming = name_looks(looks, {covered: COVERED}, mines=mines)
+    except InconsistentBoard:
+        return False
+    zeros = np.isin(looks, [k for k, v in naming.possible.items() if v == frozenset({0})])
+    return bool(zeros.any() and ((looks == covered) | zeros | dilate(zeros)).all())

@@ -4,6 +4,8 @@ a pack saved in the user's folder. That it learns real games is the end-to-end t
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -134,3 +136,29 @@ def test_pictures_of_another_size_go_to_a_pack_of_their_own() -> None:
     assert load_pack("drawn").cell_px == 16
     other = load_pack(f"drawn-{learner.book.cut}px")
     assert other.cell_px == learner.book.cut != 16
+
+
+@pytest.mark.parametrize("name", ["beginner-fresh", "intermediate-fresh", "expert-fresh"])
+def test_a_board_the_game_opened_itself_names_its_covered_look(name: str) -> None:
+    """xdemineur opens an area of each new game itself (its openings can outnumber the covered
+    cells): the covered look is the one that leaves an opened area the rules can name."""
+    from bot.learn import _covered_looks
+    from bot.vision.labels import read_label
+    from bot.vision.looks import LookBook
+
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur" / f"{name}.board"
+    truth = read_label(path)
+    image = load_image(path.with_suffix(".png"))
+    looks = LookBook(find_grid(image)).assign(image)
+    (covered,) = _covered_looks(looks, truth.board.mines)
+    assert (truth.board.cells[looks == covered] == COVERED).all()
+
+
+def test_cells_over_a_picture_are_all_covered_on_a_new_board() -> None:
+    """A new board whose covered cells show several looks (as over a background picture) and no
+    opened area: every look is covered, none is taken for a number."""
+    from bot.learn import _covered_looks
+
+    rng = np.random.default_rng(1)
+    looks = rng.integers(0, 3, size=(9, 9))
+    assert sorted(_covered_looks(looks, 10)) == [0, 1, 2]
