@@ -293,9 +293,15 @@ class Learner:
         if guess:
             try:
                 name_looks(after, self.looks.hidden, self.looks.possible, self.mines)
-            except InconsistentBoard:  # no naming fits: the guess showed a mine, and nothing else
-                self._learn_end(clicked[0], before, after, elsewhere)
-                return "lost"
+            except InconsistentBoard as exc:
+                if int(changed.sum()) == 1:  # the guess showed a mine, and the game nothing else
+                    self._learn_end(clicked[0], before, after, elsewhere)
+                    return "lost"
+                # a mine opens no area: the looks are wrong (two values taken for one)
+                raise ScreenError(
+                    f"this board's looks admit no naming ({exc}): minebot cannot tell some of its cells apart "
+                    f"(the screen is saved in {self.save_screen()})"
+                ) from exc
         return "playing"
 
     def _learn_end(self, clicked: Cell, before: np.ndarray, after: np.ndarray, elsewhere: np.ndarray) -> None:

@@ -24,6 +24,7 @@ per look: a covered cell's inside is smaller than a revealed one's), repeating a
    the board fit inside a cell too, but are far smaller than any cell's inside.
 5. The board is the box of lattice indices its insides cover; each cell is the pitch-sized box
    centred on where the insides of all its looks lie.
+6. Where nothing is found, all of it once more on the image averaged over 2x2 blocks (dithered cells).
 
 Nothing here knows a skin: the geometry it returns has no skin name and scale 1.
 """
@@ -317,7 +318,14 @@ def bordered(edge: Edges, geo: Geometry) -> np.ndarray:
 def find_grids(image: np.ndarray) -> list[Grid]:
     """Every board-like lattice in the image, best first: the boards nearly all of whose cells are
     bordered where the lattice says (at least WHOLE of them: a board partly hidden behind another
-    window has a hole), then the most cells."""
+    window has a hole), then the most cells. Where the image shows none, it is looked at again with
+    each pixel the mean of a 2x2 block: a one-pixel dither (xbomb's covered cells) is an edge at
+    every pixel, and flat once averaged; grid lines stay edges."""
+    boards = _boards(image)
+    return boards if boards else _boards(cv2.blur(image, (2, 2)))
+
+
+def _boards(image: np.ndarray) -> list[Grid]:
     edge = edges(image)
     boxes = insides(edge).boxes
     groups = [g for g in _size_groups(boxes) if MIN_INSIDES <= len(g) <= MAX_GROUP]

@@ -384,10 +384,21 @@ def _fit_packs(
         codes, scores = read_cells(image, geo, pack)
         limit = classifier_for(pack).limit(scale)
         share = float((scores < limit).mean())
-        tried.append(f"{pack.name}@{scale:g}x: {share:.0%} of cells (best score {scores.min():.1f}, limit {limit:g})")
-        if share >= LINE_SHARE and (best is None or scores.mean() < best[0]):
+        possible = _possible(codes)
+        tried.append(f"{pack.name}@{scale:g}x: {share:.0%} of cells (best score {scores.min():.1f}, limit {limit:g})"
+                     + ("" if possible else ", a board no game shows"))
+        if share >= LINE_SHARE and possible and (best is None or scores.mean() < best[0]):
             best = (float(scores.mean()), geo, codes, scores)
     return None if best is None else best[1:]
+
+
+def _possible(codes: np.ndarray) -> bool:
+    """Whether a pack's reading of a board found by its lattice is one a game can show: some cell
+    hidden or a mine (every board has a mine somewhere), and no 0 beside a covered cell. A pack
+    whose empty cell is near another look's covered one (winxp's, scaled 3x, and xbomb's dither,
+    blurred) reads a whole foreign board as 0s."""
+    hidden = np.isin(codes, (*HIDDEN, MINE, EXPLODED)).any()
+    return bool(hidden and not ((codes == 0) & (neighbour_sum(codes == COVERED) > 0)).any())
 
 
 def _line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) -> Geometry:
