@@ -352,7 +352,10 @@ class Learner:
             if self._fresh_within(1.5 if how == "key" else 3.0):
                 self.restart = way
                 return
-        raise ScreenError("could not start a new game (tried F2, Ctrl+R, Ctrl+N and the face); start one by hand and run minebot again")
+        raise ScreenError(
+            "could not start a new game (tried F2, Ctrl+R, Ctrl+N and the face); start one by hand and run minebot "
+            f"again (the screen is saved in {self.save_screen()})"
+        )
 
     def _fresh_within(self, seconds: float) -> bool:
         """Whether a new game shows within ``seconds``: a board that can be a new game's (see _new)
