@@ -332,11 +332,8 @@ class Learner:
     def new_game(self, key: str | None = None) -> None:
         """Start the next game: the way that worked last time; else the key given, else F2, Ctrl+R
         and Ctrl+N in turn, else a click on what changed above the board when the game ended (the
-        face). Done when a new game shows; the way that worked is kept. A board with looks no name
-        fits (a prompt drawn over it at the end: kmines' best times) gets Escape first."""
-        if self.image is not None and not np.isin(self.book.assign(self.image), list(self.looks.names())).all():
-            self.mouse.press("escape")  # something the game drew over the board at the end: a prompt
-            time.sleep(0.5)
+        face). Done when a new game shows; the way that worked is kept. (No Escape for a prompt
+        over the board: xdemineur quits on it.)"""
         ways: list[tuple[str, object]] = [] if self.restart is None else [self.restart]
         ways += [("key", k) for k in ((key,) if key else NEW_GAME_KEYS)]
         face = self._face()
