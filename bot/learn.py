@@ -324,6 +324,10 @@ class Learner:
         left = [(int(r), int(c)) for r, c in np.argwhere(np.isin(looks, self.looks.covered()))]
         if left:
             self._click(left, "right")
+            deadline = time.perf_counter() + SLOW_GAME  # the end as the game shows it (xdemineur's face changes now);
+            while time.perf_counter() < deadline:  # a game over may also ignore the flags
+                if all(self.read()[cell] != looks[cell] for cell in left):
+                    break
 
     def _band(self, image: np.ndarray) -> np.ndarray:
         x, y, _, _ = self.local.region()
