@@ -29,7 +29,7 @@ from bot.solver import get_strategy, solve
 from bot.userdata import hidden_skins, learnt_skins
 from bot.vision import Reading, load_packs, read
 from bot.vision.labels import Labelled, write_label
-from bot.vision.pack import SkinPack, pack_named
+from bot.vision.pack import SkinPack, pack_named, skin_names
 from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid
 from bot.vision.read import STANDARD_MINES, face_centre
@@ -114,7 +114,8 @@ def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str
     learn = getattr(ns, "learn", None)
     if learn is not None:
         return _learn(ns, screen, find_grid_on(screen), learn or None, new_game_key)
-    packs = load_packs([ns.skin] if ns.skin else None)
+    # every pack hidden (MINEBOT_HIDE_SKINS): none to try, the board is learnt
+    packs = load_packs([ns.skin]) if ns.skin else load_packs() if skin_names() else []
     try:
         pack, geometry, reading = find_game(screen, packs, ns.mines)
     except NoBoardFound as missed:
@@ -124,7 +125,7 @@ def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str
             raise missed from None
         print(f"minebot: no skin pack reads this board ({missed}); learning its look by playing it", file=sys.stderr)
         return _learn(ns, screen, grid, None, new_game_key)
-    if pack.path is not None and pack.path.parent == learnt_skins():  # learnt: may not know every look yet
+    if pack.learnt and not ns.dry_run:  # a learnt pack may not know every look yet: play on learning
         return _learn(ns, screen, find_grid_on(screen), pack.name, new_game_key, known=pack)
     mouse: Mouse = DryRunMouse() if ns.dry_run else LiveMouse(ratio=mouse_ratio(screen))
     if ns.level and ns.level in pack.level_keys and not ns.dry_run:

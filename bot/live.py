@@ -8,7 +8,6 @@ clicks on a reading that contradicts itself or the reading before.
 from __future__ import annotations
 
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +21,7 @@ from bot.capture import Region, Screen
 from bot.errors import ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.sim import State
 from bot.solver.rules import check_numbers
+from bot.userdata import cache_dir
 from bot.vision import Geometry, Reading, read
 from bot.vision.pack import SkinPack, pack_named
 from bot.vision.read import BAND_PITCHES, face_centre, locate
@@ -168,7 +168,7 @@ class LiveTable:
             return reading
 
     def _save_screen(self) -> Path:
-        saved = Path(tempfile.gettempdir()) / "minebot-last-screen.png"
+        saved = cache_dir() / "last-screen.png"  # this user's own folder, not a shared /tmp name
         if self.image is not None:
             cv2.imwrite(str(saved), self.image)
         return saved

@@ -235,3 +235,23 @@ def test_a_cell_pressed_for_a_moment_is_read_again_not_taken_for_empty() -> None
     assert table.board() == Board(truth.cells, 55)
     with pytest.raises(VisionError, match=r"reads inconsistently three times .*empty \(0\) beside a covered cell"):
         LiveTable(SlowScreen(pressed, image, lag=10), DryRunMouse(), pack, geometry, 55)  # type: ignore[arg-type]
+
+
+def test_with_every_pack_hidden_play_goes_to_learning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """MINEBOT_HIDE_SKINS hiding every pack leaves none to try: play finds the board by its lattice
+    and goes to learning (which a dry run refuses, as it needs clicks) rather than failing on packs."""
+    from argparse import Namespace
+
+    from bot.commands import play
+    from bot.errors import UsageError
+    from bot.vision.pack import skin_names
+
+    monkeypatch.setenv("MINEBOT_HIDE_SKINS", ",".join(skin_names()))
+
+    class Whole(FakeScreen):
+        def grab(self, region: Region | None = None) -> np.ndarray:
+            return self.image
+
+    ns = Namespace(skin=None, mines=None, level=None, dry_run=True, games=1, no_flags=False, save_final=None, json=False)
+    with pytest.raises(UsageError, match="learning a look needs clicks"):
+        play(ns, screen=Whole(load_image(FIXTURE)))  # type: ignore[arg-type]
