@@ -88,6 +88,7 @@ class Learner:
         self.name = name
         self.out = out if out is not None else sys.stderr
         self.image: np.ndarray | None = None
+        self.shown: np.ndarray | None = None  # the looks of the last reading
         self.band_playing: np.ndarray | None = None
         self._first_click_second: int | None = None
         self.restart: tuple[str, object] | None = None  # how a new game started last time: ("key", k) or ("face", (x, y))
@@ -118,26 +119,21 @@ class Learner:
             known = len(self.book)
             looks = self.book.assign(self.image)
             if len(self.book) == known:
+                self.shown = looks
                 return looks
             time.sleep(SETTLE)
             again = self.book.assign(self.screen.settled(self.region, quiet=SETTLE))
             if np.array_equal(again, looks):
                 for k in range(known, len(self.book)):
                     r, c = (int(v) for v in np.argwhere(looks == k)[0])
-                    self.pictures[k] = self._picture(r, c)
+                    self.pictures[k] = self.book.picture(self.image, (r, c)).copy()
+                self.shown = looks
                 return looks
             self.book.prototypes = self.book.prototypes[:known]  # it changed: forget what it showed
         raise ScreenError(
             f"the board keeps changing ({STABLE_TRIES} readings): is something moving over it? "
             f"(the screen is saved in {self.save_screen()})"
         )
-
-    def _picture(self, r: int, c: int) -> np.ndarray:
-        assert self.image is not None
-        n = self.book.cut
-        cx, cy = self.local.centre((r, c))
-        x, y = int(np.floor(cx - n / 2 + 0.5)), int(np.floor(cy - n / 2 + 0.5))
-        return self.image[y : y + n, x : x + n].copy()
 
     def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right") -> np.ndarray:
         """Read until every cell clicked shows another look than before (the game drew the click);
@@ -288,14 +284,14 @@ class Learner:
             )
         if elsewhere.any() or shows_mine:
             if guess and len(clicked) == 1:
-                self._learn_end(clicked[0], before, after, elsewhere)
+                self._learn_end(clicked[0], after, changed > 0)
             return "lost"
         if guess:
             try:
                 name_looks(after, self.looks.hidden, self.looks.possible, self.mines)
             except InconsistentBoard as exc:
                 if int(changed.sum()) == 1:  # the guess showed a mine, and the game nothing else
-                    self._learn_end(clicked[0], before, after, elsewhere)
+                    self._learn_end(clicked[0], after, changed > 0)
                     return "lost"
                 # a mine opens no area: the looks are wrong (two values taken for one)
                 raise ScreenError(
@@ -304,13 +300,14 @@ class Learner:
                 ) from exc
         return "playing"
 
-    def _learn_end(self, clicked: Cell, before: np.ndarray, after: np.ndarray, elsewhere: np.ndarray) -> None:
-        """A lost game's end: the clicked cell shows the exploded mine; hidden cells that changed
-        show mines. (The bot flags only certain mines: a flag of its own that a game redraws at the
-        end, as kmines does, shows a mine too; wrong flags are never its own, so never learnt here.)"""
+    def _learn_end(self, clicked: Cell, after: np.ndarray, changed: np.ndarray) -> None:
+        """A lost game's end: the clicked cell shows the exploded mine; the other hidden cells that
+        ``changed`` show mines. (The bot flags only certain mines: a flag of its own that a game
+        redraws at the end, as kmines does, shows a mine too; wrong flags are never its own, so never
+        learnt here.)"""
         known = self.looks.names()
         self.looks.ends.setdefault(int(after[clicked]), EXPLODED)
-        for r, c in np.argwhere(elsewhere | ((after != before) & np.isin(before, list(self.looks.hidden)))):
+        for r, c in np.argwhere(changed):
             look = int(after[r, c])
             if (r, c) == clicked or look in known:
                 continue
@@ -361,7 +358,7 @@ class Learner:
     def _fresh_within(self, seconds: float) -> bool:
         """Whether a new game shows within ``seconds``: a board that can be a new game's (see _new)
         and is not the last game's (a game like xdemineur opens an area of a new game itself)."""
-        last = self.book.assign(self.image) if self.image is not None else None
+        last = self.shown
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             looks = self.read()
@@ -436,7 +433,7 @@ def _covered_looks(looks: np.ndarray, mines: int) -> list[int]:
     cells over a picture, which look different at each position)."""
     kinds, counts = np.unique(looks, return_counts=True)
     order = [int(kinds[i]) for i in np.argsort(-counts)]
-    fits = [k for k in order if len(order) > 1 and _opened_area(looks, k, mines)]
+    fits = [k for k in order if _opened_area(looks, k, mines)] if len(order) > 1 else []
     if not fits:
         return order
     if len(fits) > 1:

@@ -67,7 +67,10 @@ def name_looks(
     """
     prior = possible or {}
     revealed = [int(k) for k in np.unique(looks) if int(k) not in hidden]
-    narrowed = {k: _local(looks, hidden, k, prior.get(k, NUMBERS)) for k in revealed}
+    covered = np.isin(looks, [k for k, code in hidden.items() if code in (COVERED, QUESTION)])
+    flags = np.isin(looks, [k for k, code in hidden.items() if code == FLAG])
+    near_covered, near_flags = neighbour_sum(covered), neighbour_sum(flags)
+    narrowed = {k: _local(looks == k, near_covered, near_flags, prior.get(k, NUMBERS)) for k in revealed}
     empty = [k for k, v in narrowed.items() if not v]
     if empty:
         r, c = (int(v) for v in np.argwhere(looks == empty[0])[0])
@@ -115,12 +118,8 @@ def name_looks(
     return Naming(final, _cells(p, safe_mask), _cells(p, mine_mask), len(weights), _grid(looks.shape, p, mixed))
 
 
-def _local(looks: np.ndarray, hidden: dict[int, int], look: int, possible: frozenset[int]) -> frozenset[int]:
-    """What one look may show, by its own cells' neighbours alone."""
-    covered = np.isin(looks, [k for k, code in hidden.items() if code in (COVERED, QUESTION)])
-    flags = np.isin(looks, [k for k, code in hidden.items() if code == FLAG])
-    near_covered, near_flags = neighbour_sum(covered), neighbour_sum(flags)
-    cells = looks == look
+def _local(cells: np.ndarray, near_covered: np.ndarray, near_flags: np.ndarray, possible: frozenset[int]) -> frozenset[int]:
+    """What one look (its ``cells``) may show, by its cells' covered and flagged neighbours alone."""
     most = int((near_covered + near_flags)[cells].min())
     least = int(near_flags[cells].max())
     allowed = {v for v in possible if least <= v <= most}

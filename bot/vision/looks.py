@@ -42,23 +42,31 @@ class LookBook:
 
     def add(self, picture: np.ndarray) -> int:
         """Add a look from a picture of one cell (``cut`` pixels square); its number."""
-        crop = picture.astype(np.float32)
-        if crop.shape[0] != self.size:
-            crop = cv2.resize(crop, (self.size, self.size), interpolation=cv2.INTER_AREA)
-        self.prototypes = np.concatenate([self.prototypes, crop[None]])
+        self.prototypes = np.concatenate([self.prototypes, self._compared(picture)[None]])
         return len(self.prototypes) - 1
+
+    def picture(self, image: np.ndarray, cell: tuple[int, int]) -> np.ndarray:
+        """One cell's picture as cut: ``cut`` pixels square around its centre, at whole pixels
+        (what a learnt pack's tiles are, so that reading and learning cut cells alike)."""
+        n = self.cut
+        cx, cy = self.geometry.centre(cell)
+        x, y = int(np.floor(cx - n / 2 + 0.5)), int(np.floor(cy - n / 2 + 0.5))
+        crop = image[max(y, 0) : y + n, max(x, 0) : x + n]
+        if crop.shape[:2] != (n, n):
+            raise ValueError(f"cell {cell} lies outside the image")
+        return crop
+
+    def _compared(self, picture: np.ndarray) -> np.ndarray:
+        """A cell's picture at the compared size, as floats."""
+        crop = picture.astype(np.float32)
+        return crop if crop.shape[0] == self.size else cv2.resize(crop, (self.size, self.size), interpolation=cv2.INTER_AREA)
 
     def crops(self, image: np.ndarray) -> np.ndarray:
         """Every cell's picture, row by row, at the compared size: (rows * cols, size, size, 3)."""
-        geo, n = self.geometry, self.cut
+        geo = self.geometry
         out = np.empty((geo.rows * geo.cols, self.size, self.size, 3), dtype=np.float32)
         for i in range(geo.rows * geo.cols):
-            cx, cy = geo.centre(divmod(i, geo.cols))
-            x, y = int(np.floor(cx - n / 2 + 0.5)), int(np.floor(cy - n / 2 + 0.5))
-            crop = image[y : y + n, x : x + n]
-            if crop.shape[:2] != (n, n):
-                raise ValueError(f"cell {divmod(i, geo.cols)} lies outside the image")
-            out[i] = crop if n == self.size else cv2.resize(crop, (self.size, self.size), interpolation=cv2.INTER_AREA)
+            out[i] = self._compared(self.picture(image, divmod(i, geo.cols)))
         return out
 
     def distances(self, crops: np.ndarray, prototypes: np.ndarray | None = None, shifts: bool = True) -> np.ndarray:

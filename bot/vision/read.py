@@ -398,7 +398,7 @@ def _possible(codes: np.ndarray) -> bool:
     whose empty cell is near another look's covered one (winxp's, scaled 3x, and xbomb's dither,
     blurred) reads a whole foreign board as 0s."""
     hidden = np.isin(codes, (*HIDDEN, MINE, EXPLODED)).any()
-    return bool(hidden and not ((codes == 0) & (neighbour_sum(codes == COVERED) > 0)).any())
+    return bool(hidden and not _zeros_beside_covered(codes).any())
 
 
 def _line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) -> Geometry:
@@ -521,7 +521,7 @@ def check_zeros(geometry: Geometry, codes: np.ndarray) -> None:
     """Raise :class:`ImpossibleReading` for a cell read as 0 beside a covered one: every game opens a
     0's neighbours, so the picture is something else (a hover highlight, a pressed cell, a cell
     half drawn) that looks like an empty cell."""
-    beside = (codes == 0) & (neighbour_sum(codes == COVERED) > 0)
+    beside = _zeros_beside_covered(codes)
     if beside.any():
         r, c = (int(v) for v in np.argwhere(beside)[0])
         x, y, _, _ = geometry.box(r, c)
@@ -529,6 +529,11 @@ def check_zeros(geometry: Geometry, codes: np.ndarray) -> None:
             f"cell ({r},{c}) at ({x},{y}) reads as empty (0) beside a covered cell, which no game shows: something "
             "is drawn over it (the pointer's highlight? a pressed cell?); move the pointer off the board and read again"
         )
+
+
+def _zeros_beside_covered(codes: np.ndarray) -> np.ndarray:
+    """Cells read as 0 that touch a covered cell: what no game shows (it opens a 0's neighbours)."""
+    return (codes == 0) & (neighbour_sum(codes == COVERED) > 0)
 
 
 def face_centre(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[float, float] | None:
