@@ -126,7 +126,8 @@ def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str
         print(f"minebot: no skin pack reads this board ({missed}); learning its look by playing it", file=sys.stderr)
         return _learn(ns, screen, grid, None, new_game_key)
     if pack.learnt and not ns.dry_run:  # a learnt pack may not know every look yet: play on learning
-        return _learn(ns, screen, find_grid_on(screen), pack.name, new_game_key, known=pack)
+        # where its pictures line up with the cells, so that what it learns now is cut as they were
+        return _learn(ns, screen, geometry, pack.name, new_game_key, known=pack)
     mouse: Mouse = DryRunMouse() if ns.dry_run else LiveMouse(ratio=mouse_ratio(screen))
     if ns.level and ns.level in pack.level_keys and not ns.dry_run:
         pack, geometry, reading = _switch_level(screen, pack, geometry, reading, mouse, ns.level)

@@ -39,7 +39,7 @@ from bot.solver.guess import first_click
 from bot.userdata import cache_dir, learnt_skins
 from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT, LookBook
-from bot.vision.pack import TILE_NAMES, SkinPack, add_tiles
+from bot.vision.pack import TILE_NAMES, SkinPack, add_tiles, start_learnt_pack
 
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
 SLOW_GAME = 2.0  # s a click may take to show before the measured redraw time says otherwise
@@ -80,7 +80,6 @@ class Learner:
         self.local = geometry.moved(-self.region.left, -self.region.top)
         self.book = LookBook(self.local)
         self.looks = Looks()
-        self.pictures: dict[int, np.ndarray] = {}  # the first whole picture of each look
         self.park = park_point(geometry, screen)
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
         self.strategy = get_strategy("best")
@@ -95,11 +94,8 @@ class Learner:
 
     def seed(self, pack: SkinPack) -> None:
         """Start from what a pack learnt before: each tile a look, named as the pack names it."""
-        n = self.book.cut
         for tile in pack.tiles:
-            picture = tile.image if tile.image.shape[0] == n else cv2.resize(tile.image, (n, n), interpolation=cv2.INTER_AREA)
-            look = self.book.add(picture)
-            self.pictures[look] = picture
+            look = self.book.add(tile.image)
             code = int(tile.code)
             if code in (COVERED, FLAG):
                 self.looks.hidden[look] = code
@@ -124,12 +120,9 @@ class Learner:
             time.sleep(SETTLE)
             again = self.book.assign(self.screen.settled(self.region, quiet=SETTLE))
             if np.array_equal(again, looks):
-                for k in range(known, len(self.book)):
-                    r, c = (int(v) for v in np.argwhere(looks == k)[0])
-                    self.pictures[k] = self.book.picture(self.image, (r, c)).copy()
                 self.shown = looks
                 return looks
-            self.book.prototypes = self.book.prototypes[:known]  # it changed: forget what it showed
+            self.book.forget(known)  # it changed: forget what it showed
         raise ScreenError(
             f"the board keeps changing ({STABLE_TRIES} readings): is something moving over it? "
             f"(the screen is saved in {self.save_screen()})"
@@ -400,7 +393,7 @@ class Learner:
     def pack_name(self) -> str:
         if self.name:
             return self.name
-        covered = self.pictures[self.looks.covered()[0]]
+        covered = self.book.pictures[self.looks.covered()[0]]
         return "learnt-" + hashlib.sha1(covered.tobytes()).hexdigest()[:8]
 
     def save(self) -> list[str]:
@@ -413,15 +406,10 @@ class Learner:
         if meta.is_file() and json.loads(meta.read_text()).get("cell_px") != n:
             folder = learnt_skins() / f"{self.pack_name()}-{n}px"
             meta = folder / "pack.json"
-        folder.mkdir(parents=True, exist_ok=True)
-        if not meta.is_file():
-            meta.write_text(json.dumps({
-                "cell_px": n, "pitch": list(self.geometry.pitch), "rule": self.rule, "scales": "any",
-                "settle_ms": round(1000 * SETTLE), "tolerance": LOOK_LIMIT, "learnt": True,
-            }) + "\n")
+        start_learnt_pack(folder, n, self.geometry.pitch, self.rule, round(1000 * SETTLE), LOOK_LIMIT)
         tiles: dict[str, list[np.ndarray]] = {}
         for look, code in self.looks.names().items():
-            tiles.setdefault(TILE_NAMES[CHAR_OF[code]], []).append(self.pictures[look])
+            tiles.setdefault(TILE_NAMES[CHAR_OF[code]], []).append(self.book.pictures[look])
         return add_tiles(folder, tiles)
 
 

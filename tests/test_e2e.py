@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bot.games import GAMES, GAMES_HOME, GNOME_MINES_WINDOW, start_game, virtual_display, xdotool
@@ -96,9 +97,10 @@ LEARN_GAMES = 20
 def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
     """Leave one out: the game's own pack hidden and no learnt pack, minebot finds the board by its
     lattice, learns the look by playing LEARN_GAMES beginner games (never losing on a cell it
-    called safe, never stopping), and the pack it learnt then reads every recorded screenshot of
-    that game exactly where the screenshot shows only values it learnt (a pointer's highlight over
-    the board, which the bot never sees while it plays, excepted) at the size it learnt it."""
+    called safe, never stopping), and the pack it learnt then reads the recorded screenshots of that
+    game at the size it learnt it (a pointer's highlight over the board, which the bot never sees
+    while it plays, excepted): no cell misread, nine in ten cells read (the rest show values or
+    looks it never saw), and a screenshot whose every cell it knows read exactly by `read`."""
     if not _installed("Xvfb", "xdotool", PROGRAMS[game]) and not os.environ.get("MINEBOT_REQUIRE_E2E"):
         pytest.skip(f"Xvfb, xdotool or {PROGRAMS[game]} missing: run scripts/install-games")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
@@ -119,23 +121,19 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
     packs = list((tmp_path / "data" / "skins").glob("*/pack.json"))
     assert len(packs) == 1
     os.environ["MINEBOT_DATA"] = str(tmp_path / "data")  # the test's own folder (conftest restores it)
-    from bot.board import CHAR_OF
     from bot.vision import load_image, load_packs, read
     from bot.vision.labels import read_label
     from bot.vision.pack import _load_pack
+    from tests.looks import known_share
 
     _load_pack.cache_clear()
     (pack,) = load_packs([packs[0].parent.name])
-    learnt = {CHAR_OF[t.code] for t in pack.tiles}
-    checked = 0
+    known = []
     for label in sorted((Path(__file__).parents[1] / "fixtures" / GAMES[game].skin).glob("*.board")):
         truth = read_label(label)
-        if "hover" in label.stem or not {CHAR_OF[int(v)] for v in truth.board.cells.ravel()} <= learnt:
-            continue
-        if abs(truth.pitch[0] - pack.pitch[0]) > 0.05 * pack.pitch[0]:
-            continue  # another window size: gnome-mines draws its cells anew at each size, to be learnt there
-        reading = read(load_image(label.with_suffix(".png")), [pack], mines=truth.board.mines)
-        assert (reading.geometry.rows, reading.geometry.cols) == (truth.rows, truth.cols), label.stem
-        assert (reading.board.cells == truth.board.cells).all(), label.stem
-        checked += 1
-    assert checked >= 3
+        if "hover" not in label.stem and abs(truth.pitch[0] - pack.pitch[0]) < 0.02 * pack.pitch[0]:
+            known.append(known_share(pack, label.with_suffix(".png"), truth))
+            if known[-1] == 1:
+                reading = read(load_image(label.with_suffix(".png")), [pack], mines=truth.board.mines)
+                assert (reading.board.cells == truth.board.cells).all(), label.stem
+    assert len(known) >= 3 and np.mean(known) > 0.9 and 1 in known, known

@@ -127,3 +127,37 @@ def test_a_second_reading_sorts_cells_as_the_first(path: Path) -> None:
     book = LookBook(find_grid(image))
     first = book.assign(image)
     assert (book.assign(image) == first).all()
+
+
+
+@pytest.mark.parametrize("game", sorted({p.parent.name for p in CASES}))
+def test_a_pack_learnt_from_some_screenshots_reads_the_others(game: str) -> None:
+    """A learnt pack holds a picture per look, cut where the lattice put the cells of the screen it
+    was learnt on (as bot/learn.py cuts them). Learnt from the screenshot of a game showing the most
+    values at the game's most common cell size, it reads each screenshot of that game at that size
+    wherever the lattice falls on it (a pixel or two off the cells where it was learnt): the cells
+    lined up with its pictures, every cell within the look limit is read right, and a look it never
+    saw (gnome-mines draws a mine under a "?" as neither) is out of the limit, never misread."""
+    from bot.userdata import learnt_skins
+    from bot.vision import load_packs
+    from bot.vision.pack import TILE_NAMES, add_tiles, start_learnt_pack
+    from tests.looks import known_share
+
+    cases = [(p, read_label(p)) for p in CASES if p.parent.name == game and "hover" not in p.stem]
+    pitches = [t.pitch for _, t in cases]
+    pitch = max(set(pitches), key=pitches.count)  # a game may draw its cells anew at another size
+    cases = [(p, t) for p, t in cases if t.pitch == pitch]
+    path, truth = max(cases, key=lambda case: len(np.unique(case[1].board.cells)))
+    image = load_image(path.with_suffix(".png"))
+    book = LookBook(find_grid(image))
+    tiles: dict[str, list[np.ndarray]] = {}
+    looks = book.assign(image)
+    for k in range(len(book)):  # a picture per look, as the learner keeps them
+        r, c = np.argwhere(looks == k)[0]
+        tiles.setdefault(TILE_NAMES[CHAR_OF[int(truth.board.cells[r, c])]], []).append(book.pictures[k])
+    folder = learnt_skins() / f"learnt-{game}"
+    start_learnt_pack(folder, book.cut, book.geometry.pitch, "safe", 100, 16.0)
+    add_tiles(folder, tiles)
+    (pack,) = load_packs([folder.name])
+    known = [known_share(pack, p.with_suffix(".png"), t) for p, t in cases]
+    assert np.mean(known) > 0.95

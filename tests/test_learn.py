@@ -105,7 +105,7 @@ def test_learner_names_only_what_is_true_and_never_loses_on_a_safe_cell(skin: st
     assert sum(r.won for r in results) >= 4
     # every look named is the value its picture shows (the tile it was drawn with)
     for look, code in learner.looks.names().items():
-        assert _drawn_as(learner.pictures[look], drawn.tiles) == code
+        assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
     named = set(learner.looks.names().values())
     assert {COVERED, FLAG, 0, 1, 2} <= named and named & {CODE_OF["X"], CODE_OF["*"]}
 

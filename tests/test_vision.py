@@ -20,7 +20,8 @@ from bot.vision.counter import ink_amount, led_counter, read_text
 from bot.vision.read import _band_above, _resized, classifier_for, find_face
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-CASES = sorted(FIXTURES.glob("*/*.board"))
+# screenshots of games a shipped pack reads (the others, xbomb's, are read with no pack: test_grid.py)
+CASES = sorted(p for p in FIXTURES.glob("*/*.board") if p.parent.name in skin_names())
 
 
 def test_every_skin_has_fixtures() -> None:

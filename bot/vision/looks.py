@@ -10,10 +10,16 @@ What varies by position, and how it is forgiven:
 - so the outermost SHIFT pixels all round, which a cell shares with its neighbours (Wine's revealed
   cells draw lines on one side only, bevels touch), are left out of the comparison;
 - large cells: compared at COMPARE_PX at most (area-averaged).
-Two cells of different values are never nearer than LOOK_LIMIT on any screenshot in fixtures/
-(the nearest, a covered cell and an empty one in winxp, come apart between 16 and 24; a test
-checks every fixture). A look split in two (a hover highlight, a checkerboard's two shades) only
-costs a second naming; two values in one look would lose a game, so the limit errs low.
+A small mark on a big cell hardly moves the RMS of the whole: xbomb's thin digits on its 50 px
+cells are 9.7-13.5 from one another, gnome-mines' flag and its flag with a "?" 13.7, all under
+LOOK_LIMIT. So a cell is its nearest look only if, besides, no small window of it (an eighth of a
+cell square) differs from the look's picture by INK_LIMIT or more, compared at full size and at the
+best shift of up to a compared pixel. Measured on every fixture and on xbomb: the same value, a
+pixel off or laid out at a fractional pitch, differs by at most 55 in a window; different values
+within LOOK_LIMIT by at least 91 (116 on xbomb). Cells within EXACT of their look (nearly every cell
+of a game drawn at whole pixels) skip that check, and a picture checked once is not checked again.
+A look split in two (a hover highlight, a checkerboard's two shades) only costs a second naming;
+two values in one look would lose a game, so the limits err low.
 """
 
 from __future__ import annotations
@@ -26,6 +32,9 @@ from bot.vision.geometry import Geometry
 LOOK_LIMIT = 16.0  # RMS difference (0-255 levels) below which two cells look the same
 COMPARE_PX = 24  # cells are compared at this size at most
 SHIFT = 1  # pixels (at the compared size) a cell may sit off its prototype
+INK_LIMIT = 75.0  # RMS difference in any window of INK_WINDOW of a cell, at full size, below which it is its look
+INK_WINDOW = 0.125  # the window's side, as a share of the cell's
+EXACT = 4.0  # RMS difference under which a cell is its look without the windows' check
 
 
 class LookBook:
@@ -36,14 +45,25 @@ class LookBook:
         self.cut = max(int(round(min(geometry.pitch))), 3)  # a pitch square around each cell's centre
         self.size = min(self.cut, COMPARE_PX + 2 * SHIFT)
         self.prototypes = np.empty((0, self.size, self.size, 3), dtype=np.float32)
+        self.pictures: list[np.ndarray] = []  # each look's first picture, ``cut`` pixels square
+        self._checked: dict[tuple[bytes, int], bool] = {}  # (picture, look) checked window by window: alike?
 
     def __len__(self) -> int:
         return len(self.prototypes)
 
     def add(self, picture: np.ndarray) -> int:
-        """Add a look from a picture of one cell (``cut`` pixels square); its number."""
+        """Add a look from a picture of one cell (resized to ``cut`` pixels square); its number."""
+        n = self.cut
+        if picture.shape[:2] != (n, n):
+            picture = cv2.resize(picture, (n, n), interpolation=cv2.INTER_AREA)
         self.prototypes = np.concatenate([self.prototypes, self._compared(picture)[None]])
+        self.pictures.append(picture.copy())
         return len(self.prototypes) - 1
+
+    def forget(self, known: int) -> None:
+        """Forget every look from number ``known`` on."""
+        self.prototypes, self.pictures = self.prototypes[:known], self.pictures[:known]
+        self._checked = {key: alike for key, alike in self._checked.items() if key[1] < known}
 
     def picture(self, image: np.ndarray, cell: tuple[int, int]) -> np.ndarray:
         """One cell's picture as cut: ``cut`` pixels square around its centre, at whole pixels
@@ -61,12 +81,14 @@ class LookBook:
         crop = picture.astype(np.float32)
         return crop if crop.shape[0] == self.size else cv2.resize(crop, (self.size, self.size), interpolation=cv2.INTER_AREA)
 
-    def crops(self, image: np.ndarray) -> np.ndarray:
-        """Every cell's picture, row by row, at the compared size: (rows * cols, size, size, 3)."""
+    def crops(self, image: np.ndarray, cells: list[tuple[int, int]] | None = None) -> np.ndarray:
+        """The pictures of ``cells`` (default: every cell, row by row) at the compared size:
+        (len(cells), size, size, 3)."""
         geo = self.geometry
-        out = np.empty((geo.rows * geo.cols, self.size, self.size, 3), dtype=np.float32)
-        for i in range(geo.rows * geo.cols):
-            out[i] = self._compared(self.picture(image, divmod(i, geo.cols)))
+        cells = [divmod(i, geo.cols) for i in range(geo.rows * geo.cols)] if cells is None else cells
+        out = np.empty((len(cells), self.size, self.size, 3), dtype=np.float32)
+        for i, cell in enumerate(cells):
+            out[i] = self._compared(self.picture(image, cell))
         return out
 
     def distances(self, crops: np.ndarray, prototypes: np.ndarray | None = None, shifts: bool = True) -> np.ndarray:
@@ -90,33 +112,79 @@ class LookBook:
         """The look of every cell (rows x cols ints); a cell like no look yet starts a new one.
         Each cell ends at its nearest look (not the first near enough), so that sorting the same
         picture again gives the same looks."""
-        crops = self.crops(image)
-        looks = self._nearest(crops)
+        geo = self.geometry
+        cells = [divmod(i, geo.cols) for i in range(geo.rows * geo.cols)]
+        pictures = [self.picture(image, cell) for cell in cells]
+        crops = np.stack([self._compared(p) for p in pictures])
+        looks, _ = self.nearest(crops, pictures)
         known = len(self.prototypes)
         while (looks < 0).any():
             first = int(np.flatnonzero(looks < 0)[0])
-            self.prototypes = np.concatenate([self.prototypes, crops[first : first + 1]])
+            look = self.add(pictures[first])
             rest = np.flatnonzero(looks < 0)
             d = self.distances(crops[rest], self.prototypes[-1:])[:, 0]
-            looks[rest[d < LOOK_LIMIT]] = len(self.prototypes) - 1
-            looks[first] = len(self.prototypes) - 1
+            rest = rest[d < LOOK_LIMIT]
+            alike = self._alike(rest, np.full(len(rest), look), d[d < LOOK_LIMIT], pictures)
+            looks[rest[alike]] = look
+            looks[first] = look
         if len(self.prototypes) > known:
-            looks = self._nearest(crops)
-        return looks.reshape(self.geometry.rows, self.geometry.cols)
+            looks, _ = self.nearest(crops, pictures)
+        return looks.reshape(geo.rows, geo.cols)
 
-    def _nearest(self, crops: np.ndarray) -> np.ndarray:
-        """Each crop's nearest look, or -1 where none is nearer than LOOK_LIMIT. Most cells match
-        their look unshifted and plainly (under half the limit); only the others are tried at every
-        shift, where a look a pixel off may be nearer than one that is not."""
+    def nearest(self, crops: np.ndarray, pictures: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Each cell's nearest look and its RMS difference from it; the look is -1 where none is
+        nearer than LOOK_LIMIT or a window of the cell differs from it by INK_LIMIT or more.
+        ``crops`` are the cells at the compared size, ``pictures`` as cut. Most cells match their
+        look unshifted and plainly (under half the limit); only the others are tried at every shift,
+        where a look a pixel off may be nearer than one that is not."""
         looks = np.full(len(crops), -1, dtype=np.int64)
+        best = np.full(len(crops), np.inf, dtype=np.float32)
         if not len(self.prototypes):
-            return looks
+            return looks, best
         d = self.distances(crops, shifts=False)
-        near = d.min(axis=1) < LOOK_LIMIT / 2
-        looks[near] = d.argmin(axis=1)[near]
-        rest = np.flatnonzero(~near)
+        looks, best = d.argmin(axis=1), d.min(axis=1)
+        rest = np.flatnonzero(best >= LOOK_LIMIT / 2)
         if len(rest):
             d = self.distances(crops[rest])
-            near = d.min(axis=1) < LOOK_LIMIT
-            looks[rest[near]] = d.argmin(axis=1)[near]
-        return looks
+            looks[rest], best[rest] = d.argmin(axis=1), d.min(axis=1)
+        near = np.flatnonzero(best < LOOK_LIMIT)
+        alike = np.zeros(len(crops), dtype=bool)
+        alike[near] = self._alike(near, looks[near], best[near], pictures)
+        looks[~alike] = -1
+        return looks, best
+
+    def _alike(self, cells: np.ndarray, looks: np.ndarray, rms: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
+        """Whether each of ``cells`` (indexes into ``pictures``), within LOOK_LIMIT of its look, is
+        that look window by window too (see the module's docstring)."""
+        alike = rms < EXACT
+        todo: list[int] = []
+        for i in np.flatnonzero(~alike):
+            key = (pictures[cells[i]].tobytes(), int(looks[i]))
+            if key in self._checked:
+                alike[i] = self._checked[key]
+            else:
+                todo.append(int(i))
+        if todo:
+            a = np.stack([pictures[cells[i]] for i in todo]).astype(np.float32)
+            b = np.stack([self.pictures[looks[i]] for i in todo]).astype(np.float32)
+            ok = self._window_differences(a, b) < INK_LIMIT
+            for i, good in zip(todo, ok):
+                alike[i] = good
+                self._checked[(pictures[cells[i]].tobytes(), int(looks[i]))] = bool(good)
+        return alike
+
+    def _window_differences(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """For pairs of pictures (n, cut, cut, 3): the largest RMS difference over square windows
+        of INK_WINDOW of a cell, at the best shift of up to a compared pixel."""
+        n = self.cut
+        w = max(2, round(INK_WINDOW * n))
+        m = max(1, round(SHIFT * n / self.size))
+        inner = a[:, m : n - m, m : n - m]
+        best = np.full(len(a), np.inf, dtype=np.float32)
+        for dy in range(-m, m + 1):
+            for dx in range(-m, m + 1):
+                d2 = ((inner - b[:, m + dy : n - m + dy, m + dx : n - m + dx]) ** 2).sum(axis=3)
+                sums = np.pad(d2, ((0, 0), (1, 0), (1, 0))).cumsum(axis=1).cumsum(axis=2)
+                windows = sums[:, w:, w:] - sums[:, :-w, w:] - sums[:, w:, :-w] + sums[:, :-w, :-w]
+                np.minimum(best, np.sqrt(windows.max(axis=(1, 2)) / (w * w * 3)), out=best)
+        return best

@@ -259,6 +259,18 @@ def cut_pack(image: np.ndarray, label: Labelled, folder: Path, face_box: tuple[i
     return add_tiles(folder, crops)
 
 
+def start_learnt_pack(folder: Path, cell_px: int, pitch: tuple[float, float], rule: str, settle_ms: int, tolerance: float) -> None:
+    """Make ``folder`` a learnt pack (its pack.json), unless it is one already: its tiles are
+    ``cell_px`` squares cut around the centres of a lattice of ``pitch`` (bot/vision/looks.py)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    meta = folder / "pack.json"
+    if not meta.is_file():
+        meta.write_text(json.dumps({
+            "cell_px": cell_px, "pitch": list(pitch), "rule": rule, "scales": "any",
+            "settle_ms": settle_ms, "tolerance": tolerance, "learnt": True,
+        }) + "\n")
+
+
 def add_tiles(folder: Path, pictures: dict[str, list[np.ndarray]]) -> list[str]:
     """Add pictures of cell kinds (tile names: covered, flag, 0-8, ...; or face-STATE) to a pack's folder, each
     unless the folder holds the same picture already; a kind's further pictures are numbered after

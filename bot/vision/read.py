@@ -406,17 +406,21 @@ def _line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) ->
     the offset (within a tenth of a pitch, at least 3 px) at which a sample of cells match best."""
     size = pack.cell_px * scale
     (cx, cy) = grid.centre((0, 0))
-    # whole pixels to start from, so that the offsets below reach every pixel (round() sends .5 to even)
-    origin = (float(np.floor(cx - size / 2 + 0.5)), float(np.floor(cy - size / 2 + 0.5)))
-    geo = Geometry(pack.name, grid.rows, grid.cols, origin, grid.pitch, size, scale)
-    classifier = classifier_for(pack)
-    rows = np.unique(np.linspace(0, grid.rows - 1, 4).round().astype(int))
-    cols = np.unique(np.linspace(0, grid.cols - 1, 6).round().astype(int))
+    if pack.learnt:  # its looks were cut around the lattice's centres: from there, whole pixels either way
+        geo = replace(grid, skin=pack.name, scale=scale)
+    else:  # whole pixels to start from, so that the offsets below reach every pixel (round() sends .5 to even)
+        origin = (float(np.floor(cx - size / 2 + 0.5)), float(np.floor(cy - size / 2 + 0.5)))
+        geo = Geometry(pack.name, grid.rows, grid.cols, origin, grid.pitch, size, scale)
+    rows = np.unique(np.linspace(0, grid.rows - 1, 6).round().astype(int))
+    cols = np.unique(np.linspace(0, grid.cols - 1, 8).round().astype(int))
     sample = [(int(r), int(c)) for r in rows for c in cols]
     reach = max(3, round(0.1 * min(grid.pitch)))
     offsets = [(dx, dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)]
-    boxes = [geo.moved(dx, dy).box(r, c) for dx, dy in offsets for r, c in sample]
-    scores = classifier._match(image, boxes)[1].reshape(len(offsets), len(sample)).mean(axis=1)
+    if pack.learnt:  # each offset's cells against the looks, as the pack will read them
+        scores = np.array([_look_distances(image, geo.moved(dx, dy), pack, sample).min(axis=1).mean() for dx, dy in offsets])
+    else:
+        boxes = [geo.moved(dx, dy).box(r, c) for dx, dy in offsets for r, c in sample]
+        scores = classifier_for(pack)._match(image, boxes)[1].reshape(len(offsets), len(sample)).mean(axis=1)
     dx, dy = offsets[int(np.argmin(scores))]
     return geo.moved(dx, dy)
 
@@ -485,17 +489,35 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
     """Codes and match scores (RMS levels) of every cell, as rows x cols arrays. A learnt pack is
     read as it was learnt: each cell is the look (tile) it is nearest, by bot/vision/looks.py."""
     if pack.learnt:
-        book = LookBook(geometry)
-        for tile in pack.tiles:
-            book.add(tile.image)
-        distances = book.distances(book.crops(image))
+        book = _look_book(geometry, pack)
+        pictures = [book.picture(image, divmod(i, geometry.cols)) for i in range(geometry.rows * geometry.cols)]
+        looks, rms = book.nearest(book.crops(image), pictures)
+        rms[looks < 0] = np.inf  # like no look, window by window
         shape = (geometry.rows, geometry.cols)
-        return pack.codes()[distances.argmin(axis=1)].reshape(shape), distances.min(axis=1).reshape(shape)
+        return pack.codes()[np.maximum(looks, 0)].reshape(shape), rms.reshape(shape)
     classifier = classifier_for(pack)
     cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
     best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells], snapped=bool(geometry.xs))
     shape = (geometry.rows, geometry.cols)
     return classifier.codes[best].reshape(shape), rms.reshape(shape)
+
+
+def _look_book(geometry: Geometry, pack: SkinPack) -> LookBook:
+    """A learnt pack's looks, for cutting cells where ``geometry`` puts them as the learner cut them."""
+    book = LookBook(geometry)
+    for tile in pack.tiles:
+        book.add(tile.image)
+    return book
+
+
+def _look_distances(image: np.ndarray, geometry: Geometry, pack: SkinPack, cells: list[Cell]) -> np.ndarray:
+    """How far each of ``cells`` is from each look of a learnt pack, unshifted (len(cells) x
+    len(tiles)); inf where a cell lies outside the image."""
+    book = _look_book(geometry, pack)
+    try:
+        return book.distances(book.crops(image, cells), shifts=False)
+    except ValueError:
+        return np.full((len(cells), len(pack.tiles)), np.inf, dtype=np.float32)
 
 
 def check_cells(
