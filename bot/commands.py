@@ -289,7 +289,8 @@ def demo(ns: argparse.Namespace) -> int:
             learn = getattr(ns, "learn", None)
             skin = GAMES[ns.game].skin
             play_ns = argparse.Namespace(
-                skin=None if learn is not None or skin in hidden_skins() else skin, mines=mines, level=None,
+                skin=None if learn is not None or skin in hidden_skins() or skin not in skin_names() else skin,
+                mines=mines, level=None,
                 dry_run=False, games=ns.games, no_flags=False, save_final=ns.save_final, json=ns.json, learn=learn,
             )
             code = play(play_ns, new_game_key=GAMES[ns.game].new_game_key)

@@ -46,6 +46,8 @@ GAMES: dict[str, GameInfo] = {
     "gnome-mines": GameInfo("gnome-mines", "gnome-mines", "^Mines$", "ctrl+r", {**GAME_LEVELS, "beginner": (8, 8, 10)}),
     # minegauler's beginner is the old 8x8 with 10 mines
     "minegauler": GameInfo("minegauler", "minegauler", "^Minegauler$", "F2", {**GAME_LEVELS, "beginner": (8, 8, 10)}),
+    # xbomb: no pack ships for it (its look is learnt by playing); "s" starts a new game
+    "xbomb": GameInfo("xbomb", "xbomb", "^XBomb V[0-9.a-z]+$", "s", {**GAME_LEVELS, "beginner": (8, 8, 10)}),
 }
 
 
@@ -193,6 +195,10 @@ def _minegauler(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
     return [program]
 
 
+def _xbomb(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
+    return [_which("xbomb"), "-square", f"-{list(GAME_LEVELS).index(level) + 1}"]
+
+
 # gnome-mines starts at 610x460 whatever the level: too small for expert
 GNOME_MINES_WINDOW = {"beginner": (610, 460), "intermediate": (800, 640), "expert": (1150, 640)}  # px
 
@@ -221,6 +227,7 @@ LAUNCHERS: dict[str, Callable[[str, Path, dict[str, str]], list[str]]] = {
     "xdemineur": _xdemineur,
     "minegauler": _minegauler,
     "gnome-mines": _gnome_mines,
+    "xbomb": _xbomb,
 }
 # what a game needs once its window is up, before it is moved into place
 AFTER_START: dict[str, Callable[[str, str], None]] = {"gnome-mines": _gnome_mines_window}

@@ -221,7 +221,10 @@ class Learner:
         return GameResult(state, guesses, readings, time.perf_counter() - start, on_safe, clicks=clicks)
 
     def _name(self, looks: np.ndarray) -> Naming:
-        naming = name_looks(looks, self.looks.hidden, self.looks.possible, self.mines)
+        try:
+            naming = name_looks(looks, self.looks.hidden, self.looks.possible, self.mines)
+        except InconsistentBoard as exc:
+            raise InconsistentBoard(f"{exc} (the screen is saved in {self.save_screen()})") from exc
         for k, values in naming.possible.items():
             if len(values) == 1 and len(self.looks.possible.get(k, NUMBERS)) > 1:
                 print(f"minebot: learnt a look: {CHAR_OF[next(iter(values))]}", file=self.out)
@@ -283,7 +286,8 @@ class Learner:
             try:
                 name_looks(after, self.looks.hidden, self.looks.possible, self.mines)
             except InconsistentBoard as exc:
-                if int(changed.sum()) == 1:  # the guess showed a mine, and the game nothing else
+                # the guess showed a mine, and the game nothing else; or the game showed every cell (xbomb)
+                if int(changed.sum()) == 1 or not np.isin(after, self.looks.covered()).any():
                     self._learn_end(clicked[0], after, changed > 0)
                     return "lost"
                 # a mine opens no area: the looks are wrong (two values taken for one)
@@ -297,9 +301,13 @@ class Learner:
         """A lost game's end: the clicked cell shows the exploded mine; the other hidden cells that
         ``changed`` show mines. (The bot flags only certain mines: a flag of its own that a game
         redraws at the end, as kmines does, shows a mine too; wrong flags are never its own, so never
-        learnt here.)"""
+        learnt here. A game that shows every cell at the end (xbomb) shows numbers too: there only
+        the exploded mine is learnt.)"""
         known = self.looks.names()
         self.looks.ends.setdefault(int(after[clicked]), EXPLODED)
+        if int(changed.sum()) > self.mines:
+            print("minebot: learnt the exploded mine of a lost game", file=self.out)
+            return
         for r, c in np.argwhere(changed):
             look = int(after[r, c])
             if (r, c) == clicked or look in known:

@@ -24,6 +24,7 @@ from bot.games import GAMES, GAMES_HOME, GNOME_MINES_WINDOW, start_game, virtual
 pytestmark = pytest.mark.e2e
 
 PROGRAMS = {"winemine": "wine", "xdemineur": "xdemineur", "minegauler": "minegauler", "gnome-mines": "gnome-mines"}
+UNPACKED = {"xbomb": "xbomb"}  # games with no shipped pack: only ever learnt
 
 
 def _installed(*programs: str) -> bool:
@@ -93,16 +94,17 @@ def test_a_window_too_small_for_the_level_is_reported(tmp_path: Path) -> None:
 LEARN_GAMES = 20
 
 
-@pytest.mark.parametrize("game", list(PROGRAMS))
+@pytest.mark.parametrize("game", [*PROGRAMS, *UNPACKED])
 def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
-    """Leave one out: the game's own pack hidden and no learnt pack, minebot finds the board by its
-    lattice, learns the look by playing LEARN_GAMES beginner games (never losing on a cell it
-    called safe, never stopping), and the pack it learnt then reads the recorded screenshots of that
+    """Leave one out: the game's own pack hidden (xbomb has none) and no learnt pack, minebot finds
+    the board by its lattice, learns the look by playing LEARN_GAMES beginner games (never losing on
+    a cell it called safe, never stopping), and the pack it learnt then reads the screenshots of that
     game at the size it learnt it (a pointer's highlight over the board, which the bot never sees
     while it plays, excepted): no cell misread, nine in ten cells read (the rest show values or
     looks it never saw), and a screenshot whose every cell it knows read exactly by `read`."""
-    if not _installed("Xvfb", "xdotool", PROGRAMS[game]) and not os.environ.get("MINEBOT_REQUIRE_E2E"):
-        pytest.skip(f"Xvfb, xdotool or {PROGRAMS[game]} missing: run scripts/install-games")
+    program = {**PROGRAMS, **UNPACKED}[game]
+    if not _installed("Xvfb", "xdotool", program) and not os.environ.get("MINEBOT_REQUIRE_E2E"):
+        pytest.skip(f"Xvfb, xdotool or {program} missing: run scripts/install-games")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env.update(MINEBOT_HIDE_SKINS=GAMES[game].skin, MINEBOT_DATA=str(tmp_path / "data"), MINEBOT_CACHE=str(tmp_path / "cache"))
     out = subprocess.run(

@@ -12,12 +12,13 @@ What varies by position, and how it is forgiven:
 - large cells: compared at COMPARE_PX at most (area-averaged).
 A small mark on a big cell hardly moves the RMS of the whole: xbomb's thin digits on its 50 px
 cells are 9.7-13.5 from one another, gnome-mines' flag and its flag with a "?" 13.7, all under
-LOOK_LIMIT. So a cell is its nearest look only if, besides, no small window of it (an eighth of a
+LOOK_LIMIT. So a cell is its nearest look only if, besides, no small window of it (a tenth of a
 cell square) differs from the look's picture by INK_LIMIT or more, compared at full size and at the
-best shift of up to a compared pixel. Measured on every fixture and on xbomb: the same value, a
-pixel off or laid out at a fractional pitch, differs by at most 55 in a window; different values
-within LOOK_LIMIT by at least 91 (116 on xbomb). Cells within EXACT of their look (nearly every cell
-of a game drawn at whole pixels) skip that check, and a picture checked once is not checked again.
+best shift of up to a compared pixel. Measured on every fixture: the same value, a pixel off or laid
+out at a fractional pitch (gnome-mines), differs by at most 55 in a window; different values within
+LOOK_LIMIT by at least 83 (xbomb's light cyan 5 on white; its 1, 2, 3 and gnome-mines' "?" flag more).
+Cells within EXACT of their look (nearly every cell of a game drawn at whole pixels) skip that
+check, and a picture checked once is not checked again.
 A look split in two (a hover highlight, a checkerboard's two shades) only costs a second naming;
 two values in one look would lose a game, so the limits err low.
 """
@@ -32,8 +33,8 @@ from bot.vision.geometry import Geometry
 LOOK_LIMIT = 16.0  # RMS difference (0-255 levels) below which two cells look the same
 COMPARE_PX = 24  # cells are compared at this size at most
 SHIFT = 1  # pixels (at the compared size) a cell may sit off its prototype
-INK_LIMIT = 75.0  # RMS difference in any window of INK_WINDOW of a cell, at full size, below which it is its look
-INK_WINDOW = 0.125  # the window's side, as a share of the cell's
+INK_LIMIT = 60.0  # RMS difference in any window of INK_WINDOW of a cell, at full size, below which it is its look
+INK_WINDOW = 0.1  # the window's side, as a share of the cell's
 EXACT = 4.0  # RMS difference under which a cell is its look without the windows' check
 
 
