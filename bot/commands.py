@@ -19,7 +19,7 @@ import numpy as np
 from bot.actuator import DryRunMouse, LiveMouse, Mouse
 from bot.bench import wilson
 from bot.capture import Screen
-from bot.board import CHAR_OF
+from bot.board import CHAR_OF, Board
 from bot.errors import NoBoardFound, ScreenError, UsageError, VisionError
 from bot.games import GAMES, level_size, start_game, virtual_display
 from bot.learn import Learner
@@ -28,11 +28,11 @@ from bot.play import GameProgress, GameResult, play_game
 from bot.solver import get_strategy, solve
 from bot.userdata import hidden_skins, learnt_skins
 from bot.vision import Reading, load_packs, read
-from bot.vision.labels import Labelled, write_label
+from bot.vision.labels import UNREAD, Labelled, write_label
 from bot.vision.pack import SkinPack, pack_named, skin_names
 from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid
-from bot.vision.read import STANDARD_MINES, face_centre
+from bot.vision.read import STANDARD_MINES, face_centre, read_partly
 
 
 def _mines(ns: argparse.Namespace, skin: str, rows: int, cols: int, counted: int | None = None) -> int:
@@ -263,18 +263,30 @@ def advise(ns: argparse.Namespace) -> int:
         time.sleep(0.25)
 
 
-def record(ns: argparse.Namespace) -> int:
-    screen = Screen()
-    image = screen.grab()
+def record(ns: argparse.Namespace, screen: Screen | None = None) -> int:
+    image = (screen or Screen()).grab()
     png, board_file = ns.out.with_suffix(".png"), ns.out.with_suffix(".board")
     cv2.imwrite(str(png), image)
     packs = load_packs([ns.skin] if ns.skin else None)
-    reading = read(image, packs, mines=ns.mines, save_unreadable=str(ns.out.with_suffix(".cell.png")))
-    geo = reading.geometry
-    label = Labelled(geo.skin, (round(geo.origin[0]), round(geo.origin[1])), geo.pitch, round(geo.cell_px), reading.state, reading.board)
+    try:
+        reading = read(image, packs, mines=ns.mines, save_unreadable=str(ns.out.with_suffix(".cell.png")))
+    except VisionError as missed:  # write what can be read, the rest marked for a person to fill in
+        geo, codes, known = read_partly(image, packs)
+        board = Board(codes, ns.mines if ns.mines is not None else STANDARD_MINES.get((geo.rows, geo.cols)))
+        write_label(board_file, _label(geo, ns.skin or geo.skin or "unknown", "playing", board), known)
+        print(
+            f"minebot: {missed}\nsaved {png} and {board_file}: {int(known.sum())} of {known.size} cells read; the others "
+            f"are marked {UNREAD}: replace each by what the picture shows, and check the rest, the mines and the state"
+        )
+        return 0
+    label = _label(reading.geometry, reading.geometry.skin, reading.state, reading.board)
     write_label(board_file, label)
     print(f"saved {png} and {board_file}: check every cell of the .board file by eye against the picture and correct it")
     return 0
+
+
+def _label(geo: Geometry, game: str, state: str, board: Board) -> Labelled:
+    return Labelled(game, (round(geo.origin[0]), round(geo.origin[1])), geo.pitch, round(geo.cell_px), state, board)
 
 
 def demo(ns: argparse.Namespace) -> int:

@@ -304,3 +304,52 @@ def test_every_pixel_phase_reads_exactly(name: str, dx: int, dy: int) -> None:
     assert reading.geometry.skin == truth.game
     assert reading.geometry.box(0, 0)[:2] == (truth.origin[0] + dx, truth.origin[1] + dy)
     assert (reading.board.cells == truth.board.cells).all()
+
+
+class _Still:
+    """A screen that always shows one picture."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.image = image
+
+    def grab(self, region: object = None) -> np.ndarray:
+        return self.image.copy()
+
+
+def _record(image: np.ndarray, out: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    import argparse
+
+    from bot.commands import record
+
+    assert record(argparse.Namespace(out=out, skin=None, mines=None), _Still(image)) == 0  # type: ignore[arg-type]
+    return capsys.readouterr().out
+
+
+def test_record_marks_the_cells_it_cannot_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A cell covered by something no pack knows: the .board is still written, every other cell as
+    read, that one marked ~; and the file is refused as a truth until a person fills it in."""
+    from bot.errors import LabelFileError
+    from bot.vision.labels import UNREAD
+
+    path = FIXTURES / "winemine" / "custom-9x9-64mines-seven.board"
+    truth = read_label(path)
+    image = load_image(path.with_suffix(".png"))
+    x, y = truth.origin[0] + 4 * int(truth.pitch[0]), truth.origin[1] + 2 * int(truth.pitch[1])
+    image[y : y + truth.cell_px, x : x + truth.cell_px] = (255, 0, 255)  # cell (2,4) hidden under a magenta patch
+    said = _record(image, tmp_path / "shot", capsys)
+    assert "80 of 81 cells read" in said and UNREAD in said
+    rows = (tmp_path / "shot.board").read_text().partition("\n\n")[2].split()
+    expected = str(truth.board).split()
+    assert rows[2][4] == UNREAD
+    assert [r.replace(UNREAD, expected[2][4]) for r in rows] == expected
+    with pytest.raises(LabelFileError, match=r"cell \(2,4\) is marked ~"):
+        read_label(tmp_path / "shot.board")
+
+
+def test_record_of_a_look_no_pack_reads_writes_its_lattice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game with no pack (xbomb): the board's size and place from its lattice, every cell marked ~."""
+    truth = read_label(FIXTURES / "xbomb" / "beginner-midgame-three.board")
+    said = _record(load_image(FIXTURES / "xbomb" / "beginner-midgame-three.png"), tmp_path / "shot", capsys)
+    assert "0 of 64 cells read" in said
+    rows = (tmp_path / "shot.board").read_text().partition("\n\n")[2].split()
+    assert rows == ["~" * truth.cols] * truth.rows

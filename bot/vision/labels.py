@@ -15,6 +15,7 @@ A ``.board`` file is a header of ``key: value`` lines, a blank line, and the boa
     ...
 
 Cell (r, c) covers ``[X + c*PX, X + c*PX + cell_px) x [Y + r*PY, Y + r*PY + cell_px)``.
+``minebot record`` writes a cell it could not read as ``~``, to be filled in by eye.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from bot.board import Board
 from bot.errors import LabelFileError
 
 STATES = ("playing", "won", "lost")
+UNREAD = "~"  # a cell minebot could not read, in a .board file written by `minebot record`
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,12 @@ def read_label(path: str | Path) -> Labelled:
     head, sep, grid = text.partition("\n\n")
     if not sep:
         raise LabelFileError(f"{path}: expected header lines, a blank line, then the board")
+    if UNREAD in grid:
+        row, line = next((r, line) for r, line in enumerate(grid.strip("\n").splitlines()) if UNREAD in line)
+        raise LabelFileError(
+            f"{path}: cell ({row},{line.replace(' ', '').index(UNREAD)}) is marked {UNREAD} (minebot could not read it): "
+            "replace every " + UNREAD + " with what the picture shows (# F ? 0-8 * X x)"
+        )
     fields: dict[str, str] = {}
     for number, line in enumerate(head.splitlines(), 1):
         key, colon, value = line.partition(":")
@@ -94,5 +104,15 @@ def read_label(path: str | Path) -> Labelled:
     return label
 
 
-def write_label(path: str | Path, label: Labelled) -> None:
-    Path(path).write_text(label.text())
+def write_label(path: str | Path, label: Labelled, read: np.ndarray | None = None) -> None:
+    """Write a .board file; cells not ``read`` (a mask), if given, are written as UNREAD, for a
+    person to fill in by eye (read_label refuses the file until then)."""
+    text = label.text()
+    if read is not None:
+        head, _, grid = text.partition("\n\n")
+        rows = [
+            "".join(ch if ok else UNREAD for ch, ok in zip(line, row))
+            for line, row in zip(grid.splitlines(), read)
+        ]
+        text = head + "\n\n" + "\n".join(rows) + "\n"
+    Path(path).write_text(text)

@@ -502,6 +502,23 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
     return classifier.codes[best].reshape(shape), rms.reshape(shape)
 
 
+def read_partly(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndarray, np.ndarray]:
+    """What can be read of a board that no pack reads whole (for ``minebot record``): its geometry,
+    the codes of its cells, and which of them were read (a tile within the pack's limit, and no 0
+    beside a covered cell). Where no pack reads the board at all: the lattice, no cell read."""
+    try:
+        geometry, codes, scores = _locate(image, packs)
+    except NoBoardFound:
+        grids = find_grids(image)
+        if not grids:
+            raise
+        geometry = grids[0].geometry
+        shape = (geometry.rows, geometry.cols)
+        return geometry, np.full(shape, COVERED, dtype=np.int8), np.zeros(shape, dtype=bool)
+    known = scores < classifier_for(pack_named(packs, geometry.skin)).limit(geometry.scale)
+    return geometry, codes, known & ~_zeros_beside_covered(codes)
+
+
 def _look_book(geometry: Geometry, pack: SkinPack) -> LookBook:
     """A learnt pack's looks, for cutting cells where ``geometry`` puts them as the learner cut them."""
     book = LookBook(geometry)
