@@ -15,10 +15,11 @@ from bot.vision.read import _line_up, read_cells
 
 
 def known_share(pack: SkinPack, screenshot: Path, truth: Labelled) -> float:
-    """The share of a screenshot's cells a learnt pack reads, once its pictures are lined up with
-    the cells; fails the test if any cell it reads is not the true value. A cell whose look the pack
-    never saw (the same value drawn a little differently: gnome-mines lays a board out anew in each
-    window) matches no picture within the limits and is not read."""
+    """The share of a screenshot's cells showing values a learnt pack holds that it reads, once its
+    pictures are lined up with the cells; fails the test if any cell it reads is not the true value.
+    A cell whose look the pack never saw (a value it never learnt; or one drawn a little
+    differently: gnome-mines lays a board out anew in each window) matches no picture within the
+    limits and is not read."""
     image = load_image(screenshot)
     grid = find_grid(image)
     assert (grid.rows, grid.cols) == (truth.rows, truth.cols), screenshot.stem
@@ -26,4 +27,5 @@ def known_share(pack: SkinPack, screenshot: Path, truth: Labelled) -> float:
     within = scores < LOOK_LIMIT
     wrong = np.argwhere(within & (codes != truth.board.cells))
     assert not len(wrong), f"{screenshot.stem}: cells {wrong.tolist()[:5]} misread"
-    return float(within.mean())
+    held = np.isin(truth.board.cells, pack.codes())
+    return float(within[held].mean()) if held.any() else 1.0
