@@ -78,28 +78,29 @@ _NO_COOKIE = struct.pack(">HH", 0xFFFF, 0) + struct.pack(">H", 0) + struct.pack(
 
 
 @contextmanager
-def virtual_display(size: tuple[int, int] = (1280, 1024), number: int = 99) -> Iterator[str]:
-    """Start Xvfb (no window manager) and point DISPLAY at it for the duration."""
+def virtual_display(size: tuple[int, int] = (1280, 1024)) -> Iterator[str]:
+    """Start Xvfb (no window manager) on a display number it finds free, and point DISPLAY at it
+    for the duration (never another user's or a previous run's server, still going or going away)."""
     xvfb = _which("Xvfb")
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(
+        [xvfb, "-displayfd", str(write_end), "-screen", "0", f"{size[0]}x{size[1]}x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write_end,),
+    )
+    os.close(write_end)
+    with os.fdopen(read_end) as chosen:  # Xvfb writes the number once it accepts clients
+        number = chosen.readline().strip()
+    if not number.isdigit():
+        proc.kill()
+        raise ScreenError(f"Xvfb did not start (exit code {proc.wait(5)})")
     display = f":{number}"
-    socket = Path(f"/tmp/.X11-unix/X{number}")
-    proc = None
-    if not socket.exists():
-        proc = subprocess.Popen(
-            [xvfb, display, "-screen", "0", f"{size[0]}x{size[1]}x24", "-nolisten", "tcp"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while not socket.exists():
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise ScreenError(f"Xvfb did not start on {display}")
-            time.sleep(0.05)
     saved = {k: os.environ.get(k) for k in ("DISPLAY", "XAUTHORITY")}
-    auth = Path(tempfile.gettempdir()) / "minebot.Xauthority"
     # python-xlib (pyautogui) insists on a file, and prints a warning on stdout when it holds no entry
     # (into --json output); Xvfb here needs no cookie, so one entry of a kind no client uses
-    auth.write_bytes(_NO_COOKIE)
-    os.environ["DISPLAY"], os.environ["XAUTHORITY"] = display, str(auth)
+    handle, auth = tempfile.mkstemp(prefix="minebot-", suffix=".Xauthority")
+    os.write(handle, _NO_COOKIE)
+    os.close(handle)
+    os.environ["DISPLAY"], os.environ["XAUTHORITY"] = display, auth
     try:
         yield display
     finally:
@@ -108,9 +109,13 @@ def virtual_display(size: tuple[int, int] = (1280, 1024), number: int = 99) -> I
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-        if proc is not None:
-            proc.terminate()
+        proc.terminate()
+        try:
             proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+        Path(auth).unlink(missing_ok=True)
 
 
 def xdotool(*args: str) -> str:

@@ -30,7 +30,7 @@ from bot.actuator import Mouse
 from bot.board import CHAR_OF, COVERED, EXPLODED, FLAG, MINE, WRONG_FLAG, Board, Cell, dilate
 from bot.capture import Region, Screen
 from bot.errors import InconsistentBoard, ScreenError
-from bot.live import board_region, park_point, wait_for_new_second
+from bot.live import LATENCY_FACTOR, SLOW_GAME, board_region, park_point, wait_for_new_second
 from bot.naming import NUMBERS, Naming, name_looks
 from bot.play import GameResult
 from bot.sim import Rule, State
@@ -42,8 +42,6 @@ from bot.vision.looks import LOOK_LIMIT, LookBook
 from bot.vision.pack import TILE_NAMES, SkinPack, add_tiles, start_learnt_pack
 
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
-SLOW_GAME = 2.0  # s a click may take to show before the measured redraw time says otherwise
-LATENCY_FACTOR = 5  # a click not shown after this many times the slowest redraw seen is lost
 STABLE_TRIES = 5  # readings that may show a look that then goes away, before the learner stops
 NEW_GAME_KEYS = ("F2", "ctrl+r", "ctrl+n")  # tried in turn after a game, before the face
 
@@ -151,8 +149,9 @@ class Learner:
             if time.perf_counter() - start > limit:
                 cell = next(c for c in cells if looks[c] == before[c])
                 raise ScreenError(
-                    f"cell {cell} was clicked and looks the same {limit:.1f} s later: the game ignores the clicks "
-                    "(paused, or behind another window?); bring it to the front and run minebot again"
+                    f"cell {cell} was clicked ({button}) and looks the same {limit:.1f} s later: the game ignores the "
+                    f"clicks (paused, or behind another window?) (the screen is saved in {self.save_screen()}); "
+                    "bring it to the front and run minebot again"
                 )
 
     def _click(self, cells: list[Cell], button: str) -> None:

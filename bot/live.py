@@ -26,6 +26,9 @@ from bot.vision import Geometry, Reading, read
 from bot.vision.pack import SkinPack, pack_named
 from bot.vision.read import BAND_PITCHES, face_centre, locate
 
+SLOW_GAME = 2.0  # s a click may take to show before the measured redraw time says otherwise
+LATENCY_FACTOR = 5  # a click not shown after this many times the slowest redraw seen is lost
+
 
 def board_region(geometry: Geometry, screen: Screen) -> Region:
     """The board plus the band above it (face, counters), clipped to the screen."""
@@ -90,6 +93,8 @@ class LiveTable:
         self._first_click_second: int | None = None
         # since the last reading: (a cell that must change, the cell clicked for it, the button)
         self._acted: list[tuple[Cell, Cell, str]] = []
+        self._pressed_at = 0.0  # when the last click was sent
+        self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
         self.refresh()
 
     # -- reading ----------------------------------------------------------------------------
@@ -122,14 +127,15 @@ class LiveTable:
 
     def refresh(self) -> Reading:
         """Read the board; read again if the reading contradicts itself or the last one (three
-        times at most), or while a cell just clicked does not show it yet (up to a second: a game
-        slow to draw must not get a second click, which would turn a flag into a question mark).
-        A left or middle click still not shown after that second is clicked once more (gnome-mines
-        loses one now and then, see park_point); a flag, or a click lost twice, means the game
-        ignores the clicks: the bot stops."""
+        times at most), or while a cell just clicked does not show it yet (for max(SLOW_GAME,
+        LATENCY_FACTOR x the slowest redraw seen): a game slow to draw must not get a second click,
+        which would turn a flag into a question mark). A left or middle click still not shown by
+        then is clicked once more (gnome-mines loses one now and then, see park_point); a flag, or a
+        click lost twice, means the game ignores the clicks: the bot stops."""
         failures = 0
         retried = False
-        deadline = time.perf_counter() + 1.0
+        wait = max(SLOW_GAME, LATENCY_FACTOR * self.latency)
+        deadline = time.perf_counter() + wait
         while True:
             try:
                 reading = self._read_once()
@@ -152,17 +158,19 @@ class LiveTable:
                     continue
                 if not retried and all(button != "right" for _, _, button in late):
                     again = list(dict.fromkeys((target, button) for _, target, button in late))
-                    print(f"minebot: cell {late[0][0]} did not open within a second; clicking "
+                    print(f"minebot: cell {late[0][0]} did not open within {wait:.1f} s; clicking "
                           f"{', '.join(str(target) for target, _ in again)} again", file=sys.stderr)
                     for target, button in again:
                         self._press(target, button)
-                    retried, deadline = True, time.perf_counter() + 1.0
+                    retried, deadline = True, time.perf_counter() + wait
                     continue
                 raise ScreenError(
-                    f"cell {late[0][0]} was clicked and still shows covered {'two seconds' if retried else 'a second'} "
+                    f"cell {late[0][0]} was clicked and still shows covered {(2 if retried else 1) * wait:.1f} s "
                     f"later: the game ignores the clicks (paused, or behind another window?) (the screen is saved in "
                     f"{self._save_screen()}); bring it to the front and run minebot again"
                 )
+            if self._acted:
+                self.latency = max(self.latency, time.perf_counter() - self._pressed_at)
             self._acted = []
             self.reading, self._previous, self.state = reading, reading.board, reading.state
             return reading
@@ -198,6 +206,7 @@ class LiveTable:
             raise VisionError(f"refusing to click ({r},{c}): outside the {self.geometry.rows}x{self.geometry.cols} board")
         x, y = self.geometry.centre(cell)
         self.mouse.click(x, y, button)  # type: ignore[arg-type]
+        self._pressed_at = time.perf_counter()
 
     def _click(self, cell: Cell, button: str) -> None:
         self._press(cell, button)

@@ -92,3 +92,17 @@ def test_a_plain_pip_install_ships_the_skin_packs(tmp_path: Path) -> None:
     assert '"skin": "winxp"' in done.stdout and str(target) in subprocess.run(
         [sys.executable, "-c", "import bot; print(bot.__file__)"], cwd=tmp_path, env={"PYTHONPATH": str(target)},
         capture_output=True, text=True, check=True).stdout
+
+
+def test_mine_count_of_a_known_games_board_size_and_of_an_unknown_one() -> None:
+    """With no --mines and no counter read: the count of the level of that size (standard, the old
+    8x8 beginner, Google's three), either way round; another size asks for --mines."""
+    import argparse
+
+    from bot.commands import _mines
+    from bot.errors import UsageError
+
+    ns = argparse.Namespace(mines=None, level=None)
+    assert [_mines(ns, "", r, c) for r, c in ((9, 9), (16, 30), (8, 8), (8, 10), (18, 14), (20, 24))] == [10, 99, 10, 10, 40, 99]
+    with pytest.raises(UsageError, match="--mines"):
+        _mines(ns, "", 13, 17)

@@ -135,7 +135,7 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
         truth = read_label(label)
         if "hover" not in label.stem and abs(truth.pitch[0] - pack.pitch[0]) < 0.02 * pack.pitch[0]:
             known.append(known_share(pack, label.with_suffix(".png"), truth))
-            if known[-1] == 1:
+            if known[-1] == 1 and np.isin(truth.board.cells, pack.codes()).all():
                 reading = read(load_image(label.with_suffix(".png")), [pack], mines=truth.board.mines)
                 assert (reading.board.cells == truth.board.cells).all(), label.stem
     assert len(known) >= 3 and np.mean(known) > 0.9 and 1 in known, known

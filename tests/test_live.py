@@ -145,7 +145,10 @@ def test_a_click_the_game_has_not_drawn_yet_is_waited_for() -> None:
     assert screen.grabs == 4
 
 
-def test_a_chord_is_clicked_with_the_packs_button_and_a_game_that_ignores_clicks_stops_the_bot() -> None:
+def test_a_chord_is_clicked_with_the_packs_button_and_a_game_that_ignores_clicks_stops_the_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("bot.live.SLOW_GAME", 0.3)  # a click is waited for that long here
     image = load_image(FIXTURE)
     pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
     geometry = read(image, [pack], mines=55).geometry
@@ -153,7 +156,7 @@ def test_a_chord_is_clicked_with_the_packs_button_and_a_game_that_ignores_clicks
     table = LiveTable(FakeScreen(image), mouse, pack, geometry, 55)  # type: ignore[arg-type]
     board = table.board()
     number = next(cell for cell in board if board[cell] > 0 and COVERED in [board[n] for n in board.neighbours(cell)])
-    with pytest.raises(ScreenError, match="two seconds later: the game ignores the clicks"):  # it never changes
+    with pytest.raises(ScreenError, match="covered 0.6 s later: the game ignores the clicks"):  # it never changes
         table.reveal_many([], [number])
     assert [button for _, _, button in mouse.clicks] == [pack.chord] * 2 == ["middle"] * 2  # clicked once more
 
@@ -170,7 +173,8 @@ class ClickScreen(FakeScreen):
         return super().settled(region, quiet)
 
 
-def test_a_lost_left_click_is_clicked_once_more() -> None:
+def test_a_lost_left_click_is_clicked_once_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.live.SLOW_GAME", 0.3)  # a click is waited for that long here
     opened = load_image(FIXTURE)
     pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
     reading = read(opened, [pack], mines=55)

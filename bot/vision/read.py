@@ -642,9 +642,15 @@ def board_state(board: Board, flags_to_win: bool = False) -> str:
 
 
 # mines by board size: the standard levels either way round, and the 8x8 beginner of older games
+# the mine count of a board of a known game's level, by its size (rows, cols) either way round
 STANDARD_MINES = {
-    **{size: level.mines for level in LEVELS.values() for size in ((level.rows, level.cols), (level.cols, level.rows))},
-    (8, 8): 10,
+    size: mines
+    for (rows, cols), mines in {
+        **{(level.rows, level.cols): level.mines for level in LEVELS.values()},
+        (8, 8): 10,  # the old beginner (gnome-mines, minegauler, xbomb)
+        (8, 10): 10, (14, 18): 40, (20, 24): 99,  # Google's Minesweeper: easy, medium, hard
+    }.items()
+    for size in ((rows, cols), (cols, rows))
 }
 
 
