@@ -128,13 +128,15 @@ class Learner:
 
     def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right") -> np.ndarray:
         """Read until every cell clicked shows another look than before (the game drew the click);
-        a game is given max(SLOW_GAME, LATENCY_FACTOR x its slowest redraw so far) for it. Left
-        clicks not shown by then are clicked once more (the first click on a window that does not
-        have the focus may only give it the focus; a second left click on a cell the game did open
-        chords a number with no flags around it, which does nothing), then given as long again."""
+        a game is given max(SLOW_GAME, LATENCY_FACTOR x its slowest redraw so far) for it. Clicks
+        not shown by then are clicked once more, then given as long again: the first click on a
+        window that does not have the focus may only give it the focus, and a flag once went
+        unanswered for 2 s in winemine, in one of eight 20-game runs; a second left click on a cell the game did open
+        chords a number with no flags around it, which does nothing, and a flag drawn later than
+        that shows as a question mark over a mine, which is no worse."""
         start = time.perf_counter()
         limit = max(SLOW_GAME, LATENCY_FACTOR * self.latency)
-        retried = button != "left"
+        retried = False
         while True:
             looks = self.read()
             if all(looks[cell] != before[cell] for cell in cells):
@@ -142,8 +144,9 @@ class Learner:
                 return looks
             if time.perf_counter() - start > limit and not retried:
                 again = [c for c in cells if looks[c] == before[c]]
-                print(f"minebot: cell {again[0]} did not change within {limit:.1f} s; clicking it again", file=self.out)
-                self._click(again, "left")
+                print(f"minebot: cell {again[0]} did not change within {limit:.1f} s; clicking it again ({button})",
+                      file=self.out)
+                self._click(again, button)
                 retried, start = True, time.perf_counter()
                 continue
             if time.perf_counter() - start > limit:

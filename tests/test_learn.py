@@ -34,6 +34,7 @@ class DrawnGame:
         self.game = Game(self.level, "safe", seed)
         self.whole = Region(0, 0, 400, 420)
         self.clicks: list[tuple[int, int, str]] = []
+        self.lose: list[str] = []  # buttons whose next click the game loses
 
     # the screen
     def grab(self, region: Region | None = None) -> np.ndarray:
@@ -59,6 +60,9 @@ class DrawnGame:
         n = self.pack.cell_px
         cell = (int((y - ORIGIN[1]) // n), int((x - ORIGIN[0]) // n))
         self.clicks.append((*cell, button))
+        if button in self.lose:  # the game loses this click
+            self.lose.remove(button)
+            return
         if button == "left":
             self.game.reveal(cell)
         else:
@@ -162,3 +166,17 @@ def test_cells_over_a_picture_are_all_covered_on_a_new_board() -> None:
     rng = np.random.default_rng(1)
     looks = rng.integers(0, 3, size=(9, 9))
     assert sorted(_covered_looks(looks, 10)) == [0, 1, 2]
+
+
+def test_a_lost_click_of_either_button_is_clicked_once_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game loses the first left click and the first flag: each is clicked again once, and the
+    game goes on."""
+    monkeypatch.setattr("bot.learn.SLOW_GAME", 0.2)
+    drawn = DrawnGame("winemine", "beginner", seed=3)
+    drawn.lose = ["left", "right"]
+    learner = _learner(drawn)
+    learner.play_game()
+    assert not drawn.lose
+    assert [button for _, _, button in drawn.clicks[:2]] == ["left", "left"]
+    flags = [click for click in drawn.clicks if click[2] == "right"]
+    assert flags.count(flags[0]) == 2  # the flag lost, clicked again after its batch
