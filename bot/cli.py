@@ -79,8 +79,8 @@ def _parser() -> argparse.ArgumentParser:
     rc.add_argument("--skin")
 
     dm = sub.add_parser("demo", help="on a machine with no screen: start Xvfb and a real game, play it")
-    dm.add_argument("--game", default="winemine", choices=("winemine", "xdemineur", "minegauler", "gnome-mines", "xbomb"),
-                    help="the real game to start (xbomb: no pack ships for it, its look is learnt by playing)")
+    dm.add_argument("--game", default="winemine", choices=("winemine", "xdemineur", "minegauler", "gnome-mines", "xbomb", "kmines"),
+                    help="the real game to start (xbomb, kmines: no pack ships for them, their look is learnt by playing)")
     dm.add_argument("--level", default="expert", choices=("beginner", "intermediate", "expert"))
     dm.add_argument("--games", type=int, default=1)
     dm.add_argument("--save-final", type=Path, default=Path("minebot-final.png"), metavar="OUT.png")

@@ -32,7 +32,7 @@ WINDOW_AT = (100, 100)  # where games are placed, clear of the screen's corners
 class GameInfo:
     name: str
     skin: str
-    window_name: str  # a regular expression xdotool can search for
+    window_name: str  # a regular expression xdotool can search for (the window's title, or else its class)
     new_game_key: str | None  # keyboard shortcut for a new game, where the face cannot be clicked
     levels: Mapping[str, tuple[int, int, int]] = field(default_factory=lambda: GAME_LEVELS)
 
@@ -48,6 +48,8 @@ GAMES: dict[str, GameInfo] = {
     "minegauler": GameInfo("minegauler", "minegauler", "^Minegauler$", "F2", {**GAME_LEVELS, "beginner": (8, 8, 10)}),
     # xbomb: no pack ships for it (its look is learnt by playing); "s" starts a new game
     "xbomb": GameInfo("xbomb", "xbomb", "^XBomb V[0-9.a-z]+$", "s", {**GAME_LEVELS, "beginner": (8, 8, 10)}),
+    # kmines (KDE): no pack either; cells drawn over a background picture; Ctrl+N for a new game
+    "kmines": GameInfo("kmines", "kmines", "^kmines$", "ctrl+n"),
 }
 
 
@@ -127,7 +129,9 @@ def _wait_window(pattern: str, process: subprocess.Popen[bytes], log: Path, time
     """The window's id, once the game shows it; an error with what the game printed if it never does."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        ids = xdotool("search", "--onlyvisible", "--name", pattern).split()
+        # by its title, else its class (kmines' title is only in _NET_WM_NAME, which xdotool does not search)
+        ids = xdotool("search", "--onlyvisible", "--name", pattern).split() or xdotool(
+            "search", "--onlyvisible", "--class", pattern).split()
         if ids:
             return ids[-1]
         if process.poll() is not None:
@@ -204,6 +208,28 @@ def _xbomb(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
     return [_which("xbomb"), "-square", f"-{list(GAME_LEVELS).index(level) + 1}"]
 
 
+KMINES_LEVELS = {"beginner": "Easy", "intermediate": "Medium", "expert": "Hard"}
+
+
+def _kmines(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
+    # Its settings and best times in folders of its own: the level asked for, and ten best times of
+    # 0 s, so that no win opens the best-times dialog over the board (keys cannot reach it here).
+    for name in ("config", "data", "cache"):
+        (workdir / name).mkdir(parents=True, exist_ok=True)
+    env.update(XDG_CONFIG_HOME=str(workdir / "config"), XDG_DATA_HOME=str(workdir / "data"),
+               XDG_CACHE_HOME=str(workdir / "cache"), QT_QPA_PLATFORM="xcb")
+    difficulty = KMINES_LEVELS[level]
+    scores = "".join(f"{n}_Name=minebot\n{n}_Score=0\n{n}_Time=00:00\n" for n in range(1, 11))
+    (workdir / "config" / "kminesrc").write_text(
+        f"[KgDifficulty]\nLevel={difficulty}\n\n[KHighscore_{difficulty}]\n{scores}"
+    )
+    return [_which("dbus-run-session"), _which("kmines")]  # it waits for a session bus without one
+
+
+def _focus(window: str, level: str) -> None:
+    xdotool("windowfocus", "--sync", window)  # no window manager gives it the keyboard
+
+
 # gnome-mines starts at 610x460 whatever the level: too small for expert
 GNOME_MINES_WINDOW = {"beginner": (610, 460), "intermediate": (800, 640), "expert": (1150, 640)}  # px
 
@@ -233,9 +259,10 @@ LAUNCHERS: dict[str, Callable[[str, Path, dict[str, str]], list[str]]] = {
     "minegauler": _minegauler,
     "gnome-mines": _gnome_mines,
     "xbomb": _xbomb,
+    "kmines": _kmines,
 }
 # what a game needs once its window is up, before it is moved into place
-AFTER_START: dict[str, Callable[[str, str], None]] = {"gnome-mines": _gnome_mines_window}
+AFTER_START: dict[str, Callable[[str, str], None]] = {"gnome-mines": _gnome_mines_window, "kmines": _focus}
 
 
 def start_game(name: str, level: str, workdir: Path) -> RunningGame:
@@ -245,7 +272,8 @@ def start_game(name: str, level: str, workdir: Path) -> RunningGame:
     if level not in GAME_LEVELS:
         raise UsageError(f"unknown level {level!r}; choose one of {', '.join(GAME_LEVELS)}")
     info = GAMES[name]
-    env = dict(os.environ)
+    # not what importing OpenCV points Qt at (its own plugins): a Qt game would load those and fail
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM_PLUGIN_PATH", "QT_QPA_FONTDIR", "QT_PLUGIN_PATH")}
     workdir.mkdir(parents=True, exist_ok=True)
     argv = LAUNCHERS[name](level, workdir, env)
     log = workdir / f"{name}.log"

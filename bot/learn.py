@@ -44,6 +44,7 @@ from bot.vision.pack import TILE_NAMES, SkinPack, add_tiles, start_learnt_pack
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
 STABLE_TRIES = 5  # readings that may show a look that then goes away, before the learner stops
 NEW_GAME_KEYS = ("F2", "ctrl+r", "ctrl+n")  # tried in turn after a game, before the face
+DRAWN_OVER = 0.02  # share of the board's pixels changed by a key that says something covers it
 
 
 @dataclass
@@ -77,6 +78,9 @@ class Learner:
         self.region: Region = board_region(geometry, screen)
         self.local = geometry.moved(-self.region.left, -self.region.top)
         self.book = LookBook(self.local)
+        # each cell's picture when it last showed covered (NaN before): a cell not so is not covered
+        self.covered_pictures = np.full((geometry.rows * geometry.cols, self.book.size, self.book.size, 3), np.nan,
+                                        dtype=np.float32)
         self.looks = Looks()
         self.park = park_point(geometry, screen)
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
@@ -111,20 +115,30 @@ class Learner:
             self.mouse.park(*self.park)
             self.image = self.screen.settled(self.region, quiet=SETTLE)
             known = len(self.book)
-            looks = self.book.assign(self.image)
+            looks = self._assign(self.image)
             if len(self.book) == known:
-                self.shown = looks
-                return looks
+                return self._shown(looks)
             time.sleep(SETTLE)
-            again = self.book.assign(self.screen.settled(self.region, quiet=SETTLE))
+            again = self._assign(self.screen.settled(self.region, quiet=SETTLE))
             if np.array_equal(again, looks):
-                self.shown = looks
-                return looks
+                return self._shown(looks)
             self.book.forget(known)  # it changed: forget what it showed
         raise ScreenError(
             f"the board keeps changing ({STABLE_TRIES} readings): is something moving over it? "
             f"(the screen is saved in {self.save_screen()})"
         )
+
+    def _assign(self, image: np.ndarray) -> np.ndarray:
+        """The looks of a screenshot's cells; a cell not as it was when last seen covered is not
+        covered (cells over a background picture: see LookBook.assign)."""
+        return self.book.assign(image, self.covered_pictures, self.looks.covered())
+
+    def _shown(self, looks: np.ndarray) -> np.ndarray:
+        """Take a stable reading: keep its looks, and the picture of every covered cell in it."""
+        self.shown = looks
+        covered = np.isin(looks, self.looks.covered()).ravel()
+        self.covered_pictures[covered] = self.book.shown[covered]
+        return looks
 
     def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right") -> np.ndarray:
         """Read until every cell clicked shows another look than before (the game drew the click);
@@ -172,6 +186,7 @@ class Learner:
                 self.looks.hidden.update({k: COVERED for k in _covered_looks(looks, self.mines)})
             except ScreenError as exc:
                 raise ScreenError(f"{exc} (the screen is saved in {self.save_screen()})") from exc
+            self._shown(looks)
         opened = not np.isin(looks, self.looks.covered()).all()
         if not self._new(looks):
             raise ScreenError("minebot learns and plays from a new game: start one and run it again")
@@ -336,13 +351,16 @@ class Learner:
     def new_game(self, key: str | None = None) -> None:
         """Start the next game: the way that worked last time; else the key given, else F2, Ctrl+R
         and Ctrl+N in turn, else a click on what changed above the board when the game ended (the
-        face). Done when a new game shows; the way that worked is kept. (No Escape for a prompt
-        over the board: xdemineur quits on it.)"""
+        face). Done when a new game shows; the way that worked is kept. A key after which no new
+        game shows but something is drawn over the board (kmines asks "Reset the game?") is
+        confirmed with Return, its default button. (No Escape for a prompt over the board:
+        xdemineur quits on it.)"""
         ways: list[tuple[str, object]] = [] if self.restart is None else [self.restart]
         ways += [("key", k) for k in ((key,) if key else NEW_GAME_KEYS)]
         face = self._face()
         if face is not None:
             ways.append(("face", face))
+        ended = None if self.image is None else self.image.copy()
         for way in dict.fromkeys(ways):
             how, what = way
             if how == "key":
@@ -353,10 +371,22 @@ class Learner:
             if self._fresh_within(1.5 if how == "key" else 3.0):
                 self.restart = way
                 return
+            if how == "key" and self._drawn_over(ended):
+                self.mouse.press("Return")
+                if self._fresh_within(1.5):
+                    self.restart = way
+                    return
         raise ScreenError(
             "could not start a new game (tried F2, Ctrl+R, Ctrl+N and the face); start one by hand and run minebot "
             f"again (the screen is saved in {self.save_screen()})"
         )
+
+    def _drawn_over(self, ended: np.ndarray | None) -> bool:
+        """Whether something now covers part of the board that the end of the game did not show
+        (over DRAWN_OVER of its pixels changed)."""
+        if ended is None or self.image is None or self.image.shape != ended.shape:
+            return False
+        return float((np.abs(self.image.astype(np.int16) - ended).max(axis=2) > 16).mean()) > DRAWN_OVER
 
     def _fresh_within(self, seconds: float) -> bool:
         """Whether a new game shows within ``seconds``: a board that can be a new game's (see _new)

@@ -1,4 +1,5 @@
-"""Reading a screenshot with a learnt pack cell by cell, for tests that check what a pack learnt."""
+"""Helpers for tests of looks: a screenshot read with a learnt pack cell by cell, and the fresh board
+of the same game that a learner would have seen first."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
+from bot.board import CODE_OF
 from bot.vision import load_image
 from bot.vision.grid import find_grid
-from bot.vision.labels import Labelled
-from bot.vision.looks import LOOK_LIMIT
+from bot.vision.labels import Labelled, read_label
+from bot.vision.looks import LOOK_LIMIT, LookBook
 from bot.vision.pack import SkinPack
 from bot.vision.read import _line_up, read_cells
 
@@ -29,3 +31,16 @@ def known_share(pack: SkinPack, screenshot: Path, truth: Labelled) -> float:
     assert not len(wrong), f"{screenshot.stem}: cells {wrong.tolist()[:5]} misread"
     held = np.isin(truth.board.cells, pack.codes())
     return float(within[held].mean()) if held.any() else 1.0
+
+
+def fresh_board(book: LookBook, path: Path, truth: Labelled) -> tuple[np.ndarray | None, list[int]]:
+    """The covered pictures of a fresh board of the same game recorded at the same place (NaN where
+    it shows no covered cell), sorted into ``book`` first, and their looks; else (None, [])."""
+    for other in sorted(path.parent.glob("*fresh*.board")):
+        fresh = read_label(other)
+        if other != path and (fresh.origin, fresh.pitch, fresh.rows, fresh.cols) == (truth.origin, truth.pitch, truth.rows, truth.cols):
+            looks = book.assign(load_image(other.with_suffix(".png"))).ravel()
+            hidden = fresh.board.cells.ravel() == CODE_OF["#"]
+            reference = np.where(hidden[:, None, None, None], book.shown, np.nan)
+            return reference, sorted({int(k) for k in looks[hidden]})
+    return None, []

@@ -24,7 +24,9 @@ from bot.games import GAMES, GAMES_HOME, GNOME_MINES_WINDOW, start_game, virtual
 pytestmark = pytest.mark.e2e
 
 PROGRAMS = {"winemine": "wine", "xdemineur": "xdemineur", "minegauler": "minegauler", "gnome-mines": "gnome-mines"}
-UNPACKED = {"xbomb": "xbomb"}  # games with no shipped pack: only ever learnt
+# games with no shipped pack, only ever learnt (kmines not yet: after some wins it draws
+# "Congratulations! You have won!" across the board before the learner has seen the win)
+UNPACKED = {"xbomb": "xbomb"}
 
 
 def _installed(*programs: str) -> bool:
@@ -96,9 +98,9 @@ LEARN_GAMES = 20
 
 @pytest.mark.parametrize("game", [*PROGRAMS, *UNPACKED])
 def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
-    """Leave one out: the game's own pack hidden (xbomb has none) and no learnt pack, minebot finds
-    the board by its lattice, learns the look by playing LEARN_GAMES beginner games (never losing on
-    a cell it called safe, never stopping), and the pack it learnt then reads the screenshots of that
+    """Leave one out: the game's own pack hidden (xbomb has none) and no learnt pack,
+    minebot finds the board by its lattice, learns the look by playing LEARN_GAMES beginner games
+    (never losing on a cell it called safe, never stopping), and the pack it learnt reads the screenshots of that
     game at the size it learnt it (a pointer's highlight over the board, which the bot never sees
     while it plays, excepted): no cell misread, nine in ten cells read (the rest show values or
     looks it never saw), and a screenshot whose every cell it knows read exactly by `read`."""

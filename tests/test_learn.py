@@ -35,6 +35,8 @@ class DrawnGame:
         self.whole = Region(0, 0, 400, 420)
         self.clicks: list[tuple[int, int, str]] = []
         self.lose: list[str] = []  # buttons whose next click the game loses
+        self.confirm = False  # a new game asked for by key must be confirmed (Return)
+        self.asking = False
 
     # the screen
     def grab(self, region: Region | None = None) -> np.ndarray:
@@ -46,6 +48,8 @@ class DrawnGame:
             image[y : y + n, x : x + n] = self.tiles[int(code)]
         fx, fy, fw, fh = FACE
         image[fy : fy + fh, fx : fx + fw] = (0, 255, 255) if self.game.state == "playing" else (0, 0, 255)
+        if self.asking:
+            image[ORIGIN[1] + 20 : ORIGIN[1] + 70, ORIGIN[0] + 10 : ORIGIN[0] + 120] = (230, 230, 230)
         return image[r.top : r.top + r.height, r.left : r.left + r.width].copy()
 
     def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
@@ -72,7 +76,10 @@ class DrawnGame:
         pass
 
     def press(self, keys: str) -> None:
-        if self.keys and keys == "F2":
+        if self.keys and keys == "F2" and self.confirm:
+            self.asking = True  # "Reset the game?" over the board
+        elif self.keys and keys == "F2" or self.asking and keys == "Return":
+            self.asking = False
             self.game = Game(self.level, "safe", (self.seed, len(self.clicks)))
 
 
@@ -180,3 +187,15 @@ def test_a_lost_click_of_either_button_is_clicked_once_more(monkeypatch: pytest.
     assert [button for _, _, button in drawn.clicks[:2]] == ["left", "left"]
     flags = [click for click in drawn.clicks if click[2] == "right"]
     assert flags.count(flags[0]) == 2  # the flag lost, clicked again after its batch
+
+
+def test_a_new_game_the_game_asks_to_confirm_is_confirmed() -> None:
+    """After the key for a new game, the game asks over the board whether to reset it (kmines):
+    Return (its default button) is pressed, and the next game starts."""
+    drawn = DrawnGame("winemine", "beginner", seed=5)
+    drawn.confirm = True
+    learner = _learner(drawn)
+    learner.play_game()
+    learner.new_game()
+    assert not drawn.asking and drawn.game.state == "playing" and (drawn.game.view == COVERED).all()
+    learner.play_game()

@@ -25,6 +25,8 @@ two values in one look would lose a game, so the limits err low.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import cv2
 import numpy as np
 
@@ -36,6 +38,7 @@ SHIFT = 1  # pixels (at the compared size) a cell may sit off its prototype
 INK_LIMIT = 60.0  # RMS difference in any window of INK_WINDOW of a cell, at full size, below which it is its look
 INK_WINDOW = 0.1  # the window's side, as a share of the cell's
 EXACT = 4.0  # RMS difference under which a cell is its look without the windows' check
+MOVED = 8.0  # RMS difference from its own earlier picture at which a cell is taken to have changed
 
 
 class LookBook:
@@ -47,6 +50,7 @@ class LookBook:
         self.size = min(self.cut, COMPARE_PX + 2 * SHIFT)
         self.prototypes = np.empty((0, self.size, self.size, 3), dtype=np.float32)
         self.pictures: list[np.ndarray] = []  # each look's first picture, ``cut`` pixels square
+        self.shown = np.empty((0, self.size, self.size, 3), dtype=np.float32)  # the cells of the last assign
         self._checked: dict[tuple[bytes, int], bool] = {}  # (picture, look) checked window by window: alike?
 
     def __len__(self) -> int:
@@ -109,15 +113,26 @@ class LookBook:
             np.minimum(best, d2, out=best)
         return np.sqrt(np.maximum(best, 0) / inner.shape[1])
 
-    def assign(self, image: np.ndarray) -> np.ndarray:
+    def assign(self, image: np.ndarray, reference: np.ndarray | None = None, barred: Collection[int] = ()) -> np.ndarray:
         """The look of every cell (rows x cols ints); a cell like no look yet starts a new one.
         Each cell ends at its nearest look (not the first near enough), so that sorting the same
-        picture again gives the same looks."""
+        picture again gives the same looks. A cell that ``reference`` (a picture per cell at the
+        compared size, as ``crops`` gives; NaN where none) shows otherwise, by MOVED or more, takes
+        none of the looks ``barred``: a covered cell over a background picture may look like
+        another covered cell more than like an opened one, but not like itself. The cells at the
+        compared size are kept in ``shown``."""
         geo = self.geometry
         cells = [divmod(i, geo.cols) for i in range(geo.rows * geo.cols)]
         pictures = [self.picture(image, cell) for cell in cells]
         crops = np.stack([self._compared(p) for p in pictures])
-        looks, _ = self.nearest(crops, pictures)
+        self.shown = crops
+        moved = np.zeros(len(crops), dtype=bool)
+        if reference is not None and len(barred):
+            m = SHIFT  # the outermost pixels, which a cell shares with its neighbours, left out
+            inner = (crops - reference)[:, m : self.size - m, m : self.size - m]
+            with np.errstate(invalid="ignore"):
+                moved = np.sqrt((inner**2).mean(axis=(1, 2, 3))) >= MOVED
+        looks, _ = self.nearest(crops, pictures, moved, barred)
         known = len(self.prototypes)
         while (looks < 0).any():
             first = int(np.flatnonzero(looks < 0)[0])
@@ -125,36 +140,48 @@ class LookBook:
             rest = np.flatnonzero(looks < 0)
             d = self.distances(crops[rest], self.prototypes[-1:])[:, 0]
             rest = rest[d < LOOK_LIMIT]
-            alike = self._alike(rest, np.full(len(rest), look), d[d < LOOK_LIMIT], pictures)
+            alike = self.alike(rest, np.full(len(rest), look), d[d < LOOK_LIMIT], pictures)
             looks[rest[alike]] = look
             looks[first] = look
         if len(self.prototypes) > known:
-            looks, _ = self.nearest(crops, pictures)
+            looks, _ = self.nearest(crops, pictures, moved, barred)
         return looks.reshape(geo.rows, geo.cols)
 
-    def nearest(self, crops: np.ndarray, pictures: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    def nearest(
+        self, crops: np.ndarray, pictures: list[np.ndarray], moved: np.ndarray | None = None, barred: Collection[int] = ()
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Each cell's nearest look and its RMS difference from it; the look is -1 where none is
         nearer than LOOK_LIMIT or a window of the cell differs from it by INK_LIMIT or more.
         ``crops`` are the cells at the compared size, ``pictures`` as cut. Most cells match their
         look unshifted and plainly (under half the limit); only the others are tried at every shift,
-        where a look a pixel off may be nearer than one that is not."""
+        where a look a pixel off may be nearer than one that is not. Cells ``moved`` take none of
+        the looks ``barred`` (see assign)."""
         looks = np.full(len(crops), -1, dtype=np.int64)
         best = np.full(len(crops), np.inf, dtype=np.float32)
         if not len(self.prototypes):
             return looks, best
-        d = self.distances(crops, shifts=False)
+        moved = np.zeros(len(crops), dtype=bool) if moved is None else moved
+        d = self._bar(self.distances(crops, shifts=False), moved, barred)
         looks, best = d.argmin(axis=1), d.min(axis=1)
         rest = np.flatnonzero(best >= LOOK_LIMIT / 2)
         if len(rest):
-            d = self.distances(crops[rest])
+            d = self._bar(self.distances(crops[rest]), moved[rest], barred)
             looks[rest], best[rest] = d.argmin(axis=1), d.min(axis=1)
         near = np.flatnonzero(best < LOOK_LIMIT)
         alike = np.zeros(len(crops), dtype=bool)
-        alike[near] = self._alike(near, looks[near], best[near], pictures)
+        alike[near] = self.alike(near, looks[near], best[near], pictures)
         looks[~alike] = -1
         return looks, best
 
-    def _alike(self, cells: np.ndarray, looks: np.ndarray, rms: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
+    @staticmethod
+    def _bar(d: np.ndarray, moved: np.ndarray, barred: Collection[int]) -> np.ndarray:
+        """Distances with the barred looks out of reach of the cells that moved."""
+        out = [k for k in barred if k < d.shape[1]]
+        if moved.any() and out:
+            d[np.ix_(np.flatnonzero(moved), out)] = np.inf
+        return d
+
+    def alike(self, cells: np.ndarray, looks: np.ndarray, rms: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
         """Whether each of ``cells`` (indexes into ``pictures``), within LOOK_LIMIT of its look, is
         that look window by window too (see the module's docstring)."""
         alike = rms < EXACT

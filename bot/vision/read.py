@@ -21,7 +21,7 @@ from bot.sim import LEVELS
 from bot.vision.counter import label_counter, led_counter, picture_counter, text_counter
 from bot.vision.geometry import Geometry, fit_lattice, grow
 from bot.vision.grid import find_grids
-from bot.vision.looks import LookBook
+from bot.vision.looks import LOOK_LIMIT, LookBook
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 
 # A cell matches a tile when its score (RMS difference, 0-255 levels) is below this. Cells drawn
@@ -491,10 +491,20 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
     if pack.learnt:
         book = _look_book(geometry, pack)
         pictures = [book.picture(image, divmod(i, geometry.cols)) for i in range(geometry.rows * geometry.cols)]
-        looks, rms = book.nearest(book.crops(image), pictures)
-        rms[looks < 0] = np.inf  # like no look, window by window
+        crops = book.crops(image)
+        looks, rms = book.nearest(crops, pictures)
+        codes = pack.codes()[np.maximum(looks, 0)]
+        # a cell as like a look of another value as its own is not read (cells over a background
+        # picture: kmines' empty cell may be nearer a covered cell elsewhere than its own look)
+        d = book.distances(crops)
+        d[pack.codes()[None, :] == codes[:, None]] = np.inf
+        rival = np.flatnonzero((d.min(axis=1) < LOOK_LIMIT) & (looks >= 0))
+        if len(rival):
+            alike = book.alike(rival, d[rival].argmin(axis=1), d[rival].min(axis=1), pictures)
+            looks[rival[alike]] = -1
+        rms[looks < 0] = np.inf  # like no look, or like two
         shape = (geometry.rows, geometry.cols)
-        return pack.codes()[np.maximum(looks, 0)].reshape(shape), rms.reshape(shape)
+        return codes.reshape(shape), rms.reshape(shape)
     classifier = classifier_for(pack)
     cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
     best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells], snapped=bool(geometry.xs))
