@@ -277,11 +277,8 @@ class Learner:
         mines shown (lost: the clicked cell is the exploded mine)."""
         known = self.looks.names()
         hidden_before = int(np.isin(before, list(self.looks.hidden)).sum())
-        hidden_after = int(np.isin(after, list(self.looks.hidden)).sum())
-        if not guess and (hidden_before - len(clicked) == self.mines or hidden_after <= self.mines):
-            # the last safe cells (opened by a click, or by another's opening): won, whatever the game
-            # then draws over the board (a best-times dialog; kmines' "You have won!" across it)
-            return "won"
+        if not guess and hidden_before - len(clicked) == self.mines:
+            return "won"  # the last safe cells: won, whatever the game then draws over the board (a best-times dialog)
         # only hidden cells change in a game (a revealed one may move to a look found since, a twin of its own)
         changed = ((after != before) & np.isin(before, list(self.looks.hidden))).astype(np.uint8)
         _, parts = cv2.connectedComponents(changed, connectivity=8)
