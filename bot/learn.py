@@ -145,9 +145,9 @@ class Learner:
         a game is given max(SLOW_GAME, LATENCY_FACTOR x its slowest redraw so far) for it. Clicks
         not shown by then are clicked once more, then given as long again: the first click on a
         window that does not have the focus may only give it the focus, and a flag once went
-        unanswered for 2 s in winemine, in one of eight 20-game runs; a second left click on a cell the game did open
-        chords a number with no flags around it, which does nothing, and a flag drawn later than
-        that shows as a question mark over a mine, which is no worse."""
+        unanswered for 2 s in winemine, in one of eight 20-game runs. A second left click on a
+        cell the game did open chords a number with no flags around it, which does nothing; a flag
+        drawn later than that shows as a question mark over a mine, which is no worse."""
         start = time.perf_counter()
         limit = max(SLOW_GAME, LATENCY_FACTOR * self.latency)
         retried = False
