@@ -464,11 +464,15 @@ def _covered_looks(looks: np.ndarray, mines: int) -> list[int]:
     fits = [k for k in order if _opened_area(looks, k, mines)] if len(order) > 1 else []
     if not fits:
         return order
-    if len(fits) > 1:
+    # An area opened along the board's edge can read the other way round too (the covered cells
+    # taken for the 0s of an area beyond the numbers): the look with over twice the other's cells
+    # is the covered one, as a new game's 0s are few next to its covered cells; else it is not clear.
+    size = dict(zip(kinds.tolist(), counts.tolist()))
+    if len(fits) > 1 and size[fits[0]] < 2 * size[fits[1]]:
         raise ScreenError(
             "cannot tell which cells are covered on this board: start a new game (every cell covered) and run minebot again"
         )
-    return fits
+    return fits[:1]
 
 
 def _opened_area(looks: np.ndarray, covered: int, mines: int) -> bool:

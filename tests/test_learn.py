@@ -149,10 +149,11 @@ def test_pictures_of_another_size_go_to_a_pack_of_their_own() -> None:
     assert other.cell_px == learner.book.cut != 16
 
 
-@pytest.mark.parametrize("name", ["beginner-fresh", "intermediate-fresh", "expert-fresh"])
+@pytest.mark.parametrize("name", ["beginner-fresh", "intermediate-fresh", "expert-fresh", "beginner-opened-beside-the-edge"])
 def test_a_board_the_game_opened_itself_names_its_covered_look(name: str) -> None:
     """xdemineur opens an area of each new game itself (its openings can outnumber the covered
-    cells): the covered look is the one that leaves an opened area the rules can name."""
+    cells): the covered look is the one that leaves an opened area the rules can name; an area
+    along the edge, which the rules read the other way round too, by the look with more cells."""
     from bot.learn import _covered_looks
     from bot.vision.labels import read_label
     from bot.vision.looks import LookBook
