@@ -52,3 +52,7 @@ class ImpossibleReading(UnreadableCell):
 
 class ScreenError(MinebotError):
     """The live screen cannot be used: no display, Wayland, the window moved or closed, the user took the mouse."""
+
+
+class ClicksIgnored(ScreenError):
+    """Cells clicked still look as they did: the game ignores the clicks (paused, covered, or over)."""

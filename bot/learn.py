@@ -29,7 +29,7 @@ import numpy as np
 from bot.actuator import Mouse
 from bot.board import CHAR_OF, COVERED, EXPLODED, FLAG, MINE, WRONG_FLAG, Board, Cell, dilate
 from bot.capture import Region, Screen
-from bot.errors import InconsistentBoard, ScreenError
+from bot.errors import ClicksIgnored, InconsistentBoard, ScreenError
 from bot.live import LATENCY_FACTOR, SLOW_GAME, board_region, park_point, wait_for_new_second
 from bot.naming import NUMBERS, Naming, name_looks
 from bot.play import GameResult
@@ -65,6 +65,15 @@ class Looks:
         return [k for k, code in self.hidden.items() if code == COVERED]
 
 
+@dataclass
+class _Tally:
+    """What one game took: guesses, readings and clicks."""
+
+    guesses: int = 0
+    readings: int = 0
+    clicks: int = 0
+
+
 class Learner:
     """Plays the game on screen with no skin pack, learning its looks. ``geometry`` is the board's
     lattice in screen coordinates (find_grid's, moved onto the screen)."""
@@ -93,6 +102,9 @@ class Learner:
         self.band_playing: np.ndarray | None = None
         self._first_click_second: int | None = None
         self.restart: tuple[str, object] | None = None  # how a new game started last time: ("key", k) or ("face", (x, y))
+        # a guess that showed only a look never seen on the cell clicked, the board still nameable:
+        # a number, or the exploded mine of a game whose other mines are all flagged (the cell, the look)
+        self._suspect: tuple[Cell, int] | None = None
 
     def seed(self, pack: SkinPack) -> None:
         """Start from what a pack learnt before: each tile a look, named as the pack names it."""
@@ -165,7 +177,7 @@ class Learner:
                 continue
             if time.perf_counter() - start > limit:
                 cell = next(c for c in cells if looks[c] == before[c])
-                raise ScreenError(
+                raise ClicksIgnored(
                     f"cell {cell} was clicked ({button}) and looks the same {limit:.1f} s later: the game ignores the "
                     f"clicks (paused, or behind another window?) (the screen is saved in {self.save_screen()}); "
                     "bring it to the front and run minebot again"
@@ -192,18 +204,39 @@ class Learner:
             raise ScreenError("minebot learns and plays from a new game: start one and run it again")
         assert self.image is not None
         self.band_playing = self._band(self.image)
-        guesses = readings = clicks = 0
+        tally = _Tally()
         on_safe = False
         state: State = "playing"
+        self._suspect = None
         if not opened:  # some games open an area themselves (xdemineur): no first click there
             wait_for_new_second(self._first_click_second)
             cell = first_click(Board.covered(self.geometry.rows, self.geometry.cols), self.rule)
             self._first_click_second = int(time.time())
             state, looks = self._reveal([cell], looks, guess=True)
-            clicks += 1
-            guesses += self.rule == "none"
+            tally.clicks += 1
+            tally.guesses += self.rule == "none"
+        try:
+            state, looks, on_safe = self._play_on(state, looks, tally)
+        except ClicksIgnored:
+            if self._suspect is None:
+                raise
+            cell, look = self._suspect  # the game ended on that guess: what it showed is the exploded mine
+            self.looks.possible.pop(look, None)
+            self.looks.ends[look] = EXPLODED
+            print(f"minebot: the game stopped answering after the guess at {cell} showed a look never seen: "
+                  "lost there, and that look is the exploded mine", file=self.out)
+            state = "lost"
+        if state == "won":
+            self._finish(looks)
+        self.save()
+        return GameResult(state, tally.guesses, tally.readings, time.perf_counter() - start, on_safe, clicks=tally.clicks)
+
+    def _play_on(self, state: State, looks: np.ndarray, tally: _Tally) -> tuple[State, np.ndarray, bool]:
+        """Play a game from ``looks`` to its end, counting in ``tally``: the state, the last looks,
+        and whether it was lost on a cell called safe."""
+        on_safe = False
         while state == "playing":
-            readings += 1
+            tally.readings += 1
             naming = self._name(looks)
             board = self._board(looks)
             if board is not None:  # every look named: the board is known, decide as on a known skin
@@ -215,7 +248,7 @@ class Learner:
             flags = sorted(c for c in certain_mines if looks[c] in self.looks.covered())
             if flags:
                 self._click(flags, "right")
-                clicks += len(flags)
+                tally.clicks += len(flags)
                 after = self.read_after(flags, looks)
                 for k in np.unique(after[[c[0] for c in flags], [c[1] for c in flags]]):
                     if int(k) not in self.looks.names():
@@ -225,17 +258,14 @@ class Learner:
             if certain_safe:
                 safe = sorted(certain_safe)
                 state, looks = self._reveal(safe, looks, guess=False)
-                clicks += len(safe)
+                tally.clicks += len(safe)
                 on_safe = state == "lost"
                 continue
             cell = pick if pick is not None else self._guess(naming, looks)
-            guesses += 1
-            clicks += 1
+            tally.guesses += 1
+            tally.clicks += 1
             state, looks = self._reveal([cell], looks, guess=True)
-        if state == "won":
-            self._finish(looks)
-        self.save()
-        return GameResult(state, guesses, readings, time.perf_counter() - start, on_safe, clicks=clicks)
+        return state, looks, on_safe
 
     def _name(self, looks: np.ndarray) -> Naming:
         try:
@@ -275,6 +305,7 @@ class Learner:
         what changed is linked to the cells clicked. Anything else that changed is the game's doing
         at the end: all cells but the mines open (won; some games then flag the mines), or the
         mines shown (lost: the clicked cell is the exploded mine)."""
+        self._suspect = None
         known = self.looks.names()
         hidden_before = int(np.isin(before, list(self.looks.hidden)).sum())
         if not guess and hidden_before - len(clicked) == self.mines:
@@ -312,6 +343,8 @@ class Learner:
                     f"this board's looks admit no naming ({exc}): minebot cannot tell some of its cells apart "
                     f"(the screen is saved in {self.save_screen()})"
                 ) from exc
+            if int(changed.sum()) == 1 and int(after[clicked[0]]) not in known:
+                self._suspect = (clicked[0], int(after[clicked[0]]))
         return "playing"
 
     def _learn_end(self, clicked: Cell, after: np.ndarray, changed: np.ndarray) -> None:

@@ -36,6 +36,7 @@ class DrawnGame:
         self.clicks: list[tuple[int, int, str]] = []
         self.lose: list[str] = []  # buttons whose next click the game loses
         self.confirm = False  # a new game asked for by key must be confirmed (Return)
+        self.hide_mines = False  # a lost game shows its exploded mine only (as when every other is flagged)
         self.asking = False
 
     # the screen
@@ -45,7 +46,8 @@ class DrawnGame:
         n = self.pack.cell_px
         for (row, col), code in np.ndenumerate(self.game.view):
             x, y = ORIGIN[0] + col * n, ORIGIN[1] + row * n
-            image[y : y + n, x : x + n] = self.tiles[int(code)]
+            shown = COVERED if self.hide_mines and code in (CODE_OF["*"], CODE_OF["x"]) else int(code)
+            image[y : y + n, x : x + n] = self.tiles[shown]
         fx, fy, fw, fh = FACE
         image[fy : fy + fh, fx : fx + fw] = (0, 255, 255) if self.game.state == "playing" else (0, 0, 255)
         if self.asking:
@@ -200,3 +202,22 @@ def test_a_new_game_the_game_asks_to_confirm_is_confirmed() -> None:
     learner.new_game()
     assert not drawn.asking and drawn.game.state == "playing" and (drawn.game.view == COVERED).all()
     learner.play_game()
+
+
+def test_a_loss_that_shows_only_the_exploded_mine_is_a_loss() -> None:
+    """A lost game that shows nothing but its exploded mine (gnome-mines, once every other mine is
+    flagged) and then ignores clicks: each such game ends lost, none stops the learner, and the look
+    it showed is named the exploded mine, never a number."""
+    drawn = DrawnGame("winemine", "intermediate", seed=11)
+    drawn.hide_mines = True
+    learner = _learner(drawn)
+    results = []
+    for index in range(6):
+        if index:
+            learner.new_game()
+        results.append(learner.play_game())
+    assert any(r.state == "lost" for r in results) and not any(r.lost_on_certain for r in results)
+    names = learner.looks.names()
+    for look, code in names.items():
+        assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
+    assert CODE_OF["X"] in names.values()
