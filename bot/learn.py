@@ -261,6 +261,11 @@ class Learner:
                 tally.clicks += len(safe)
                 on_safe = state == "lost"
                 continue
+            if not np.isin(looks, self.looks.covered()).any():
+                # nothing covered and no loss shown: every safe cell is open (xdemineur is won once
+                # its last mine is flagged, and the flags' clicks do not report a win); no guess
+                state = "won"
+                break
             cell = pick if pick is not None else self._guess(naming, looks)
             tally.guesses += 1
             tally.clicks += 1
