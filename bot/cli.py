@@ -13,7 +13,7 @@ import numpy as np
 
 from bot import bench
 from bot.board import Board
-from bot.errors import MinebotError, UsageError
+from bot.errors import MinebotError, NoBoardFound, UsageError
 from bot.sim import RULES, make_layout, parse_level, read_layouts, write_layouts
 from bot.solver import STRATEGIES, solve
 from bot.solver.analysis import Analysis
@@ -318,22 +318,27 @@ def _bench_vision(ns: argparse.Namespace) -> int:
             runs.append(time.perf_counter() - t0)
         return 1000 * statistics.median(runs)
 
-    per_shot: dict[tuple[str, str], list[tuple[float, float, float, float, int]]] = {}  # (skin, size): figures
+    # (skin, size): figures; a look no pack reads ("no pack") has no figures for the packs (nan)
+    per_shot: dict[tuple[str, str], list[tuple[float, float, float, float, int]]] = {}
     for path in images:
         image = vision.load_image(path)
-        geo = vision.locate(image, packs)
-        x, y, w, h = geo.region(margin=2)
-        crop = np.ascontiguousarray(image[max(y, 0) : y + h, max(x, 0) : x + w])
-        local = geo.moved(-max(x, 0), -max(y, 0))
-        pack = vision.pack_named(packs, geo.skin)
         grid = find_grid(image)
         gx, gy, gw, gh = grid.region(margin=2)
         grid_crop = np.ascontiguousarray(image[max(gy, 0) : gy + gh, max(gx, 0) : gx + gw])
         book = LookBook(grid.moved(-max(gx, 0), -max(gy, 0)))
         book.assign(grid_crop)  # the looks known, as while playing
-        per_shot.setdefault((geo.skin, f"{image.shape[1]}x{image.shape[0]}"), []).append((
-            timed(lambda: vision.locate(image, packs)), timed(lambda: read_cells(crop, local, pack)),
-            timed(lambda: find_grid(image)), timed(lambda: book.assign(grid_crop)), geo.rows * geo.cols,
+        try:
+            geo = vision.locate(image, packs)
+        except NoBoardFound:
+            skin, with_pack = "no pack", (float("nan"), float("nan"))
+        else:
+            x, y, w, h = geo.region(margin=2)
+            crop = np.ascontiguousarray(image[max(y, 0) : y + h, max(x, 0) : x + w])
+            local, pack = geo.moved(-max(x, 0), -max(y, 0)), vision.pack_named(packs, geo.skin)
+            skin = geo.skin
+            with_pack = (timed(lambda: vision.locate(image, packs)), timed(lambda: read_cells(crop, local, pack)))
+        per_shot.setdefault((skin, f"{image.shape[1]}x{image.shape[0]}"), []).append((
+            *with_pack, timed(lambda: find_grid(image)), timed(lambda: book.assign(grid_crop)), grid.rows * grid.cols,
         ))
     print(f"{'skin':12} {'screenshot':>10} {'shots':>5} {'locate, packs':>15} {'read, pack':>12} "
           f"{'locate, no pack':>16} {'read, looks':>12}  cells")
@@ -344,7 +349,7 @@ def _bench_vision(ns: argparse.Namespace) -> int:
     print(f"ms, median and max over the shots of each shot's median of {ns.repeat} runs. locate, packs: find the board "
           "in the whole screenshot with every pack; read, pack: every cell from a capture of the board region; "
           "locate, no pack: find the board by its lattice alone; read, looks: every cell sorted into its look, "
-          "as a learnt look is read while playing")
+          "as a learnt look is read while playing; skin 'no pack': screenshots no pack reads (nan: no figure)")
     return 0
 
 

@@ -106,3 +106,13 @@ def test_mine_count_of_a_known_games_board_size_and_of_an_unknown_one() -> None:
     assert [_mines(ns, "", r, c) for r, c in ((9, 9), (16, 30), (8, 8), (8, 10), (18, 14), (20, 24))] == [10, 99, 10, 10, 40, 99]
     with pytest.raises(UsageError, match="--mines"):
         _mines(ns, "", 13, 17)
+
+
+def test_bench_vision_times_a_look_no_pack_reads_beside_one_a_pack_reads(capsys: pytest.CaptureFixture[str]) -> None:
+    """A screenshot no pack reads (xbomb) gets a row of its own, "no pack", with no pack figures;
+    one a pack reads gets every figure."""
+    root = Path(__file__).resolve().parents[1] / "fixtures"
+    assert main(["bench-vision", "--repeat", "1", str(root / "xbomb" / "beginner-fresh.png"),
+                 str(root / "winemine" / "beginner-fresh.png")]) == 0
+    rows = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()[1:3]}
+    assert rows["no"][4:8] == ["nan"] * 4 and "nan" not in rows["winemine"]
