@@ -112,7 +112,7 @@ def test_bench_vision_times_a_look_no_pack_reads_beside_one_a_pack_reads(capsys:
     """A screenshot no pack reads (xbomb) gets a row of its own, "no pack", with no pack figures;
     one a pack reads gets every figure."""
     root = Path(__file__).resolve().parents[1] / "fixtures"
-    assert main(["bench-vision", "--repeat", "1", str(root / "xbomb" / "beginner-fresh.png"),
-                 str(root / "winemine" / "beginner-fresh.png")]) == 0
+    assert main("bench-vision", "--repeat", "1", str(root / "xbomb" / "beginner-fresh.png"),
+                str(root / "winemine" / "beginner-fresh.png")) == 0
     rows = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()[1:3]}
     assert rows["no"][4:8] == ["nan"] * 4 and "nan" not in rows["winemine"]
