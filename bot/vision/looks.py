@@ -89,12 +89,17 @@ class LookBook:
     def crops(self, image: np.ndarray, cells: list[tuple[int, int]] | None = None) -> np.ndarray:
         """The pictures of ``cells`` (default: every cell, row by row) at the compared size:
         (len(cells), size, size, 3)."""
+        return self.cut(image, cells)[1]
+
+    def cut(self, image: np.ndarray, cells: list[tuple[int, int]] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
+        """The pictures of ``cells`` (default: every cell, row by row) as cut, and at the compared size."""
         geo = self.geometry
         cells = [divmod(i, geo.cols) for i in range(geo.rows * geo.cols)] if cells is None else cells
+        pictures = [self.picture(image, cell) for cell in cells]
         out = np.empty((len(cells), self.size, self.size, 3), dtype=np.float32)
-        for i, cell in enumerate(cells):
-            out[i] = self._compared(self.picture(image, cell))
-        return out
+        for i, picture in enumerate(pictures):
+            out[i] = self._compared(picture)
+        return pictures, out
 
     def distances(self, crops: np.ndarray, prototypes: np.ndarray | None = None, shifts: bool = True) -> np.ndarray:
         """RMS difference of each crop from each prototype, at the best shift (or unshifted):
@@ -122,9 +127,7 @@ class LookBook:
         another covered cell more than like an opened one, but not like itself. The cells at the
         compared size are kept in ``shown``."""
         geo = self.geometry
-        cells = [divmod(i, geo.cols) for i in range(geo.rows * geo.cols)]
-        pictures = [self.picture(image, cell) for cell in cells]
-        crops = np.stack([self._compared(p) for p in pictures])
+        pictures, crops = self.cut(image)
         self.shown = crops
         moved = np.zeros(len(crops), dtype=bool)
         if reference is not None and len(barred):

@@ -404,11 +404,11 @@ def _possible(codes: np.ndarray) -> bool:
 def _line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) -> Geometry:
     """The pack's geometry on a lattice: its tiles centred on the lattice's cells, then moved by
     the offset (within a tenth of a pitch, at least 3 px) at which a sample of cells match best."""
-    size = pack.cell_px * scale
-    (cx, cy) = grid.centre((0, 0))
     if pack.learnt:  # its looks were cut around the lattice's centres: from there, whole pixels either way
         geo = replace(grid, skin=pack.name, scale=scale)
     else:  # whole pixels to start from, so that the offsets below reach every pixel (round() sends .5 to even)
+        size = pack.cell_px * scale
+        (cx, cy) = grid.centre((0, 0))
         origin = (float(np.floor(cx - size / 2 + 0.5)), float(np.floor(cy - size / 2 + 0.5)))
         geo = Geometry(pack.name, grid.rows, grid.cols, origin, grid.pitch, size, scale)
     rows = np.unique(np.linspace(0, grid.rows - 1, 6).round().astype(int))
@@ -490,8 +490,7 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
     read as it was learnt: each cell is the look (tile) it is nearest, by bot/vision/looks.py."""
     if pack.learnt:
         book = _look_book(geometry, pack)
-        pictures = [book.picture(image, divmod(i, geometry.cols)) for i in range(geometry.rows * geometry.cols)]
-        crops = book.crops(image)
+        pictures, crops = book.cut(image)
         looks, rms = book.nearest(crops, pictures)
         codes = pack.codes()[np.maximum(looks, 0)]
         # a cell as like a look of another value as its own is not read (cells over a background
