@@ -89,9 +89,9 @@ class LookBook:
     def crops(self, image: np.ndarray, cells: list[tuple[int, int]] | None = None) -> np.ndarray:
         """The pictures of ``cells`` (default: every cell, row by row) at the compared size:
         (len(cells), size, size, 3)."""
-        return self.cut(image, cells)[1]
+        return self.cut_cells(image, cells)[1]
 
-    def cut(self, image: np.ndarray, cells: list[tuple[int, int]] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
+    def cut_cells(self, image: np.ndarray, cells: list[tuple[int, int]] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
         """The pictures of ``cells`` (default: every cell, row by row) as cut, and at the compared size."""
         geo = self.geometry
         cells = [divmod(i, geo.cols) for i in range(geo.rows * geo.cols)] if cells is None else cells
@@ -127,7 +127,7 @@ class LookBook:
         another covered cell more than like an opened one, but not like itself. The cells at the
         compared size are kept in ``shown``."""
         geo = self.geometry
-        pictures, crops = self.cut(image)
+        pictures, crops = self.cut_cells(image)
         self.shown = crops
         moved = np.zeros(len(crops), dtype=bool)
         if reference is not None and len(barred):

@@ -490,7 +490,7 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
     read as it was learnt: each cell is the look (tile) it is nearest, by bot/vision/looks.py."""
     if pack.learnt:
         book = _look_book(geometry, pack)
-        pictures, crops = book.cut(image)
+        pictures, crops = book.cut_cells(image)
         looks, rms = book.nearest(crops, pictures)
         codes = pack.codes()[np.maximum(looks, 0)]
         # a cell as like a look of another value as its own is not read (cells over a background
