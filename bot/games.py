@@ -249,7 +249,7 @@ def _gnome_mines(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
 
 def _gnome_mines_window(window: str, level: str) -> None:
     xdotool("windowsize", "--sync", window, *(str(n) for n in GNOME_MINES_WINDOW[level]))  # cells follow it
-    xdotool("windowfocus", "--sync", window)  # it pauses itself without the focus
+    _focus(window, level)  # it pauses itself without the focus
     time.sleep(2)  # it loads the best times in the background; a win before that opens the dialog
 
 

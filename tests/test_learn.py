@@ -12,6 +12,7 @@ import pytest
 from bot.board import CODE_OF, COVERED, FLAG
 from bot.capture import Region
 from bot.learn import Learner
+from bot.play import GameResult
 from bot.sim import Game, parse_level
 from bot.userdata import learnt_skins
 from bot.vision import load_image, load_pack
@@ -103,17 +104,23 @@ def _learner(drawn: DrawnGame) -> Learner:
     return Learner(drawn, drawn, geometry, drawn.level.mines, name="drawn")  # type: ignore[arg-type]
 
 
+def _play(learner: Learner, games: int) -> list[GameResult]:
+    """``games`` games in a row, each after the first started by the learner."""
+    results = []
+    for index in range(games):
+        if index:
+            learner.new_game()
+        results.append(learner.play_game())
+    return results
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("skin, keys", [("winemine", True), ("xdemineur", False)])
 def test_learner_names_only_what_is_true_and_never_loses_on_a_safe_cell(skin: str, keys: bool) -> None:
     """Twelve games; xdemineur's drawing starts a new game only from its face (no key works)."""
     drawn = DrawnGame(skin, "beginner", seed=7, keys=keys)
     learner = _learner(drawn)
-    results = []
-    for index in range(12):
-        if index:
-            learner.new_game()
-        results.append(learner.play_game())
+    results = _play(learner, 12)
     assert not any(r.lost_on_certain for r in results)
     assert sum(r.won for r in results) >= 4
     # every look named is the value its picture shows (the tile it was drawn with)
@@ -211,11 +218,7 @@ def test_a_loss_that_shows_only_the_exploded_mine_is_a_loss() -> None:
     drawn = DrawnGame("winemine", "intermediate", seed=11)
     drawn.hide_mines = True
     learner = _learner(drawn)
-    results = []
-    for index in range(6):
-        if index:
-            learner.new_game()
-        results.append(learner.play_game())
+    results = _play(learner, 6)
     assert any(r.state == "lost" for r in results) and not any(r.lost_on_certain for r in results)
     names = learner.looks.names()
     for look, code in names.items():
