@@ -6,12 +6,17 @@ than the mouse has points, ``ratio`` divides screenshot pixels into mouse points
 
 from __future__ import annotations
 
+import os
+import struct
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Literal, Protocol
 
 from bot.errors import ScreenError
+from bot.userdata import cache_dir
 
 Button = Literal["left", "right", "middle", "both"]  # both: left and right pressed together
 
@@ -41,11 +46,38 @@ class DryRunMouse:
         self.keys.append(keys)
 
 
+# an Xauthority entry: family FamilyWild, no address, any display, an auth name nobody offers
+NO_COOKIE = struct.pack(">HH", 0xFFFF, 0) + struct.pack(">H", 0) + struct.pack(">H", 4) + b"none" + struct.pack(">H", 0)
+
+
+def _x_authority() -> None:
+    """python-xlib (pyautogui's X11 backend) dies at import with no Xauthority file, where libX11
+    (mss) connects without one: on a bare Xvfb, say. Point it at a file of this user's cache
+    holding one entry of a kind no client uses (an empty file makes it print a warning on stdout)."""
+    if not sys.platform.startswith("linux"):
+        return
+    named = os.environ.get("XAUTHORITY")
+    if (Path(named) if named else Path.home() / ".Xauthority").is_file():
+        return
+    path = cache_dir() / "no-cookie.Xauthority"
+    path.write_bytes(NO_COOKIE)
+    os.environ["XAUTHORITY"] = str(path)
+
+
+def pyautogui() -> ModuleType:
+    """pyautogui, imported on first use: it opens the display at import."""
+    _x_authority()
+    import pyautogui as gui
+
+    return gui
+
+
 def _key_watch() -> Callable[[], bool] | None:
     """A function telling whether any key is held down now (X11, Windows), or None elsewhere."""
     if sys.platform.startswith("linux"):
         from Xlib.display import Display  # python-xlib, which pyautogui uses on X11
 
+        _x_authority()
         display = Display()
         return lambda: any(display.query_keymap())
     if sys.platform == "win32":
@@ -61,11 +93,10 @@ class LiveMouse:
     knows where it left the pointer, so any other position means a person took the mouse."""
 
     def __init__(self, ratio: float = 1.0, pause: float = 0.0) -> None:
-        import pyautogui  # has screen side effects at import: keep it here
-
-        pyautogui.PAUSE = pause  # the default 0.1 s would cap the bot at 10 clicks a second
-        pyautogui.FAILSAFE = False  # windows often sit at (0,0); we check the pointer ourselves
-        self._gui = pyautogui
+        gui = pyautogui()
+        gui.PAUSE = pause  # the default 0.1 s would cap the bot at 10 clicks a second
+        gui.FAILSAFE = False  # windows often sit at (0,0); we check the pointer ourselves
+        self._gui = gui
         self.ratio = ratio
         self._expected: tuple[int, int] | None = None
         self._keys_down = _key_watch()

@@ -14,6 +14,7 @@ import numpy as np
 from bot import bench
 from bot.board import Board
 from bot.errors import MinebotError, NoBoardFound, UsageError
+from bot.games import GAMES
 from bot.sim import RULES, make_layout, parse_level, read_layouts, write_layouts
 from bot.solver import STRATEGIES, solve
 from bot.solver.analysis import Analysis
@@ -59,6 +60,10 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--mines", type=int, help="total mines, for a custom game")
     pl.add_argument("--skin", help="only look for this skin pack")
     pl.add_argument("--no-flags", action="store_true", help="never flag mines (fewer clicks)")
+    pl.add_argument(
+        "--new-game-key", metavar="KEY",
+        help="the game's key for a new game, e.g. F2 or ctrl+n (default: tries F2, Ctrl+R, the face, buttons above the board, Ctrl+N)",
+    )
     pl.add_argument("--dry-run", action="store_true", help="read and decide once, print the move, click nothing")
     pl.add_argument("--save-final", type=Path, metavar="OUT.png", help="save the board's last screenshot here")
     pl.add_argument("--json", action="store_true", help="print one JSON object per game")
@@ -79,13 +84,16 @@ def _parser() -> argparse.ArgumentParser:
     rc.add_argument("--skin")
 
     dm = sub.add_parser("demo", help="on a machine with no screen: start Xvfb and a real game, play it")
-    dm.add_argument("--game", default="winemine", choices=("winemine", "xdemineur", "minegauler", "gnome-mines", "xbomb", "kmines"),
-                    help="the real game to start (xbomb, kmines: no pack ships for them, their look is learnt by playing)")
-    dm.add_argument("--level", default="expert", choices=("beginner", "intermediate", "expert"))
+    dm.add_argument("--game", default="winemine", choices=tuple(GAMES),
+                    help="the real game to start (xbomb, kmines, nicegui-minesweeper: no pack ships for them, "
+                    "their look is learnt by playing; nicegui-minesweeper is a web game, in Chromium)")
+    dm.add_argument("--level", default="expert", choices=("beginner", "intermediate", "expert"), help="(nicegui-minesweeper: beginner only)")
     dm.add_argument("--games", type=int, default=1)
     dm.add_argument("--save-final", type=Path, default=Path("minebot-final.png"), metavar="OUT.png")
     dm.add_argument("--json", action="store_true")
     dm.add_argument("--learn", nargs="?", const="", metavar="NAME", help="learn the game's look with no skin pack (see play)")
+    dm.add_argument("--scale", type=float, default=1.0, help="a web game's device scale in Chromium (browser zoom: 1 to 2)")
+    dm.add_argument("--shift", type=int, default=0, help="px to move the game's window right and down (pixel alignment)")
 
     ln = sub.add_parser("learn", help="cut a skin pack's tiles from a screenshot and its checked .board file")
     ln.add_argument("image", type=Path)

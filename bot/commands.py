@@ -109,8 +109,9 @@ def _describe(result: GameResult) -> str:
     )
 
 
-def play(ns: argparse.Namespace, screen: Screen | None = None, new_game_key: str | None = None) -> int:
+def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
     screen = screen or Screen()
+    new_game_key = getattr(ns, "new_game_key", None)
     learn = getattr(ns, "learn", None)
     if learn is not None:
         return _learn(ns, screen, find_grid_on(screen), learn or None, new_game_key)
@@ -204,7 +205,7 @@ def _learn(
         raise UsageError("learning a look needs clicks: leave out --dry-run (or give the skin with --skin)")
     mines = _mines(ns, "", geometry.rows, geometry.cols)
     mouse = LiveMouse(ratio=mouse_ratio(screen))
-    learner = Learner(screen, mouse, geometry, mines, name=name)
+    learner = Learner(screen, mouse, geometry, mines, name=name, flags=not ns.no_flags)
     if known is not None:
         learner.seed(known)
     print(
@@ -293,8 +294,8 @@ def demo(ns: argparse.Namespace) -> int:
     """Start a virtual display and a real game, play it, save the final screenshot."""
     if ns.game not in GAMES:
         raise UsageError(f"unknown game {ns.game!r}; choose one of {', '.join(GAMES)}")
-    with virtual_display(), tempfile.TemporaryDirectory(prefix="minebot-game-") as work:
-        game = start_game(ns.game, ns.level, Path(work))
+    with virtual_display(GAMES[ns.game].screen), tempfile.TemporaryDirectory(prefix="minebot-game-") as work:
+        game = start_game(ns.game, ns.level, Path(work), ns.scale, ns.shift)
         try:
             rows, cols, mines = GAMES[ns.game].levels[ns.level]
             print(f"started {ns.game} at {ns.level} ({rows}x{cols}, {mines} mines)", file=sys.stderr)
@@ -303,9 +304,11 @@ def demo(ns: argparse.Namespace) -> int:
             play_ns = argparse.Namespace(
                 skin=None if learn is not None or skin in hidden_skins() or skin not in skin_names() else skin,
                 mines=mines, level=None,
-                dry_run=False, games=ns.games, no_flags=False, save_final=ns.save_final, json=ns.json, learn=learn,
+                dry_run=False, games=ns.games, no_flags=not GAMES[ns.game].flags, save_final=ns.save_final, json=ns.json,
+                learn=learn,
+                new_game_key=GAMES[ns.game].new_game_key,
             )
-            code = play(play_ns, new_game_key=GAMES[ns.game].new_game_key)
+            code = play(play_ns)
         finally:
             game.close()
     print(f"final screenshot: {ns.save_final}", file=sys.stderr)

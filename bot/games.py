@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -19,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.actuator import NO_COOKIE
 from bot.errors import ScreenError, UsageError
 from bot.sim import LEVELS
 
@@ -35,6 +35,13 @@ class GameInfo:
     window_name: str  # a regular expression xdotool can search for (the window's title, or else its class)
     new_game_key: str | None  # keyboard shortcut for a new game, where the face cannot be clicked
     levels: Mapping[str, tuple[int, int, int]] = field(default_factory=lambda: GAME_LEVELS)
+    web: bool = False  # played in Chromium, at a device scale of the caller's choice
+    flags: bool = True  # whether to flag mines (a right click)
+
+    @property
+    def screen(self) -> tuple[int, int]:
+        """The virtual display's size: a web game at twice the scale needs room."""
+        return (1800, 1600) if self.web else (1280, 1024)
 
 
 GAMES: dict[str, GameInfo] = {
@@ -50,6 +57,14 @@ GAMES: dict[str, GameInfo] = {
     "xbomb": GameInfo("xbomb", "xbomb", "^XBomb V[0-9.a-z]+$", "s", {**GAME_LEVELS, "beginner": (8, 8, 10)}),
     # kmines (KDE): no pack either; cells drawn over a background picture; Ctrl+N for a new game
     "kmines": GameInfo("kmines", "kmines", "^kmines$", "ctrl+n"),
+    # a web game (PyPI's nicegui-minesweeper) in Chromium: one size, 10x10 with 10 mines, no
+    # counter, no face, no key; a "Restart" button above the board; the first click may be a mine.
+    # No flags: a right click opens Chromium's menu over the board (the script that turns the menu
+    # off runs 0.5 s after the server starts, for the pages open then: none)
+    "nicegui-minesweeper": GameInfo(
+        "nicegui-minesweeper", "nicegui-minesweeper", "^Minesweeper$", None, {"beginner": (10, 10, 10)},
+        web=True, flags=False,
+    ),
 }
 
 
@@ -60,23 +75,24 @@ def level_size(skin: str, level: str) -> tuple[int, int, int]:
 
 
 # Games from PyPI live in their own virtual environments here (scripts/install-games makes them),
-# apart from minebot's: minegauler brings PyQt6.
+# apart from minebot's: minegauler brings PyQt6, nicegui-minesweeper a web server.
 GAMES_HOME = Path(os.environ.get("MINEBOT_GAMES", Path.home() / ".cache" / "minebot-games"))
 
 
-def _which(program: str) -> str:
-    found = (
-        shutil.which(program)
-        or shutil.which(program, path="/usr/games")
-        or shutil.which(program, path=str(GAMES_HOME / program / "bin"))
-    )
+def _which(program: str, venv: str | None = None) -> str:
+    """A game's program: in its own virtual environment under GAMES_HOME where it has one (named
+    ``venv``: only there, since the name may be another program's too), else on PATH or in /usr/games."""
+    if venv is not None:
+        found = shutil.which(program, path=str(GAMES_HOME / venv / "bin"))
+    else:
+        found = (
+            shutil.which(program)
+            or shutil.which(program, path="/usr/games")
+            or shutil.which(program, path=str(GAMES_HOME / program / "bin"))
+        )
     if not found:
         raise ScreenError(f"{program} is not installed; run scripts/install-games (apt-get and pip, as root)")
     return found
-
-
-# an Xauthority entry: family FamilyWild, no address, any display, an auth name nobody offers
-_NO_COOKIE = struct.pack(">HH", 0xFFFF, 0) + struct.pack(">H", 0) + struct.pack(">H", 4) + b"none" + struct.pack(">H", 0)
 
 
 @contextmanager
@@ -100,7 +116,7 @@ def virtual_display(size: tuple[int, int] = (1280, 1024)) -> Iterator[str]:
     # python-xlib (pyautogui) insists on a file, and prints a warning on stdout when it holds no entry
     # (into --json output); Xvfb here needs no cookie, so one entry of a kind no client uses
     handle, auth = tempfile.mkstemp(prefix="minebot-", suffix=".Xauthority")
-    os.write(handle, _NO_COOKIE)
+    os.write(handle, NO_COOKIE)
     os.close(handle)
     os.environ["DISPLAY"], os.environ["XAUTHORITY"] = display, auth
     try:
@@ -184,18 +200,18 @@ def _winemine_settings(env: dict[str, str], level: str) -> None:
             raise ScreenError(f"Wine could not set winemine's {name} (wine reg add: exit {done.returncode}: {said})")
 
 
-def _winemine(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
+def _winemine(level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
     env.update(WINEPREFIX=str(workdir / "wine"), WINEDEBUG="-all")
     _winemine_settings(env, level)
     return [_which("wine"), "winemine"]
 
 
-def _xdemineur(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
+def _xdemineur(level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
     rows, cols, mines = GAMES["xdemineur"].levels[level]
     return [_which("xdemineur"), "-geometry", f"{cols}x{rows}", "-m", str(mines)]
 
 
-def _minegauler(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
+def _minegauler(level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
     program = _which("minegauler")
     prepare = Path(__file__).with_name("minegauler_prepare.py")
     size = [str(n) for n in GAMES["minegauler"].levels[level]]
@@ -204,14 +220,14 @@ def _minegauler(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
     return [program]
 
 
-def _xbomb(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
+def _xbomb(level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
     return [_which("xbomb"), "-square", f"-{list(GAME_LEVELS).index(level) + 1}"]
 
 
 KMINES_LEVELS = {"beginner": "Easy", "intermediate": "Medium", "expert": "Hard"}
 
 
-def _kmines(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
+def _kmines(level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
     # Its settings and best times in folders of its own: the level asked for, and ten best times of
     # 0 s, so that no win opens the best-times dialog over the board (keys cannot reach it here).
     for name in ("config", "data", "cache"):
@@ -226,6 +242,16 @@ def _kmines(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
     return [_which("dbus-run-session"), _which("kmines")]  # it waits for a session bus without one
 
 
+def _nicegui_minesweeper(level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+    # a web game (PyPI): its server and a Chromium window on it, as one process (bot/web_game.py)
+    cols = GAMES["nicegui-minesweeper"].levels[level][1]
+    # page pixels: its 40 px cells, the button row, margins, and room below the board for the
+    # "You won!" note it shows at the bottom of the window, clear of the board as in a usual window
+    size = f"{40 * cols + 120},{40 * cols + 300}"
+    return [sys.executable, "-m", "bot.web_game", "--scale", f"{scale:g}", "--size", size,
+            "--profile", str(workdir / "chromium"), "--", _which("minesweeper", venv="nicegui-minesweeper")]
+
+
 def _focus(window: str, level: str) -> None:
     xdotool("windowfocus", "--sync", window)  # no window manager gives it the keyboard
 
@@ -234,7 +260,7 @@ def _focus(window: str, level: str) -> None:
 GNOME_MINES_WINDOW = {"beginner": (610, 460), "intermediate": (800, 640), "expert": (1150, 640)}  # px
 
 
-def _gnome_mines(level: str, workdir: Path, env: dict[str, str]) -> list[str]:
+def _gnome_mines(level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
     # Its own defaults, nothing saved between runs; and ten best times of 0 s per size, so that
     # no win makes the top ten and opens the "Congratulations" dialog over the board.
     env.update(GSETTINGS_BACKEND="memory", XDG_DATA_HOME=str(workdir / "data"))
@@ -253,29 +279,33 @@ def _gnome_mines_window(window: str, level: str) -> None:
     time.sleep(2)  # it loads the best times in the background; a win before that opens the dialog
 
 
-LAUNCHERS: dict[str, Callable[[str, Path, dict[str, str]], list[str]]] = {
+LAUNCHERS: dict[str, Callable[[str, Path, dict[str, str], float], list[str]]] = {
     "winemine": _winemine,
     "xdemineur": _xdemineur,
     "minegauler": _minegauler,
     "gnome-mines": _gnome_mines,
     "xbomb": _xbomb,
     "kmines": _kmines,
+    "nicegui-minesweeper": _nicegui_minesweeper,
 }
 # what a game needs once its window is up, before it is moved into place
 AFTER_START: dict[str, Callable[[str, str], None]] = {"gnome-mines": _gnome_mines_window, "kmines": _focus}
 
 
-def start_game(name: str, level: str, workdir: Path) -> RunningGame:
-    """Start a game at a standard level on the current DISPLAY and move its window to WINDOW_AT."""
+def start_game(name: str, level: str, workdir: Path, scale: float = 1.0, shift: int = 0) -> RunningGame:
+    """Start a game at a standard level on the current DISPLAY and move its window to WINDOW_AT
+    plus ``shift`` px each way; a web game at device scale ``scale`` (browser zoom)."""
     if name not in GAMES:
         raise UsageError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
-    if level not in GAME_LEVELS:
-        raise UsageError(f"unknown level {level!r}; choose one of {', '.join(GAME_LEVELS)}")
     info = GAMES[name]
+    if level not in info.levels:
+        raise UsageError(f"{name} has no level {level!r}; choose one of {', '.join(info.levels)}")
+    if scale != 1.0 and not info.web:
+        raise UsageError(f"{name} is not a web game: its scale is its own (--scale is for web games)")
     # not what importing OpenCV points Qt at (its own plugins): a Qt game would load those and fail
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM_PLUGIN_PATH", "QT_QPA_FONTDIR", "QT_PLUGIN_PATH")}
     workdir.mkdir(parents=True, exist_ok=True)
-    argv = LAUNCHERS[name](level, workdir, env)
+    argv = LAUNCHERS[name](level, workdir, env, scale)
     log = workdir / f"{name}.log"
     for attempt in (1, 2):  # once a gnome-mines showed no window in a minute; the next start was fine
         with log.open("wb") as out:
@@ -291,6 +321,6 @@ def start_game(name: str, level: str, workdir: Path) -> RunningGame:
             print(f"minebot: {exc}; starting it again", file=sys.stderr)
     if name in AFTER_START:
         AFTER_START[name](window, level)
-    xdotool("windowmove", "--sync", window, str(WINDOW_AT[0]), str(WINDOW_AT[1]))
+    xdotool("windowmove", "--sync", window, str(WINDOW_AT[0] + shift), str(WINDOW_AT[1] + shift))
     time.sleep(0.5)
     return RunningGame(info, process, window, env)

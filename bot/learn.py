@@ -43,7 +43,10 @@ from bot.vision.pack import TILE_NAMES, SkinPack, add_tiles, start_learnt_pack
 
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
 STABLE_TRIES = 5  # readings that may show a look that then goes away, before the learner stops
-NEW_GAME_KEYS = ("F2", "ctrl+r", "ctrl+n")  # tried in turn after a game, before the face
+NEW_GAME_KEYS = ("F2", "ctrl+r", "ctrl+n")  # tried in turn after a game (see Learner.new_game)
+LAST_KEY = "ctrl+n"  # tried after clicks on the face and buttons: a browser opens a new window on it
+BUTTONS_WITHIN = 2.0  # cells above the board where new_game looks for buttons to click
+BUTTONS_TRIED = 4  # of those, the nearest the board
 DRAWN_OVER = 0.02  # share of the board's pixels changed by a key that says something covers it
 
 
@@ -80,9 +83,10 @@ class Learner:
 
     def __init__(
         self, screen: Screen, mouse: Mouse, geometry: Geometry, mines: int, rule: Rule = "safe",
-        name: str | None = None, out: TextIO | None = None,
+        name: str | None = None, out: TextIO | None = None, flags: bool = True,
     ) -> None:
         self.screen, self.mouse, self.mines, self.rule = screen, mouse, mines, rule
+        self.flags = flags  # flag certain mines (a right click); else leave them covered
         self.geometry = geometry
         self.region: Region = board_region(geometry, screen)
         self.local = geometry.moved(-self.region.left, -self.region.top)
@@ -245,7 +249,7 @@ class Learner:
                 pick = analysis.move.cell if analysis.move is not None else None
             else:
                 certain_mines, certain_safe, pick = naming.mines, naming.safe, None
-            flags = sorted(c for c in certain_mines if looks[c] in self.looks.covered())
+            flags = sorted(c for c in certain_mines if self.flags and looks[c] in self.looks.covered())
             if flags:
                 self._click(flags, "right")
                 tally.clicks += len(flags)
@@ -373,9 +377,9 @@ class Learner:
     # -- between games ----------------------------------------------------------------------
     def _finish(self, looks: np.ndarray) -> None:
         """Flag the covered cells left when every other cell is open: they are mines, and some
-        games (xdemineur) are won only once every mine is flagged."""
+        games (xdemineur) are won only once every mine is flagged. (Not where flags are off.)"""
         left = [(int(r), int(c)) for r, c in np.argwhere(np.isin(looks, self.looks.covered()))]
-        if left:
+        if left and self.flags:
             self._click(left, "right")
             deadline = time.perf_counter() + SLOW_GAME  # the end as the game shows it (xdemineur's face changes now);
             while time.perf_counter() < deadline:  # a game over may also ignore the flags
@@ -387,17 +391,21 @@ class Learner:
         return image[: max(y, 0), :].astype(np.int16)
 
     def new_game(self, key: str | None = None) -> None:
-        """Start the next game: the way that worked last time; else the key given, else F2, Ctrl+R
-        and Ctrl+N in turn, else a click on what changed above the board when the game ended (the
-        face). Done when a new game shows; the way that worked is kept. A key after which no new
-        game shows but something is drawn over the board (kmines asks "Reset the game?") is
-        confirmed with Return, its default button. (No Escape for a prompt over the board:
-        xdemineur quits on it.)"""
+        """Start the next game: the way that worked last time; else the key given, else F2 and
+        Ctrl+R; else a click on what changed above the board when the game ended (the face), then
+        on each thing drawn just above the board (a web game's "Restart" button); else Ctrl+N
+        (last: a browser opens a window on it). Done when a new game shows; the way that worked is
+        kept. A key after which no new game shows but something is drawn over the board (kmines
+        asks "Reset the game?") is confirmed with Return, its default button. (No Escape for a
+        prompt over the board: xdemineur quits on it.)"""
+        keys = [("key", k) for k in ((key,) if key else NEW_GAME_KEYS)]
         ways: list[tuple[str, object]] = [] if self.restart is None else [self.restart]
-        ways += [("key", k) for k in ((key,) if key else NEW_GAME_KEYS)]
+        ways += [way for way in keys if way[1] != LAST_KEY]
         face = self._face()
         if face is not None:
             ways.append(("face", face))
+        ways += [("face", point) for point in self._buttons()]
+        ways += [way for way in keys if way[1] == LAST_KEY]
         ended = None if self.image is None else self.image.copy()
         for way in dict.fromkeys(ways):
             how, what = way
@@ -415,7 +423,8 @@ class Learner:
                     self.restart = way
                     return
         raise ScreenError(
-            "could not start a new game (tried F2, Ctrl+R, Ctrl+N and the face); start one by hand and run minebot "
+            "could not start a new game (tried F2, Ctrl+R, the face, what is drawn just above the board and Ctrl+N); "
+            "start one by hand and run minebot "
             f"again (the screen is saved in {self.save_screen()})"
         )
 
@@ -459,6 +468,27 @@ class Learner:
         middle = self.local.origin[0] + self.local.cols * self.local.pitch[0] / 2
         best = min(range(1, n), key=lambda i: abs(centres[i][0] - middle))
         return float(centres[best][0]), float(centres[best][1])
+
+    def _buttons(self) -> list[tuple[float, float]]:
+        """Things drawn apart from the background within BUTTONS_WITHIN cells above the board and
+        over its columns, nearest the board first: where a game with no face and no key for a new
+        game has its button."""
+        if self.image is None:
+            return []
+        x, y, w, _ = self.local.region()
+        pitch = self.local.pitch[1]
+        top, left = max(round(y - BUTTONS_WITHIN * pitch), 0), max(x, 0)
+        strip = self.image[top:max(y, 0), left:x + w].astype(np.int16)
+        if strip.size == 0:
+            return []
+        colours, counts = np.unique(strip.reshape(-1, 3), axis=0, return_counts=True)
+        background = colours[counts.argmax()]
+        drawn = (np.abs(strip - background).max(axis=2) > 40).astype(np.uint8)
+        grown = cv2.dilate(drawn, np.ones((max(round(pitch / 6), 1),) * 2, np.uint8))
+        n, _, stats, centres = cv2.connectedComponentsWithStats(grown)
+        found = [i for i in range(1, n) if stats[i, cv2.CC_STAT_HEIGHT] >= pitch / 4]
+        found.sort(key=lambda i: -(stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT]))
+        return [(left + float(centres[i][0]), top + float(centres[i][1])) for i in found[:BUTTONS_TRIED]]
 
     def save_screen(self) -> Path:
         """Save the last screen read in this user's cache folder; where."""

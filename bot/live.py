@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bot.actuator import Mouse
+from bot.actuator import Mouse, pyautogui
 from bot.board import COVERED, FLAG, HIDDEN, QUESTION, Board, Cell
 from bot.capture import Region, Screen
 from bot.errors import ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
@@ -285,6 +285,4 @@ def find_game(screen: Screen, packs: list[SkinPack], mines: int | None) -> tuple
 
 def mouse_ratio(screen: Screen) -> float:
     """Screenshot pixels per mouse point (2 on a Retina-style display, else 1)."""
-    import pyautogui
-
-    return screen.whole.width / pyautogui.size().width
+    return screen.whole.width / pyautogui().size().width

@@ -1,7 +1,8 @@
 """End to end: the bot plays real games on a virtual display (run alone: -m e2e).
 
-Each test starts Xvfb and a real game (Wine's winemine, Debian's xdemineur and gnome-mines, minegauler from PyPI) through ``minebot demo``,
-plays whole games, and checks
+Each test starts Xvfb and a real game (Wine's winemine, Debian's xdemineur, gnome-mines and xbomb,
+minegauler from PyPI, and nicegui-minesweeper from PyPI, a web game, in Chromium) through
+``minebot demo``, plays whole games, and checks
 that every game ends in a win or a loss, that no loss came on a cell the bot called safe, and that
 the bot's final reading equals what the game's final screen shows.
 """
@@ -25,13 +26,38 @@ pytestmark = pytest.mark.e2e
 
 PROGRAMS = {"winemine": "wine", "xdemineur": "xdemineur", "minegauler": "minegauler", "gnome-mines": "gnome-mines"}
 # games with no shipped pack, only ever learnt (kmines not yet: after some wins it draws
-# "Congratulations! You have won!" across the board before the learner has seen the win)
-UNPACKED = {"xbomb": "xbomb"}
+# "Congratulations! You have won!" across the board before the learner has seen the win);
+# nicegui-minesweeper is a web game (PyPI), in Chromium
+WEB_GAME = "nicegui-minesweeper"
+UNPACKED = {"xbomb": "xbomb", WEB_GAME: "chromium minesweeper"}  # game: the programs it needs
 
 
 def _installed(*programs: str) -> bool:
-    places = (None, "/usr/games", str(GAMES_HOME / "minegauler" / "bin"))
+    places = (None, "/usr/games", *(str(GAMES_HOME / name / "bin") for name in ("minegauler", WEB_GAME)))
     return all(any(shutil.which(p, path=place) for place in places) for p in programs)
+
+
+def _require(*programs: str) -> None:
+    if not _installed("Xvfb", "xdotool", *programs) and not os.environ.get("MINEBOT_REQUIRE_E2E"):
+        pytest.skip(f"Xvfb, xdotool or {' '.join(programs)} missing: run scripts/install-games")
+
+
+def _demo(game: str, games: int, tmp_path: Path, *options: str) -> list[dict[str, object]]:
+    """``minebot demo`` of ``games`` beginner games of ``game`` learnt from nothing (its pack
+    hidden, no learnt pack), in a folder of the test's own; its JSON lines, once it exited 0."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(MINEBOT_HIDE_SKINS=GAMES[game].skin, MINEBOT_DATA=str(tmp_path / "data"), MINEBOT_CACHE=str(tmp_path / "cache"))
+    out = subprocess.run(
+        [sys.executable, "-m", "bot", "demo", "--game", game, "--level", "beginner", "--games", str(games), "--json",
+         "--save-final", str(tmp_path / "final.png"), *options],
+        capture_output=True, text=True, timeout=900, env=env,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "learning its look by playing it" in out.stderr
+    results = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(results) == games
+    assert all(r["state"] in ("won", "lost") and not r["lost_on_certain"] for r in results)
+    return results
 
 
 @pytest.mark.parametrize(
@@ -39,8 +65,7 @@ def _installed(*programs: str) -> bool:
     [(game, level, {"beginner": 4, "expert": 2}[level]) for game in PROGRAMS for level in ("beginner", "expert")],
 )
 def test_plays_real_game_to_the_end(game: str, level: str, games: int, tmp_path: Path) -> None:
-    if not _installed("Xvfb", "xdotool", PROGRAMS[game]) and not os.environ.get("MINEBOT_REQUIRE_E2E"):
-        pytest.skip(f"Xvfb, xdotool or {PROGRAMS[game]} missing: run scripts/install-games")
+    _require(PROGRAMS[game])
     final = tmp_path / "final.png"
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     out = subprocess.run(
@@ -62,8 +87,7 @@ def test_plays_real_game_to_the_end(game: str, level: str, games: int, tmp_path:
 
 def _play_after_start(game_name: str, level: str, tmp_path: Path, window: tuple[int, int] | None = None) -> subprocess.CompletedProcess[str]:
     """Start ``game_name`` at ``level``, optionally resize its window, and run ``minebot play --level expert``."""
-    if not _installed("Xvfb", "xdotool", PROGRAMS[game_name]) and not os.environ.get("MINEBOT_REQUIRE_E2E"):
-        pytest.skip(f"Xvfb, xdotool or {PROGRAMS[game_name]} missing: run scripts/install-games")
+    _require(PROGRAMS[game_name])
     with virtual_display():
         game = start_game(game_name, level, tmp_path)
         try:
@@ -104,23 +128,10 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
     game at the size it learnt it (a pointer's highlight over the board, which the bot never sees
     while it plays, excepted): no cell misread, nine in ten cells read (the rest show values or
     looks it never saw), and a screenshot whose every cell it knows read exactly by `read`."""
-    program = {**PROGRAMS, **UNPACKED}[game]
-    if not _installed("Xvfb", "xdotool", program) and not os.environ.get("MINEBOT_REQUIRE_E2E"):
-        pytest.skip(f"Xvfb, xdotool or {program} missing: run scripts/install-games")
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    env.update(MINEBOT_HIDE_SKINS=GAMES[game].skin, MINEBOT_DATA=str(tmp_path / "data"), MINEBOT_CACHE=str(tmp_path / "cache"))
-    out = subprocess.run(
-        [sys.executable, "-m", "bot", "demo", "--game", game, "--level", "beginner", "--games", str(LEARN_GAMES), "--json",
-         "--save-final", str(tmp_path / "final.png")],
-        capture_output=True, text=True, timeout=900, env=env,
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert "learning its look by playing it" in out.stderr
-    results = [json.loads(line) for line in out.stdout.splitlines()]
-    assert len(results) == LEARN_GAMES
-    assert all(r["state"] in ("won", "lost") and not r["lost_on_certain"] for r in results)
+    _require(*{**PROGRAMS, **UNPACKED}[game].split())
+    results = _demo(game, LEARN_GAMES, tmp_path)
     assert sum(r["state"] == "won" for r in results) >= LEARN_GAMES // 3
-    assert set("#F0123") <= set(results[-1]["looks_named"])
+    assert set("#0123" + "F" * GAMES[game].flags) <= set(str(results[-1]["looks_named"]))
 
     packs = list((tmp_path / "data" / "skins").glob("*/pack.json"))
     assert len(packs) == 1
@@ -141,3 +152,12 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
                 reading = read(load_image(label.with_suffix(".png")), [pack], mines=truth.board.mines)
                 assert (reading.board.cells == truth.board.cells).all(), label.stem
     assert len(known) >= 3 and np.mean(known) > 0.9 and 1 in known, known
+
+
+@pytest.mark.parametrize("scale, shift", [(1.5, 1), (2.0, 2)])
+def test_a_web_game_is_learnt_at_any_browser_zoom_and_alignment(scale: float, shift: int, tmp_path: Path) -> None:
+    """The web game in Chromium at a device scale (browser zoom) and a window offset that puts the
+    board's corner on another pixel phase: learnt from nothing, no stop, no loss on a safe cell."""
+    _require(*UNPACKED[WEB_GAME].split())
+    results = _demo(WEB_GAME, 6, tmp_path, "--scale", str(scale), "--shift", str(shift))
+    assert any(r["state"] == "won" for r in results)

@@ -22,6 +22,8 @@ from bot.vision.pack import TILE_NAMES
 
 ORIGIN = (40, 90)
 FACE = (ORIGIN[0] + 60, ORIGIN[1] - 40, 20, 20)  # x, y, w, h
+BUTTON = (ORIGIN[0], ORIGIN[1] - 22, 40, 16)  # a web game's "Restart", where it has no face
+LABEL = (ORIGIN[0] + 60, ORIGIN[1] - 18, 50, 8)  # "Time: 3 seconds" beside it
 
 
 class DrawnGame:
@@ -39,6 +41,8 @@ class DrawnGame:
         self.confirm = False  # a new game asked for by key must be confirmed (Return)
         self.hide_mines = False  # a lost game shows its exploded mine only (as when every other is flagged)
         self.asking = False
+        self.face = True  # else no face: a "Restart" button above the board, a label beside it (a web game)
+        self.pressed: list[str] = []
 
     # the screen
     def grab(self, region: Region | None = None) -> np.ndarray:
@@ -50,7 +54,11 @@ class DrawnGame:
             shown = COVERED if self.hide_mines and code in (CODE_OF["*"], CODE_OF["x"]) else int(code)
             image[y : y + n, x : x + n] = self.tiles[shown]
         fx, fy, fw, fh = FACE
-        image[fy : fy + fh, fx : fx + fw] = (0, 255, 255) if self.game.state == "playing" else (0, 0, 255)
+        if self.face:
+            image[fy : fy + fh, fx : fx + fw] = (0, 255, 255) if self.game.state == "playing" else (0, 0, 255)
+        else:
+            for x, y, w, h in (BUTTON, LABEL):
+                image[y : y + h, x : x + w] = (200, 140, 60)
         if self.asking:
             image[ORIGIN[1] + 20 : ORIGIN[1] + 70, ORIGIN[0] + 10 : ORIGIN[0] + 120] = (230, 230, 230)
         return image[r.top : r.top + r.height, r.left : r.left + r.width].copy()
@@ -60,10 +68,12 @@ class DrawnGame:
 
     # the mouse
     def click(self, x: float, y: float, button: str = "left") -> None:
-        fx, fy, fw, fh = FACE
+        fx, fy, fw, fh = FACE if self.face else BUTTON
         if fx <= x < fx + fw and fy <= y < fy + fh:
             self.game = Game(self.level, "safe", (self.seed, len(self.clicks)))
             return
+        if y < ORIGIN[1]:
+            return  # above the board: the label, or nothing
         n = self.pack.cell_px
         cell = (int((y - ORIGIN[1]) // n), int((x - ORIGIN[0]) // n))
         self.clicks.append((*cell, button))
@@ -79,6 +89,7 @@ class DrawnGame:
         pass
 
     def press(self, keys: str) -> None:
+        self.pressed.append(keys)
         if self.keys and keys == "F2" and self.confirm:
             self.asking = True  # "Reset the game?" over the board
         elif self.keys and keys == "F2" or self.asking and keys == "Return":
@@ -209,6 +220,19 @@ def test_a_new_game_the_game_asks_to_confirm_is_confirmed() -> None:
     learner.new_game()
     assert not drawn.asking and drawn.game.state == "playing" and (drawn.game.view == COVERED).all()
     learner.play_game()
+
+
+def test_a_game_with_no_face_and_no_key_is_restarted_by_its_button() -> None:
+    """No face, no key (a web game): a new game is started by a click on what is drawn just above
+    the board, the button, not on the label beside it; the way that worked is kept, and Ctrl+N
+    (a browser opens a window on it) is never pressed."""
+    drawn = DrawnGame("winemine", "beginner", seed=3, keys=False)
+    drawn.face = False
+    learner = _learner(drawn)
+    results = _play(learner, 3)
+    assert len(results) == 3 and learner.restart is not None and learner.restart[0] == "face"
+    assert "ctrl+n" not in drawn.pressed
+    assert drawn.pressed == ["F2", "ctrl+r"]  # tried once, before the first click on the button
 
 
 def test_a_loss_that_shows_only_the_exploded_mine_is_a_loss() -> None:

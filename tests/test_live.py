@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -16,6 +18,7 @@ from bot.errors import ScreenError, UnreadableCell, VisionError
 from bot.live import LiveTable, _new_board, contradiction, park_point, wait_for_new_second
 from bot.vision import Geometry, load_image, load_packs, read
 from bot.vision.pack import SkinPack, pack_named
+from bot.userdata import cache_dir
 from bot.vision.read import board_state
 
 
@@ -259,3 +262,22 @@ def test_with_every_pack_hidden_play_goes_to_learning(monkeypatch: pytest.Monkey
     ns = Namespace(skin=None, mines=None, level=None, dry_run=True, games=1, no_flags=False, save_final=None, json=False)
     with pytest.raises(UsageError, match="learning a look needs clicks"):
         play(ns, screen=Whole(load_image(FIXTURE)))  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="X11 only")
+def test_no_xauthority_file_is_no_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """On an X server with no Xauthority file (a bare Xvfb), python-xlib dies at import; minebot
+    points it at a file of this user's cache with an entry no server asks for, and leaves an
+    existing file alone."""
+    from bot.actuator import NO_COOKIE, _x_authority
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XAUTHORITY", raising=False)
+    _x_authority()
+    made = Path(os.environ["XAUTHORITY"])
+    assert made.read_bytes() == NO_COOKIE and made.parent == cache_dir()
+    own = tmp_path / "own.Xauthority"
+    own.write_bytes(b"x")
+    monkeypatch.setenv("XAUTHORITY", str(own))
+    _x_authority()
+    assert os.environ["XAUTHORITY"] == str(own)

@@ -658,6 +658,7 @@ STANDARD_MINES = {
         **{(level.rows, level.cols): level.mines for level in LEVELS.values()},
         (8, 8): 10,  # the old beginner (gnome-mines, minegauler, xbomb)
         (8, 10): 10, (14, 18): 40, (20, 24): 99,  # Google's Minesweeper: easy, medium, hard
+        (10, 10): 10,  # a common web default (nicegui-minesweeper)
     }.items()
     for size in ((rows, cols), (cols, rows))
 }
