@@ -85,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
 
     dm = sub.add_parser("demo", help="on a machine with no screen: start Xvfb and a real game, play it")
     dm.add_argument("--game", default="winemine", choices=tuple(GAMES),
-                    help="the real game to start (xbomb, kmines, nicegui-minesweeper: no pack ships for them, "
+                    help="the real game to start (xbomb, kmines, sgt-mines, nicegui-minesweeper: no pack ships for them, "
                     "their look is learnt by playing; nicegui-minesweeper is a web game, in Chromium)")
     dm.add_argument("--level", default="expert", choices=("beginner", "intermediate", "expert"), help="(nicegui-minesweeper: beginner only)")
     dm.add_argument("--games", type=int, default=1)

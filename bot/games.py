@@ -57,6 +57,9 @@ GAMES: dict[str, GameInfo] = {
     "xbomb": GameInfo("xbomb", "xbomb", "^XBomb V[0-9.a-z]+$", "s", {**GAME_LEVELS, "beginner": (8, 8, 10)}),
     # kmines (KDE): no pack either; cells drawn over a background picture; Ctrl+N for a new game
     "kmines": GameInfo("kmines", "kmines", "^kmines$", "ctrl+n"),
+    # Simon Tatham's Mines (Debian's sgt-puzzles): no pack; every board it deals can be solved
+    # with no guess once the first click opens its area; N for a new game
+    "sgt-mines": GameInfo("sgt-mines", "sgt-mines", "^Mines$", "n"),
     # a web game (PyPI's nicegui-minesweeper) in Chromium: one size, 10x10 with 10 mines, no
     # counter, no face, no key; a "Restart" button above the board; the first click may be a mine.
     # No flags: a right click opens Chromium's menu over the board (the script that turns the menu
@@ -242,6 +245,12 @@ def _kmines(level: str, workdir: Path, env: dict[str, str], scale: float) -> lis
     return [_which("dbus-run-session"), _which("kmines")]  # it waits for a session bus without one
 
 
+def _sgt_mines(level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+    rows, cols, mines = GAME_LEVELS[level]
+    env.update(MINES_DEFAULT=f"{cols}x{rows}n{mines}")  # sgt-puzzles' own way to set a game's parameters
+    return [_which("sgt-mines")]
+
+
 def _nicegui_minesweeper(level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
     # a web game (PyPI): its server and a Chromium window on it, as one process (bot/web_game.py)
     cols = GAMES["nicegui-minesweeper"].levels[level][1]
@@ -286,6 +295,7 @@ LAUNCHERS: dict[str, Callable[[str, Path, dict[str, str], float], list[str]]] = 
     "gnome-mines": _gnome_mines,
     "xbomb": _xbomb,
     "kmines": _kmines,
+    "sgt-mines": _sgt_mines,
     "nicegui-minesweeper": _nicegui_minesweeper,
 }
 # what a game needs once its window is up, before it is moved into place

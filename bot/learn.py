@@ -43,7 +43,7 @@ from bot.vision.pack import TILE_NAMES, SkinPack, add_tiles, start_learnt_pack
 
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
 STABLE_TRIES = 5  # readings that may show a look that then goes away, before the learner stops
-NEW_GAME_KEYS = ("F2", "ctrl+r", "ctrl+n")  # tried in turn after a game (see Learner.new_game)
+NEW_GAME_KEYS = ("F2", "ctrl+r", "n", "ctrl+n")  # tried in turn after a game (see Learner.new_game)
 LAST_KEY = "ctrl+n"  # tried after clicks on the face and buttons: a browser opens a new window on it
 BUTTONS_WITHIN = 2.0  # cells above the board where new_game looks for buttons to click
 BUTTONS_TRIED = 4  # of those, the nearest the board
@@ -391,13 +391,14 @@ class Learner:
         return image[: max(y, 0), :].astype(np.int16)
 
     def new_game(self, key: str | None = None) -> None:
-        """Start the next game: the way that worked last time; else the key given, else F2 and
-        Ctrl+R; else a click on what changed above the board when the game ended (the face), then
+        """Start the next game: the way that worked last time; else the key given, else F2, Ctrl+R
+        and N; else a click on what changed above the board when the game ended (the face), then
         on each thing drawn just above the board (a web game's "Restart" button); else Ctrl+N
         (last: a browser opens a window on it). Done when a new game shows; the way that worked is
         kept. A key after which no new game shows but something is drawn over the board (kmines
-        asks "Reset the game?") is confirmed with Return, its default button. (No Escape for a
-        prompt over the board: xdemineur quits on it.)"""
+        asks "Reset the game?") is confirmed with Return, its default button; a click after which
+        something is drawn over the board (a menu) is undone with Escape. (No Escape after a key:
+        xdemineur quits on it, with no prompt.)"""
         keys = [("key", k) for k in ((key,) if key else NEW_GAME_KEYS)]
         ways: list[tuple[str, object]] = [] if self.restart is None else [self.restart]
         ways += [way for way in keys if way[1] != LAST_KEY]
@@ -422,8 +423,11 @@ class Learner:
                 if self._fresh_within(1.5):
                     self.restart = way
                     return
+            elif self._drawn_over(ended):  # the click opened a menu or a popup over the board: closed
+                self.mouse.press("Escape")
+                time.sleep(SETTLE)
         raise ScreenError(
-            "could not start a new game (tried F2, Ctrl+R, the face, what is drawn just above the board and Ctrl+N); "
+            "could not start a new game (tried F2, Ctrl+R, N, the face, what is drawn just above the board and Ctrl+N); "
             "start one by hand and run minebot "
             f"again (the screen is saved in {self.save_screen()})"
         )
@@ -471,8 +475,8 @@ class Learner:
 
     def _buttons(self) -> list[tuple[float, float]]:
         """Things drawn apart from the background within BUTTONS_WITHIN cells above the board and
-        over its columns, nearest the board first: where a game with no face and no key for a new
-        game has its button."""
+        over its columns, whole in that strip, nearest the board first: where a game with no face
+        and no key for a new game has its button."""
         if self.image is None:
             return []
         x, y, w, _ = self.local.region()
@@ -486,7 +490,8 @@ class Learner:
         drawn = (np.abs(strip - background).max(axis=2) > 40).astype(np.uint8)
         grown = cv2.dilate(drawn, np.ones((max(round(pitch / 6), 1),) * 2, np.uint8))
         n, _, stats, centres = cv2.connectedComponentsWithStats(grown)
-        found = [i for i in range(1, n) if stats[i, cv2.CC_STAT_HEIGHT] >= pitch / 4]
+        # whole things only: one cut by the strip's top is part of something larger (a menu bar)
+        found = [i for i in range(1, n) if stats[i, cv2.CC_STAT_HEIGHT] >= pitch / 4 and stats[i, cv2.CC_STAT_TOP] > 0]
         found.sort(key=lambda i: -(stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT]))
         return [(left + float(centres[i][0]), top + float(centres[i][1])) for i in found[:BUTTONS_TRIED]]
 

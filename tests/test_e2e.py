@@ -29,7 +29,7 @@ PROGRAMS = {"winemine": "wine", "xdemineur": "xdemineur", "minegauler": "minegau
 # "Congratulations! You have won!" across the board before the learner has seen the win);
 # nicegui-minesweeper is a web game (PyPI), in Chromium
 WEB_GAME = "nicegui-minesweeper"
-UNPACKED = {"xbomb": "xbomb", WEB_GAME: "chromium minesweeper"}  # game: the programs it needs
+UNPACKED = {"xbomb": "xbomb", "sgt-mines": "sgt-mines", WEB_GAME: "chromium minesweeper"}  # game: the programs it needs
 
 
 def _installed(*programs: str) -> bool:

@@ -232,7 +232,7 @@ def test_a_game_with_no_face_and_no_key_is_restarted_by_its_button() -> None:
     results = _play(learner, 3)
     assert len(results) == 3 and learner.restart is not None and learner.restart[0] == "face"
     assert "ctrl+n" not in drawn.pressed
-    assert drawn.pressed == ["F2", "ctrl+r"]  # tried once, before the first click on the button
+    assert drawn.pressed == ["F2", "ctrl+r", "n"]  # tried once, before the first click on the button
 
 
 def test_a_loss_that_shows_only_the_exploded_mine_is_a_loss() -> None:
