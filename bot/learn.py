@@ -161,7 +161,8 @@ class Learner:
         a game is given max(SLOW_GAME, LATENCY_FACTOR x its slowest redraw so far) for it. Clicks
         not shown by then are clicked once more, then given as long again: the first click on a
         window that does not have the focus may only give it the focus, and a flag once went
-        unanswered for 2 s in winemine, in one of eight 20-game runs. A second left click on a
+        unanswered for 2 s in winemine, in one of eight 20-game runs. (Not where cells away from the
+        clicks changed: the game may be over.) A second left click on a
         cell the game did open chords a number with no flags around it, which does nothing; a flag
         drawn later than that shows as a question mark over a mine, which is no worse."""
         start = time.perf_counter()
@@ -173,6 +174,10 @@ class Learner:
                 self.latency = max(self.latency, time.perf_counter() - start)
                 return looks
             if time.perf_counter() - start > limit and not retried:
+                if self._changed_apart(cells, before, looks).any():
+                    # the game drew something away from the clicks (a game over): no click on a board
+                    # that may be over (kmines then asks "Reset the game?" over it)
+                    return looks
                 again = [c for c in cells if looks[c] == before[c]]
                 print(f"minebot: cell {again[0]} did not change within {limit:.1f} s; clicking it again ({button})",
                       file=self.out)
@@ -186,6 +191,16 @@ class Learner:
                     f"clicks (paused, or behind another window?) (the screen is saved in {self.save_screen()}); "
                     "bring it to the front and run minebot again"
                 )
+
+    @staticmethod
+    def _changed_apart(clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> np.ndarray:
+        """The cells that changed and are not joined to a clicked cell by changed cells: what a
+        click (and a 0's area) cannot have opened; the game's doing at its end."""
+        changed = (after != before).astype(np.uint8)
+        for cell in clicked:
+            changed[cell] = 1  # a click not drawn yet still joins what it opened
+        _, parts = cv2.connectedComponents(changed, connectivity=8)
+        return (changed > 0) & ~np.isin(parts, [parts[c] for c in clicked])
 
     def _click(self, cells: list[Cell], button: str) -> None:
         for r, c in cells:

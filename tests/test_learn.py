@@ -248,3 +248,17 @@ def test_a_loss_that_shows_only_the_exploded_mine_is_a_loss() -> None:
     for look, code in names.items():
         assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
     assert CODE_OF["X"] in names.values()
+
+
+def test_what_changed_away_from_the_clicks_is_told_apart() -> None:
+    """A click opens its cell and a 0's area, joined to it; cells that changed apart from every
+    click (the mines a lost game shows) are the game's doing: then a click the game has not drawn
+    is not clicked again (a click on a game that is over makes kmines ask to reset it)."""
+    before = np.zeros((5, 6), dtype=np.int64)
+    after = before.copy()
+    after[0:2, 0:3] = 1  # the area opened by the click at (0, 0)
+    assert not Learner._changed_apart([(0, 0)], before, after).any()
+    assert not Learner._changed_apart([(0, 0), (4, 5)], before, after).any()  # (4,5) not drawn yet
+    after[4, 0] = 2  # a mine shown far from the click
+    assert Learner._changed_apart([(0, 0)], before, after).tolist()[4][0]
+    assert Learner._changed_apart([(0, 0)], before, after).sum() == 1
