@@ -48,6 +48,8 @@ LAST_KEY = "ctrl+n"  # tried after clicks on the face and buttons: a browser ope
 BUTTONS_WITHIN = 2.0  # cells above the board where new_game looks for buttons to click
 BUTTONS_TRIED = 4  # of those, the nearest the board
 DRAWN_OVER = 0.02  # share of the board's pixels changed by a key that says something covers it
+OVERLAY_CELLS = 3  # revealed cells showing other looks that say something is drawn across the board
+UNNAMED = 99  # the value of a look not named yet (none of the cell codes)
 
 
 @dataclass
@@ -254,9 +256,17 @@ class Learner:
         """Play a game from ``looks`` to its end, counting in ``tally``: the state, the last looks,
         and whether it was lost on a cell called safe."""
         on_safe = False
+        last: tuple[list[Cell], np.ndarray, bool] = ([], looks, True)  # the cells last opened, the looks before, a guess?
         while state == "playing":
             tally.readings += 1
-            naming = self._name(looks)
+            try:
+                naming = self._name(looks)
+            except InconsistentBoard:
+                across = self._drawn_across(last[0], last[1], looks)  # drawn after the reading that ended the game
+                if across is None:
+                    raise
+                state, on_safe = across, across == "lost" and not last[2]
+                break
             board = self._board(looks)
             if board is not None:  # every look named: the board is known, decide as on a known skin
                 analysis = self.strategy.analyse(board, self.rule, self.rng, full=False)
@@ -276,6 +286,7 @@ class Learner:
                 continue
             if certain_safe:
                 safe = sorted(certain_safe)
+                last = (safe, looks, False)
                 state, looks = self._reveal(safe, looks, guess=False)
                 tally.clicks += len(safe)
                 on_safe = state == "lost"
@@ -288,6 +299,7 @@ class Learner:
             cell = pick if pick is not None else self._guess(naming, looks)
             tally.guesses += 1
             tally.clicks += 1
+            last = ([cell], looks, True)
             state, looks = self._reveal([cell], looks, guess=True)
         return state, looks, on_safe
 
@@ -344,6 +356,10 @@ class Learner:
             for k in np.unique(after[elsewhere]):  # the game flagged the mines itself
                 self.looks.hidden.setdefault(int(k), FLAG)
             return "won"
+        if elsewhere.any():  # the game's doing, or something drawn across the board at its end
+            across = self._drawn_across(clicked, before, after)
+            if across is not None:
+                return across
         shows_mine = any(known.get(int(after[c])) in (EXPLODED, MINE) for c in clicked)
         if not guess and elsewhere.any() and not shows_mine:
             raise ScreenError(
@@ -370,6 +386,28 @@ class Learner:
             if int(changed.sum()) == 1 and int(after[clicked[0]]) not in known:
                 self._suspect = (clicked[0], int(after[clicked[0]]))
         return "playing"
+
+    def _drawn_across(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> State | None:
+        """Whether the game drew something across the board after the clicks (kmines' "Congratulations!
+        You have won!"): at least OVERLAY_CELLS revealed cells, which never change in a game, now
+        show a look of another value or none. Then the game is over, and the board outside the
+        smallest box round those cells tells how: lost if a clicked cell or a cell hidden before
+        shows a mine there, else won. None where nothing is drawn across it."""
+        names = self.looks.names()
+        value = np.vectorize(lambda k: names.get(int(k), UNNAMED), otypes=[np.int64])
+        was, now = value(before), value(after)
+        over = np.isin(was, list(NUMBERS)) & (now != was)
+        if int(over.sum()) < OVERLAY_CELLS:
+            return None
+        rows, cols = np.flatnonzero(over.any(axis=1)), np.flatnonzero(over.any(axis=0))
+        outside = np.ones(over.shape, dtype=bool)
+        outside[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1] = False
+        mines = np.isin(now, [MINE, EXPLODED]) & outside
+        hidden_before = np.isin(before, list(self.looks.hidden))
+        shows_mine = any(mines[c] for c in clicked) or bool((mines & hidden_before).any())
+        print(f"minebot: something is drawn across the board: the game is over ({'lost' if shows_mine else 'won'}, "
+              "from what shows around it)", file=self.out)
+        return "lost" if shows_mine else "won"
 
     def _learn_end(self, clicked: Cell, after: np.ndarray, changed: np.ndarray) -> None:
         """A lost game's end: the clicked cell shows the exploded mine; the other hidden cells that

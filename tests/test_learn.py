@@ -42,6 +42,7 @@ class DrawnGame:
         self.hide_mines = False  # a lost game shows its exploded mine only (as when every other is flagged)
         self.asking = False
         self.face = True  # else no face: a "Restart" button above the board, a label beside it (a web game)
+        self.banner = False  # a band drawn across the board's middle rows once the game is over (kmines)
         self.pressed: list[str] = []
 
     # the screen
@@ -53,6 +54,8 @@ class DrawnGame:
             x, y = ORIGIN[0] + col * n, ORIGIN[1] + row * n
             shown = COVERED if self.hide_mines and code in (CODE_OF["*"], CODE_OF["x"]) else int(code)
             image[y : y + n, x : x + n] = self.tiles[shown]
+        if self.banner and self.game.state != "playing":
+            image[ORIGIN[1] + 3 * n : ORIGIN[1] + 6 * n, ORIGIN[0] : ORIGIN[0] + self.level.cols * n] = (90, 200, 240)
         fx, fy, fw, fh = FACE
         if self.face:
             image[fy : fy + fh, fx : fx + fw] = (0, 255, 255) if self.game.state == "playing" else (0, 0, 255)
@@ -233,6 +236,25 @@ def test_a_game_with_no_face_and_no_key_is_restarted_by_its_button() -> None:
     assert len(results) == 3 and learner.restart is not None and learner.restart[0] == "face"
     assert "ctrl+n" not in drawn.pressed
     assert drawn.pressed == ["F2", "ctrl+r", "n"]  # tried once, before the first click on the button
+
+
+def test_a_band_drawn_across_the_board_at_the_end_ends_the_game_as_it_went() -> None:
+    """A game that draws a band across the board once it is over ("Congratulations! You have
+    won!", "You have lost"): each game ends won or lost as the game has it, reported as a result,
+    never as an error and never a loss on a cell called safe; no look is learnt from the band."""
+    drawn = DrawnGame("winemine", "beginner", seed=21)
+    drawn.banner = True
+    learner = _learner(drawn)
+    states = []
+    for index in range(10):
+        if index:
+            learner.new_game()
+        result = learner.play_game()
+        assert result.state == drawn.game.state and not result.lost_on_certain
+        states.append(result.state)
+    assert "won" in states and "lost" in states
+    for look, code in learner.looks.names().items():
+        assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
 
 
 def test_a_loss_that_shows_only_the_exploded_mine_is_a_loss() -> None:
