@@ -87,7 +87,7 @@ def _parser() -> argparse.ArgumentParser:
     dm.add_argument("--game", default="winemine", choices=tuple(GAMES),
                     help="the real game to start (xbomb, kmines, sgt-mines, nicegui-minesweeper: no pack ships for them, "
                     "their look is learnt by playing; nicegui-minesweeper is a web game, in Chromium)")
-    dm.add_argument("--level", default="expert", choices=("beginner", "intermediate", "expert"), help="(nicegui-minesweeper: beginner only)")
+    dm.add_argument("--level", default="expert", choices=("beginner", "intermediate", "expert"), help="(nicegui-minesweeper has one size: 10x10, 10 mines)")
     dm.add_argument("--games", type=int, default=1)
     dm.add_argument("--save-final", type=Path, default=Path("minebot-final.png"), metavar="OUT.png")
     dm.add_argument("--json", action="store_true")

@@ -60,12 +60,12 @@ GAMES: dict[str, GameInfo] = {
     # Simon Tatham's Mines (Debian's sgt-puzzles): no pack; every board it deals can be solved
     # with no guess once the first click opens its area; N for a new game
     "sgt-mines": GameInfo("sgt-mines", "sgt-mines", "^Mines$", "n"),
-    # a web game (PyPI's nicegui-minesweeper) in Chromium: one size, 10x10 with 10 mines, no
+    # a web game (PyPI's nicegui-minesweeper) in Chromium: one size at every level, 10x10 with 10 mines, no
     # counter, no face, no key; a "Restart" button above the board; the first click may be a mine.
     # No flags: a right click opens Chromium's menu over the board (the script that turns the menu
     # off runs 0.5 s after the server starts, for the pages open then: none)
     "nicegui-minesweeper": GameInfo(
-        "nicegui-minesweeper", "nicegui-minesweeper", "^Minesweeper$", None, {"beginner": (10, 10, 10)},
+        "nicegui-minesweeper", "nicegui-minesweeper", "^Minesweeper$", None, dict.fromkeys(GAME_LEVELS, (10, 10, 10)),
         web=True, flags=False,
     ),
 }
