@@ -62,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--no-flags", action="store_true", help="never flag mines (fewer clicks)")
     pl.add_argument(
         "--new-game-key", metavar="KEY",
-        help="the game's key for a new game, e.g. F2 or ctrl+n (default: tries F2, Ctrl+R, the face, buttons above the board, Ctrl+N)",
+        help="the game's key for a new game, e.g. F2 or ctrl+n (default: tries F2, Ctrl+R, N, the face, buttons above the board, Ctrl+N)",
     )
     pl.add_argument("--dry-run", action="store_true", help="read and decide once, print the move, click nothing")
     pl.add_argument("--save-final", type=Path, metavar="OUT.png", help="save the board's last screenshot here")
