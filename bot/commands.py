@@ -160,8 +160,11 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
         progress.clear()
         results.append(result)
         assert table.image is not None and table.reading is not None
-        final = read(table.image, [pack], geometry=table.local, mines=mines)
-        matches = final.board == table.reading.board and final.state == result.state
+        try:
+            final = read(table.image, [pack], geometry=table.local, mines=mines)
+            matches = final.board == table.reading.board and final.state == result.state
+        except VisionError:  # the game drew its end over the board (a dialog)
+            matches = False
         if ns.json:
             print(json.dumps({
                 "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3),

@@ -212,8 +212,12 @@ class LiveTable:
         self._press(cell, button)
         self._acted.append((cell, cell, button))
 
-    def reveal_many(self, cells: list[Cell], chords: Sequence[Cell] = ()) -> State:
+    def reveal_many(self, cells: list[Cell], chords: Sequence[Cell] = (), guess: bool = False) -> State:
+        """Open ``cells`` and chord ``chords``; the state the game then shows. Where the board cannot
+        be read after clicks on cells called safe (not a ``guess``) that opened the last safe cells,
+        the game drew its end over the board (a best-times dialog, "Congratulations"): won."""
         first = self.reading is not None and self.reading.board.is_fresh()
+        before = self._previous
         for number in chords:
             assert self.pack.chord is not None and self._previous is not None
             self._press(number, self.pack.chord)
@@ -222,11 +226,24 @@ class LiveTable:
             ]
         for cell in cells:
             self._click(cell, "left")
-        self.refresh()
+        opened = {cell for cell, _, button in self._acted if button != "right"}
+        try:
+            self.refresh()
+        except (VisionError, ScreenError):
+            if guess or before is None or self.mines is None or not self._last_safe_cells(before, opened):
+                raise
+            print("minebot: the board cannot be read after the last safe cells were opened: the game drew its end "
+                  "over it; won", file=sys.stderr)
+            self._acted, self.state = [], "won"
         if first:
             self._first_click_second = int(time.time())  # the game read its clock before this
         return self.state
 
+
+    def _last_safe_cells(self, before: Board, opened: set[Cell]) -> bool:
+        """Whether opening ``opened`` leaves only the mines hidden on ``before``."""
+        hidden = int(np.isin(before.cells, [COVERED, FLAG, QUESTION]).sum())
+        return hidden - len(opened) == self.mines and all(before[cell] == COVERED for cell in opened)
 
     def flag(self, cell: Cell) -> None:
         self._click(cell, "right")

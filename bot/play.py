@@ -57,7 +57,7 @@ class Table(Protocol):
 
     def board(self) -> Board: ...
 
-    def reveal_many(self, cells: list[Cell], chords: Sequence[Cell] = ()) -> State: ...
+    def reveal_many(self, cells: list[Cell], chords: Sequence[Cell] = (), guess: bool = False) -> State: ...
 
     def flag(self, cell: Cell) -> None: ...
 
@@ -154,7 +154,7 @@ def play_game(
             move = analysis.move
             if move.reason == "guess" or (move.reason == "first" and rule == "none"):
                 guesses += 1
-            game.reveal_many([move.cell])
+            game.reveal_many([move.cell], guess=True)
             clicks += 1
         else:
             break

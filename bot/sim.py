@@ -160,7 +160,7 @@ class Game:
 
     chords = True  # the loop may chord here: it opens exactly what the single clicks would
 
-    def reveal_many(self, cells: Iterable[Cell], chords: Iterable[Cell] = ()) -> State:
+    def reveal_many(self, cells: Iterable[Cell], chords: Iterable[Cell] = (), guess: bool = False) -> State:
         for cell in chords:
             if self.chord(cell) != "playing":
                 return self.state

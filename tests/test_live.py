@@ -281,3 +281,31 @@ def test_no_xauthority_file_is_no_traceback(monkeypatch: pytest.MonkeyPatch, tmp
     monkeypatch.setenv("XAUTHORITY", str(own))
     _x_authority()
     assert os.environ["XAUTHORITY"] == str(own)
+
+
+@pytest.mark.parametrize("guess", [False, True])
+def test_a_dialog_over_the_board_after_the_last_safe_cells_is_a_win(guess: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game draws its end over the board (a best-times dialog, "Congratulations") once the
+    last safe cells are opened: the board cannot be read, and the game is reported won, not as an
+    error. After a guess the same screen is an error: a guess may have lost."""
+    monkeypatch.setattr("bot.live.SLOW_GAME", 0.3)
+    won = load_image(Path(__file__).resolve().parents[1] / "fixtures" / "winemine" / "beginner-won.png")
+    pack = pack_named(load_packs(["winemine"]), "winemine")
+    reading = read(won, [pack], mines=10)
+    geometry, board = reading.geometry, reading.board
+    fresh = load_image(Path(__file__).resolve().parents[1] / "fixtures" / "winemine" / "beginner-fresh.png")
+    last = next(cell for cell in board if board[cell] > 0 and 0 not in [board[n] for n in board.neighbours(cell)])
+    before = won.copy()  # one safe cell still to open: its picture from the fresh board, same place
+    bx, by, bw, bh = geometry.box(*last)
+    before[by : by + bh, bx : bx + bw] = fresh[by : by + bh, bx : bx + bw]
+    dialog = won.copy()
+    x, y, w, h = geometry.region()
+    dialog[y + h // 4 : y + 3 * h // 4, x - 20 : x + w + 20] = (212, 208, 200)  # a dialog across the board
+    mouse = DryRunMouse()
+    table = LiveTable(ClickScreen(before, dialog, mouse, clicks=1), mouse, pack, geometry, 10)  # type: ignore[arg-type]
+    assert table.board()[last] == COVERED
+    if guess:
+        with pytest.raises((ScreenError, VisionError)):
+            table.reveal_many([last], guess=True)
+    else:
+        assert table.reveal_many([last]) == "won" and table.state == "won"
