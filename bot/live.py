@@ -95,6 +95,7 @@ class LiveTable:
         self._acted: list[tuple[Cell, Cell, str]] = []
         self._pressed_at = 0.0  # when the last click was sent
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
+        self._covered_at_end = False  # the game drew its end over the board (a dialog): see reveal_many
         self.refresh()
 
     # -- reading ----------------------------------------------------------------------------
@@ -234,7 +235,7 @@ class LiveTable:
                 raise
             print("minebot: the board cannot be read after the last safe cells were opened: the game drew its end "
                   "over it; won", file=sys.stderr)
-            self._acted, self.state = [], "won"
+            self._acted, self.state, self._covered_at_end = [], "won", True
         if first:
             self._first_click_second = int(time.time())  # the game read its clock before this
         return self.state
@@ -251,8 +252,19 @@ class LiveTable:
 
     # -- between games ----------------------------------------------------------------------
     def new_game(self, key: str | None = None) -> None:
-        """Start the next game: click the face where the game has one, else press ``key``."""
+        """Start the next game: click the face where the game has one, else press ``key``. Where
+        the game drew its end over the board (a best-times dialog), Return first: its default button."""
         assert self.image is not None
+        if self._covered_at_end:
+            self._covered_at_end = False
+            self.mouse.press("Return")
+            deadline = time.perf_counter() + SLOW_GAME
+            while time.perf_counter() < deadline:
+                try:
+                    self._read_once()
+                    break
+                except VisionError:
+                    time.sleep(0.1)
         face = face_centre(self.image, self.local, self.pack)
         if face is not None:
             self.mouse.click(self.region.left + face[0], self.region.top + face[1])
