@@ -18,7 +18,7 @@ import numpy as np
 from bot.actuator import Mouse, pyautogui
 from bot.board import COVERED, FLAG, HIDDEN, QUESTION, Board, Cell
 from bot.capture import Region, Screen
-from bot.errors import ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
+from bot.errors import ClicksIgnored, ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.sim import State
 from bot.solver.rules import check_numbers
 from bot.userdata import cache_dir
@@ -165,7 +165,7 @@ class LiveTable:
                         self._press(target, button)
                     retried, deadline = True, time.perf_counter() + wait
                     continue
-                raise ScreenError(
+                raise ClicksIgnored(
                     f"cell {late[0][0]} was clicked and still shows covered {(2 if retried else 1) * wait:.1f} s "
                     f"later: the game ignores the clicks (paused, or behind another window?) (the screen is saved in "
                     f"{self._save_screen()}); bring it to the front and run minebot again"
@@ -230,8 +230,10 @@ class LiveTable:
         opened = {cell for cell, _, button in self._acted if button != "right"}
         try:
             self.refresh()
-        except (VisionError, ScreenError):
-            if guess or before is None or self.mines is None or not self._last_safe_cells(before, opened):
+        except (VisionError, ScreenError) as exc:  # not readable; the game ignoring the clicks is no win
+            if isinstance(exc, ClicksIgnored) or guess or before is None or self.mines is None:
+                raise
+            if not self._last_safe_cells(before, opened):
                 raise
             print("minebot: the board cannot be read after the last safe cells were opened: the game drew its end "
                   "over it; won", file=sys.stderr)

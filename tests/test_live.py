@@ -14,7 +14,7 @@ import pytest
 from bot.actuator import DryRunMouse
 from bot.board import COVERED, FLAG, Board
 from bot.capture import Region
-from bot.errors import ScreenError, UnreadableCell, VisionError
+from bot.errors import ClicksIgnored, ScreenError, UnreadableCell, VisionError
 from bot.live import LiveTable, _new_board, contradiction, park_point, wait_for_new_second
 from bot.vision import Geometry, load_image, load_packs, read
 from bot.vision.pack import SkinPack, pack_named
@@ -283,11 +283,12 @@ def test_no_xauthority_file_is_no_traceback(monkeypatch: pytest.MonkeyPatch, tmp
     assert os.environ["XAUTHORITY"] == str(own)
 
 
-@pytest.mark.parametrize("guess", [False, True])
-def test_a_dialog_over_the_board_after_the_last_safe_cells_is_a_win(guess: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("case", ["safe", "guess", "ignored"])
+def test_a_dialog_over_the_board_after_the_last_safe_cells_is_a_win(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The game draws its end over the board (a best-times dialog, "Congratulations") once the
     last safe cells are opened: the board cannot be read, and the game is reported won, not as an
-    error. After a guess the same screen is an error: a guess may have lost."""
+    error. After a guess the same screen is an error: a guess may have lost; and a game that never
+    draws the last clicks has not been won."""
     monkeypatch.setattr("bot.live.SLOW_GAME", 0.3)
     won = load_image(Path(__file__).resolve().parents[1] / "fixtures" / "winemine" / "beginner-won.png")
     pack = pack_named(load_packs(["winemine"]), "winemine")
@@ -298,14 +299,19 @@ def test_a_dialog_over_the_board_after_the_last_safe_cells_is_a_win(guess: bool,
     before = won.copy()  # one safe cell still to open: its picture from the fresh board, same place
     bx, by, bw, bh = geometry.box(*last)
     before[by : by + bh, bx : bx + bw] = fresh[by : by + bh, bx : bx + bw]
+    before[: geometry.region()[1]] = fresh[: geometry.region()[1]]  # the face and counter of a game in play
     dialog = won.copy()
     x, y, w, h = geometry.region()
     dialog[y + h // 4 : y + 3 * h // 4, x - 20 : x + w + 20] = (212, 208, 200)  # a dialog across the board
     mouse = DryRunMouse()
-    table = LiveTable(ClickScreen(before, dialog, mouse, clicks=1), mouse, pack, geometry, 10)  # type: ignore[arg-type]
+    after = before if case == "ignored" else dialog
+    table = LiveTable(ClickScreen(before, after, mouse, clicks=1), mouse, pack, geometry, 10)  # type: ignore[arg-type]
     assert table.board()[last] == COVERED
-    if guess:
+    if case == "guess":
         with pytest.raises((ScreenError, VisionError)):
             table.reveal_many([last], guess=True)
+    elif case == "ignored":
+        with pytest.raises(ClicksIgnored):
+            table.reveal_many([last])
     else:
         assert table.reveal_many([last]) == "won" and table.state == "won"
