@@ -195,14 +195,20 @@ class Learner:
                 )
 
     @staticmethod
+    def _apart(clicked: list[Cell], changed: np.ndarray) -> np.ndarray:
+        """The ``changed`` cells not joined to a clicked cell by changed cells: what a click (and a
+        0's area) cannot have opened; the game's doing at its end."""
+        _, parts = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+        return changed & ~np.isin(parts, [parts[c] for c in clicked if changed[c]])
+
+    @staticmethod
     def _changed_apart(clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> np.ndarray:
-        """The cells that changed and are not joined to a clicked cell by changed cells: what a
-        click (and a 0's area) cannot have opened; the game's doing at its end."""
-        changed = (after != before).astype(np.uint8)
+        """The cells that changed between the readings apart from the clicks (see _apart), a click
+        not drawn yet still joining what it opened."""
+        changed = after != before
         for cell in clicked:
-            changed[cell] = 1  # a click not drawn yet still joins what it opened
-        _, parts = cv2.connectedComponents(changed, connectivity=8)
-        return (changed > 0) & ~np.isin(parts, [parts[c] for c in clicked])
+            changed[cell] = True
+        return Learner._apart(clicked, changed)
 
     def _click(self, cells: list[Cell], button: str) -> None:
         for r, c in cells:
@@ -347,10 +353,8 @@ class Learner:
         if not guess and hidden_before - len(clicked) == self.mines:
             return "won"  # the last safe cells: won, whatever the game then draws over the board (a best-times dialog)
         # only hidden cells change in a game (a revealed one may move to a look found since, a twin of its own)
-        changed = ((after != before) & np.isin(before, list(self.looks.hidden))).astype(np.uint8)
-        _, parts = cv2.connectedComponents(changed, connectivity=8)
-        linked = np.isin(parts, [parts[c] for c in clicked]) & (changed > 0)
-        elsewhere = (changed > 0) & ~linked
+        changed = (after != before) & np.isin(before, list(self.looks.hidden))
+        elsewhere = self._apart(clicked, changed)
         hidden = np.isin(after, list(self.looks.hidden)) | elsewhere
         if int(hidden.sum()) == self.mines and not any(known.get(int(after[c])) == EXPLODED for c in clicked):
             for k in np.unique(after[elsewhere]):  # the game flagged the mines itself
@@ -368,7 +372,7 @@ class Learner:
             )
         if elsewhere.any() or shows_mine:
             if guess and len(clicked) == 1:
-                self._learn_end(clicked[0], after, changed > 0)
+                self._learn_end(clicked[0], after, changed)
             return "lost"
         if guess:
             try:
@@ -376,7 +380,7 @@ class Learner:
             except InconsistentBoard as exc:
                 # the guess showed a mine, and the game nothing else; or the game showed every cell (xbomb)
                 if int(changed.sum()) == 1 or not np.isin(after, self.looks.covered()).any():
-                    self._learn_end(clicked[0], after, changed > 0)
+                    self._learn_end(clicked[0], after, changed)
                     return "lost"
                 # a mine opens no area: the looks are wrong (two values taken for one)
                 raise ScreenError(

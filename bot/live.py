@@ -245,7 +245,7 @@ class LiveTable:
 
     def _last_safe_cells(self, before: Board, opened: set[Cell]) -> bool:
         """Whether opening ``opened`` leaves only the mines hidden on ``before``."""
-        hidden = int(np.isin(before.cells, [COVERED, FLAG, QUESTION]).sum())
+        hidden = int(np.isin(before.cells, HIDDEN).sum())
         return hidden - len(opened) == self.mines and all(before[cell] == COVERED for cell in opened)
 
     def flag(self, cell: Cell) -> None:
