@@ -105,7 +105,9 @@ def virtual_display(size: tuple[int, int] = (1280, 1024)) -> Iterator[str]:
     xvfb = _which("Xvfb")
     read_end, write_end = os.pipe()
     proc = subprocess.Popen(
-        [xvfb, "-displayfd", str(write_end), "-screen", "0", f"{size[0]}x{size[1]}x24", "-nolisten", "tcp"],
+        # -noreset: by default the server resets when its last client leaves (each xdotool call while
+        # a game starts), and a game connecting just then fails with "cannot open display"
+        [xvfb, "-displayfd", str(write_end), "-screen", "0", f"{size[0]}x{size[1]}x24", "-nolisten", "tcp", "-noreset"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write_end,),
     )
     os.close(write_end)
