@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import struct
 import sys
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +19,8 @@ from typing import Literal, Protocol
 
 from bot.errors import ScreenError
 from bot.userdata import cache_dir
+
+KEYS_SEEN_WITHIN = 0.5  # s for the press listener to see the bot's own key presses
 
 Button = Literal["left", "right", "middle", "both"]  # both: left and right pressed together
 
@@ -72,8 +76,62 @@ def pyautogui() -> ModuleType:
     return gui
 
 
+class PressCount:
+    """Key and mouse-button presses that reach the X server from any client, counted as they happen
+    by a thread listening through the RECORD extension: a key tapped between two clicks is seen
+    though it is up again by the next click (a poll of the keyboard's state misses it)."""
+
+    def __init__(self) -> None:
+        from Xlib import X
+        from Xlib.display import Display
+        from Xlib.ext import record
+        from Xlib.protocol import rq
+
+        _x_authority()
+        self.keys = self.buttons = 0
+        self._control, data = Display(), Display()  # the recording connection blocks: one of its own
+        if not self._control.has_extension("RECORD"):
+            self._control.close()
+            data.close()
+            raise LookupError("the X server has no RECORD extension")
+        spec = {
+            "core_requests": (0, 0), "core_replies": (0, 0), "ext_requests": (0, 0, 0, 0),
+            "ext_replies": (0, 0, 0, 0), "delivered_events": (0, 0), "device_events": (X.KeyPress, X.ButtonPress),
+            "errors": (0, 0), "client_started": False, "client_died": False,
+        }
+        self._context = self._control.record_create_context(0, [record.AllClients], [spec])
+        self._control.sync()  # the context must exist before the other connection enables it
+
+        def count(reply: object) -> None:
+            if reply.category != record.FromServer or reply.client_swapped:  # type: ignore[attr-defined]
+                return
+            raw = reply.data  # type: ignore[attr-defined]
+            while raw:
+                event, raw = rq.EventField(None).parse_binary_value(raw, data.display, None, None)
+                self.keys += event.type == X.KeyPress
+                self.buttons += event.type == X.ButtonPress
+
+        threading.Thread(target=data.record_enable_context, args=(self._context, count), daemon=True).start()
+
+    def close(self) -> None:
+        self._control.record_disable_context(self._context)
+        self._control.sync()
+        self._control.close()
+
+
+def _press_count() -> PressCount | None:
+    """A listener counting every key and button press (X11 with RECORD), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return PressCount()
+    except LookupError:
+        return None
+
+
 def _key_watch() -> Callable[[], bool] | None:
-    """A function telling whether any key is held down now (X11, Windows), or None elsewhere."""
+    """Where no listener counts presses: a function telling whether any key is down, or was pressed
+    since it last asked (Windows), or held now (X11 with no RECORD); None elsewhere."""
     if sys.platform.startswith("linux"):
         from Xlib.display import Display  # python-xlib, which pyautogui uses on X11
 
@@ -84,28 +142,37 @@ def _key_watch() -> Callable[[], bool] | None:
         import ctypes
 
         state = ctypes.windll.user32.GetAsyncKeyState  # type: ignore[attr-defined]
-        return lambda: any(state(code) & 0x8000 for code in range(8, 256))
+        # bit 15: down now; bit 0: pressed since the last call (a tap between two clicks)
+        return lambda: any(state(code) & 0x8001 for code in range(8, 256))
     return None
 
 
 class LiveMouse:
-    """The real pointer. Stops (ScreenError) the moment the user moves it or holds a key: the bot
-    knows where it left the pointer, so any other position means a person took the mouse."""
+    """The real pointer. Stops (ScreenError) before its next click once a person touched the mouse
+    or the keyboard: any key or button pressed that the bot did not press (counted as it happens,
+    see PressCount), or the pointer anywhere but where the bot left it."""
 
-    def __init__(self, ratio: float = 1.0, pause: float = 0.0) -> None:
+    def __init__(self, ratio: float = 1.0, pause: float = 0.0, presses: PressCount | None = None) -> None:
         gui = pyautogui()
         gui.PAUSE = pause  # the default 0.1 s would cap the bot at 10 clicks a second
         gui.FAILSAFE = False  # windows often sit at (0,0); we check the pointer ourselves
         self._gui = gui
         self.ratio = ratio
         self._expected: tuple[int, int] | None = None
-        self._keys_down = _key_watch()
+        self._presses = presses or _press_count()
+        self._own_keys = self._own_buttons = 0  # the presses the bot made itself
+        self._keys_down = None if self._presses else _key_watch()
 
     def _point(self, x: float, y: float) -> tuple[int, int]:
         return round(x / self.ratio), round(y / self.ratio)
 
     def check_user(self) -> None:
-        if self._keys_down is not None and self._keys_down():
+        if self._presses is not None:
+            if self._presses.keys > self._own_keys:
+                raise ScreenError("a key was pressed: stopped; run minebot again to go on")
+            if self._presses.buttons > self._own_buttons:
+                raise ScreenError("a mouse button was pressed (not by minebot): stopped; run minebot again to go on")
+        elif self._keys_down is not None and self._keys_down():
             raise ScreenError("a key was pressed: stopped; run minebot again to go on")
         if self._expected is None:
             return
@@ -116,6 +183,7 @@ class LiveMouse:
     def click(self, x: float, y: float, button: Button = "left") -> None:
         self.check_user()
         px, py = self._point(x, y)
+        self._own_buttons += 2 if button == "both" else 1  # counted before they are sent: never behind
         if button == "both":
             self._gui.moveTo(px, py)
             self._gui.mouseDown(button="left")
@@ -136,12 +204,18 @@ class LiveMouse:
         """A key or a combination such as ``ctrl+r``; on X11 also a lone keysym pyautogui cannot
         type, such as ``KP_3`` (gnome-mines' size keys)."""
         self.check_user()
+        self._own_keys += len(keys.split("+"))
         if "+" not in keys and len(keys) > 1 and keys.lower() not in self._gui.KEYBOARD_KEYS:
             if not sys.platform.startswith("linux"):
                 raise ScreenError(f"cannot type the key {keys!r} here (X11 only); do it by hand and run minebot again")
             _type_keysym(keys)
-            return
-        self._gui.hotkey(*keys.split("+"))
+        else:
+            self._gui.hotkey(*keys.split("+"))
+        if self._presses is not None:  # the listener sees them a moment later; a shifted key counts more
+            deadline = time.perf_counter() + KEYS_SEEN_WITHIN
+            while self._presses.keys < self._own_keys and time.perf_counter() < deadline:
+                time.sleep(0.005)
+            self._own_keys = max(self._own_keys, self._presses.keys)
 
 
 def _type_keysym(name: str) -> None:

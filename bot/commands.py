@@ -20,7 +20,7 @@ from bot.actuator import DryRunMouse, LiveMouse, Mouse
 from bot.bench import wilson
 from bot.capture import Screen
 from bot.board import CHAR_OF, Board
-from bot.errors import NoBoardFound, ScreenError, UsageError, VisionError
+from bot.errors import MinebotError, NoBoardFound, ScreenError, UsageError, VisionError
 from bot.games import GAMES, level_size, start_game, virtual_display
 from bot.learn import Learner
 from bot.live import LiveTable, find_game, mouse_ratio, park_point
@@ -151,12 +151,20 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
         return 0
     results: list[GameResult] = []
     for index in range(ns.games):
-        if table.state != "playing" or (index > 0 and not table.board().is_fresh()):
-            table.new_game(new_game_key)
         progress = GameProgress(f"game {index + 1}/{ns.games}")
-        result = play_game(
-            table, strategy, pack.rule, rng, flags=not ns.no_flags or pack.flags_to_win, progress=progress  # type: ignore[arg-type]
-        )
+        where = f"before game {index + 1} of {ns.games}"
+        try:
+            if table.state != "playing" or (index > 0 and not table.board().is_fresh()):
+                table.new_game(new_game_key)
+            where = f"in game {index + 1} of {ns.games} (in play at its last reading)"
+            result = play_game(
+                table, strategy, pack.rule, rng, flags=not ns.no_flags or pack.flags_to_win, progress=progress  # type: ignore[arg-type]
+            )
+        except MinebotError:
+            progress.clear()
+            won = sum(r.won for r in results)
+            print(f"minebot: stopped {where}; {len(results)} finished before it ({won} won)", file=sys.stderr)
+            raise
         progress.clear()
         results.append(result)
         assert table.image is not None and table.reading is not None

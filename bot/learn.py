@@ -30,7 +30,7 @@ from bot.actuator import Mouse
 from bot.board import CHAR_OF, COVERED, EXPLODED, FLAG, MINE, WRONG_FLAG, Board, Cell, dilate
 from bot.capture import Region, Screen
 from bot.errors import ClicksIgnored, InconsistentBoard, ScreenError
-from bot.live import LATENCY_FACTOR, SLOW_GAME, board_region, park_point, wait_for_new_second
+from bot.live import LATENCY_FACTOR, SLOW_GAME, ClickGuard, board_region, park_point, wait_for_new_second
 from bot.naming import NUMBERS, Naming, name_looks
 from bot.play import GameResult
 from bot.sim import Rule, State
@@ -98,6 +98,7 @@ class Learner:
                                         dtype=np.float32)
         self.looks = Looks()
         self.park = park_point(geometry, screen)
+        self.guard = ClickGuard(screen, self.region, self.local)
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
         self.strategy = get_strategy("best")
         self.rng = np.random.default_rng()
@@ -154,6 +155,8 @@ class Learner:
     def _shown(self, looks: np.ndarray) -> np.ndarray:
         """Take a stable reading: keep its looks, and the picture of every covered cell in it."""
         self.shown = looks
+        assert self.image is not None
+        self.guard.seen(self.image, ~np.isin(looks, list(self.looks.possible)))  # value looks: opened cells
         covered = np.isin(looks, self.looks.covered()).ravel()
         self.covered_pictures[covered] = self.book.shown[covered]
         return looks
@@ -210,11 +213,17 @@ class Learner:
             changed[cell] = True
         return Learner._apart(clicked, changed)
 
-    def _click(self, cells: list[Cell], button: str) -> None:
-        for r, c in cells:
+    def _click(self, cells: list[Cell], button: str) -> list[Cell]:
+        """Click ``cells`` as the guard allows (see ClickGuard); those dealt with: all but the ones
+        left once the board changed."""
+        for index, (r, c) in enumerate(cells):
             if not (0 <= r < self.geometry.rows and 0 <= c < self.geometry.cols):
                 raise ScreenError(f"refusing to click ({r},{c}): outside the {self.geometry.rows}x{self.geometry.cols} board")
-            self.mouse.click(*self.geometry.centre((r, c)), button)  # type: ignore[arg-type]
+            if self.guard.check((r, c)):
+                self.mouse.click(*self.geometry.centre((r, c)), button)  # type: ignore[arg-type]
+            if self.guard.halted:
+                return cells[:index]
+        return cells
 
     # -- one game ---------------------------------------------------------------------------
     def play_game(self) -> GameResult:
@@ -282,7 +291,7 @@ class Learner:
                 certain_mines, certain_safe, pick = naming.mines, naming.safe, None
             flags = sorted(c for c in certain_mines if self.flags and looks[c] in self.looks.covered())
             if flags:
-                self._click(flags, "right")
+                flags = self._click(flags, "right")
                 tally.clicks += len(flags)
                 after = self.read_after(flags, looks)
                 for k in np.unique(after[[c[0] for c in flags], [c[1] for c in flags]]):
@@ -338,8 +347,8 @@ class Learner:
 
     def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool) -> tuple[State, np.ndarray]:
         """Click cells, read what the game drew, and tell how the game stands."""
-        self._click(cells, "left")
-        after = self.read_after(cells, looks, "left")
+        clicked = self._click(cells, "left")  # all but what the guard held back (the game may be over: see _outcome)
+        after = self.read_after(clicked, looks, "left")
         return self._outcome(cells, looks, after, guess), after
 
     def _outcome(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> State:
@@ -355,15 +364,15 @@ class Learner:
         # only hidden cells change in a game (a revealed one may move to a look found since, a twin of its own)
         changed = (after != before) & np.isin(before, list(self.looks.hidden))
         elsewhere = self._apart(clicked, changed)
+        if elsewhere.any():  # the game's doing, or something drawn across the board at its end
+            across = self._drawn_across(clicked, before, after)
+            if across is not None:
+                return across
         hidden = np.isin(after, list(self.looks.hidden)) | elsewhere
         if int(hidden.sum()) == self.mines and not any(known.get(int(after[c])) == EXPLODED for c in clicked):
             for k in np.unique(after[elsewhere]):  # the game flagged the mines itself
                 self.looks.hidden.setdefault(int(k), FLAG)
             return "won"
-        if elsewhere.any():  # the game's doing, or something drawn across the board at its end
-            across = self._drawn_across(clicked, before, after)
-            if across is not None:
-                return across
         shows_mine = any(known.get(int(after[c])) in (EXPLODED, MINE) for c in clicked)
         if not guess and elsewhere.any() and not shows_mine:
             raise ScreenError(
@@ -437,7 +446,7 @@ class Learner:
         games (xdemineur) are won only once every mine is flagged. (Not where flags are off.)"""
         left = [(int(r), int(c)) for r, c in np.argwhere(np.isin(looks, self.looks.covered()))]
         if left and self.flags:
-            self._click(left, "right")
+            left = self._click(left, "right")
             deadline = time.perf_counter() + SLOW_GAME  # the end as the game shows it (xdemineur's face changes now);
             while time.perf_counter() < deadline:  # a game over may also ignore the flags
                 if all(self.read()[cell] != looks[cell] for cell in left):

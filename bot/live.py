@@ -28,6 +28,9 @@ from bot.vision.read import BAND_PITCHES, face_centre, locate
 
 SLOW_GAME = 2.0  # s a click may take to show before the measured redraw time says otherwise
 LATENCY_FACTOR = 5  # a click not shown after this many times the slowest redraw seen is lost
+MOVED_SHARE = 0.01  # of the pixels a click cannot change, the share that may differ (noise) before the board counts as moved
+CHANGED_SHARE = 0.1  # of the middle of a cell, the share that differs once something changed it
+SHADOW = 0.15  # of the pitch round a covered cell that its click may redraw too (flat tiles' shadows)
 
 
 def board_region(geometry: Geometry, screen: Screen) -> Region:
@@ -38,6 +41,49 @@ def board_region(geometry: Geometry, screen: Screen) -> Region:
     right = min(x + w, screen.whole.left + screen.whole.width)
     bottom = min(y + h, screen.whole.top + screen.whole.height)
     return Region(left, top, right - left, bottom - top)
+
+
+class ClickGuard:
+    """Before each click, a grab of the board's region (a fraction of a millisecond) held against the
+    last reading: the board must be where it was read, and the cell about to be clicked must look as
+    it did. A window moved one cell in the middle of a batch would take every later click one cell
+    off, onto cells nobody called safe; a window over the board, or a game killed, would take them.
+    Once the board changed, no click at all (``halted``) until the next reading says what it is now:
+    the game's own end drawn over it ("Congratulations"), or the window gone."""
+
+    def __init__(self, screen: Screen, region: Region, geometry: Geometry) -> None:
+        self.screen, self.region, self.geometry = screen, region, geometry  # geometry: in the region
+        self.image: np.ndarray | None = None
+        self._steady: np.ndarray | None = None
+        self.halted = False
+
+    def seen(self, image: np.ndarray, hidden: np.ndarray) -> None:
+        """A reading of ``image`` whose ``hidden`` cells (covered, flagged, or not known) a click may
+        change. The rest of the region from the board's top down (the face and counters above it do
+        change) no click changes: the cells opened, and the rim round the board."""
+        steady = np.zeros(image.shape[:2], bool)
+        steady[max(0, round(self.geometry.origin[1])) :, :] = True
+        pad = max(2, round(SHADOW * self.geometry.pitch[0]))
+        for r, c in np.argwhere(hidden):
+            x, y, w, h = self.geometry.box(int(r), int(c))
+            steady[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad] = False
+        self.image, self._steady, self.halted = image, steady, False
+
+    def check(self, cell: Cell) -> bool:
+        """Whether to click ``cell``: not once the board changed (halted), nor where the cell no longer
+        looks as it was read (an area an earlier click opened took it in: no click needed, or wanted)."""
+        if self.halted or self.image is None or self._steady is None:
+            return not self.halted
+        now = self.screen.grab(self.region)
+        if now.shape != self.image.shape:
+            return True
+        differs = np.abs(now.astype(np.int16) - self.image).max(axis=2) > 24
+        if (differs & self._steady).sum() > MOVED_SHARE * self._steady.sum():
+            self.halted = True
+            return False
+        x, y, w, h = self.geometry.box(*cell)
+        inset = round(w / 4)  # the middle of the cell: a box a pixel off takes in its neighbours' edges
+        return not differs[y + inset : y + h - inset, x + inset : x + w - inset].mean() > CHANGED_SHARE
 
 
 def contradiction(before: Board, after: Board) -> str | None:
@@ -96,6 +142,7 @@ class LiveTable:
         self._pressed_at = 0.0  # when the last click was sent
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
         self._covered_at_end = False  # the game drew its end over the board (a dialog): see reveal_many
+        self.guard = ClickGuard(screen, self.region, self.local)
         self.refresh()
 
     # -- reading ----------------------------------------------------------------------------
@@ -103,7 +150,7 @@ class LiveTable:
         self.mouse.park(*self.park)
         self.image = self.screen.settled(self.region, quiet=self.pack.settle)
         try:
-            return read(self.image, [self.pack], geometry=self.local, mines=self.mines)
+            reading = read(self.image, [self.pack], geometry=self.local, mines=self.mines)
         except ImpossibleReading:
             raise
         except VisionError as exc:
@@ -114,6 +161,8 @@ class LiveTable:
                 f"the board is no longer where it was ({exc}); the game window moved, closed or is covered (a dialog?) "
                 f"(the screen is saved in {saved}): bring it back and run minebot again"
             ) from exc
+        self.guard.seen(self.image, np.isin(reading.board.cells, HIDDEN))
+        return reading
 
     def _board_still_here(self) -> bool:
         """Whether the board is still where it was (so a cell that reads as nothing is a new tile)."""
@@ -201,17 +250,20 @@ class LiveTable:
         assert self.reading is not None
         return self.reading.board
 
-    def _press(self, cell: Cell, button: str) -> None:
+    def _press(self, cell: Cell, button: str) -> bool:
+        """Click ``cell`` unless the guard says not to; False once the board changed (ClickGuard)."""
         r, c = cell
         if not (0 <= r < self.geometry.rows and 0 <= c < self.geometry.cols):
             raise VisionError(f"refusing to click ({r},{c}): outside the {self.geometry.rows}x{self.geometry.cols} board")
-        x, y = self.geometry.centre(cell)
-        self.mouse.click(x, y, button)  # type: ignore[arg-type]
-        self._pressed_at = time.perf_counter()
+        if self.guard.check(cell):
+            x, y = self.geometry.centre(cell)
+            self.mouse.click(x, y, button)  # type: ignore[arg-type]
+            self._pressed_at = time.perf_counter()
+        return not self.guard.halted
 
     def _click(self, cell: Cell, button: str) -> None:
-        self._press(cell, button)
-        self._acted.append((cell, cell, button))
+        if self._press(cell, button):
+            self._acted.append((cell, cell, button))
 
     def reveal_many(self, cells: list[Cell], chords: Sequence[Cell] = (), guess: bool = False) -> State:
         """Open ``cells`` and chord ``chords``; the state the game then shows. Where the board cannot
@@ -221,7 +273,8 @@ class LiveTable:
         before = self._previous
         for number in chords:
             assert self.pack.chord is not None and self._previous is not None
-            self._press(number, self.pack.chord)
+            if not self._press(number, self.pack.chord):
+                continue
             self._acted += [
                 (n, number, self.pack.chord) for n in self._previous.neighbours(number) if self._previous[n] == COVERED
             ]

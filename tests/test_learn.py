@@ -44,6 +44,8 @@ class DrawnGame:
         self.face = True  # else no face: a "Restart" button above the board, a label beside it (a web game)
         self.banner = False  # a band drawn across the board's middle rows once the game is over (kmines)
         self.pressed: list[str] = []
+        self.started = 0  # games started after the first
+        self.mined_corner: set[int] = set()  # the games (0: the first) whose first click, the corner, is a mine
 
     # the screen
     def grab(self, region: Region | None = None) -> np.ndarray:
@@ -69,11 +71,21 @@ class DrawnGame:
     def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
         return self.grab(region)
 
+    def _new_game(self) -> None:
+        self.started += 1
+        seed = (self.seed, self.started)
+        layout = None
+        if self.started in self.mined_corner:  # a loss on the first click: the corner and random others
+            rows, cols, mines = self.level.rows, self.level.cols, self.level.mines
+            others = np.random.default_rng(seed).choice(np.arange(1, rows * cols), size=mines - 1, replace=False)
+            layout = np.isin(np.arange(rows * cols), [0, *others]).reshape(rows, cols)
+        self.game = Game(self.level, "safe", seed, layout=layout)
+
     # the mouse
     def click(self, x: float, y: float, button: str = "left") -> None:
         fx, fy, fw, fh = FACE if self.face else BUTTON
         if fx <= x < fx + fw and fy <= y < fy + fh:
-            self.game = Game(self.level, "safe", (self.seed, len(self.clicks)))
+            self._new_game()
             return
         if y < ORIGIN[1]:
             return  # above the board: the label, or nothing
@@ -97,7 +109,7 @@ class DrawnGame:
             self.asking = True  # "Reset the game?" over the board
         elif self.keys and keys == "F2" or self.asking and keys == "Return":
             self.asking = False
-            self.game = Game(self.level, "safe", (self.seed, len(self.clicks)))
+            self._new_game()
 
 
 def _drawn_as(picture: np.ndarray, tiles: dict[int, np.ndarray]) -> int:
@@ -131,8 +143,10 @@ def _play(learner: Learner, games: int) -> list[GameResult]:
 @pytest.mark.slow
 @pytest.mark.parametrize("skin, keys", [("winemine", True), ("xdemineur", False)])
 def test_learner_names_only_what_is_true_and_never_loses_on_a_safe_cell(skin: str, keys: bool) -> None:
-    """Twelve games; xdemineur's drawing starts a new game only from its face (no key works)."""
+    """Twelve games, the fourth lost on its first click (the learner sees a loss); xdemineur's drawing
+    starts a new game only from its face (no key works)."""
     drawn = DrawnGame(skin, "beginner", seed=7, keys=keys)
+    drawn.mined_corner = {3}
     learner = _learner(drawn)
     results = _play(learner, 12)
     assert not any(r.lost_on_certain for r in results)
@@ -244,6 +258,7 @@ def test_a_band_drawn_across_the_board_at_the_end_ends_the_game_as_it_went() -> 
     never as an error and never a loss on a cell called safe; no look is learnt from the band."""
     drawn = DrawnGame("winemine", "beginner", seed=21)
     drawn.banner = True
+    drawn.mined_corner = {4}
     learner = _learner(drawn)
     states = []
     for index in range(10):
@@ -263,6 +278,7 @@ def test_a_loss_that_shows_only_the_exploded_mine_is_a_loss() -> None:
     it showed is named the exploded mine, never a number."""
     drawn = DrawnGame("winemine", "intermediate", seed=11)
     drawn.hide_mines = True
+    drawn.mined_corner = {2}
     learner = _learner(drawn)
     results = _play(learner, 6)
     assert any(r.state == "lost" for r in results) and not any(r.lost_on_certain for r in results)

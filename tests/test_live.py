@@ -60,6 +60,9 @@ class FakeScreen:
     def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
         return self.image[region.top : region.top + region.height, region.left : region.left + region.width]
 
+    def grab(self, region: Region) -> np.ndarray:  # what a click checks first
+        return self.image[region.top : region.top + region.height, region.left : region.left + region.width]
+
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur" / "custom-10x12-55mines-seven.png"
 
@@ -172,8 +175,11 @@ class ClickScreen(FakeScreen):
         self.before, self.after, self.mouse, self.clicks = before, after, mouse, clicks
 
     def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
+        return self.grab(region)
+
+    def grab(self, region: Region) -> np.ndarray:
         self.image = self.after if len(self.mouse.clicks) >= self.clicks else self.before
-        return super().settled(region, quiet)
+        return super().grab(region)
 
 
 def test_a_lost_left_click_is_clicked_once_more(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -191,6 +197,40 @@ def test_a_lost_left_click_is_clicked_once_more(monkeypatch: pytest.MonkeyPatch)
     table.reveal_many([number])
     assert table.board()[number] == 7
     assert [button for _, _, button in mouse.clicks] == ["left", "left"]
+
+
+def test_a_board_moved_in_the_middle_of_a_batch_gets_no_further_click() -> None:
+    """A window moved one cell to the right after the first click of a batch: every later click would
+    land one cell off, on a cell nobody called safe. The click checks the board first and stops."""
+    image = load_image(FIXTURE)
+    pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
+    reading = read(image, [pack], mines=55)
+    covered = [cell for cell in reading.board if reading.board[cell] == COVERED]
+    step = round(reading.geometry.pitch[0])
+    moved = np.full_like(image, 90)
+    moved[:, step:] = image[:, :-step]
+    mouse = DryRunMouse()
+    table = LiveTable(ClickScreen(image, moved, mouse, clicks=1), mouse, pack, reading.geometry, 55)  # type: ignore[arg-type]
+    with pytest.raises(ScreenError, match=r"no longer where it was.*the game window moved"):
+        table.reveal_many(covered[:3])
+    assert len(mouse.clicks) == 1  # the next grab saw it moved: no more clicks, and the reading says why
+
+
+def test_a_cell_the_batch_already_opened_is_not_clicked() -> None:
+    opened = load_image(FIXTURE)
+    pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
+    reading = read(opened, [pack], mines=55)
+    geometry, board = reading.geometry, reading.board
+    covered = next(cell for cell in board if board[cell] == COVERED)
+    seven = next(cell for cell in board if board[cell] == 7)
+    one = next(cell for cell in board if cell != seven and 0 < board[cell] < 9 and 0 not in [board[n] for n in board.neighbours(cell)])
+    closed = _covered(_covered(opened, geometry, seven, covered), geometry, one, covered)
+    mouse = DryRunMouse()
+    table = LiveTable(ClickScreen(closed, opened, mouse, clicks=1), mouse, pack, geometry, 55)  # type: ignore[arg-type]
+    assert table.board()[seven] == table.board()[one] == COVERED
+    table.reveal_many([one, seven])  # the first click opened both
+    assert [(round(x), round(y)) for x, y, _ in mouse.clicks] == [tuple(round(v) for v in geometry.centre(one))]
+    assert table.board()[seven] == 7 and table.board()[one] == board[one]
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,165 @@
+"""Faults a user makes while the bot plays a real game (xdemineur at expert on Xvfb), injected in the
+middle of a batch of clicks: a key tap, the pointer moved, the window moved one cell, the window
+covered, the game killed. The bot must stop before its next click: of the mouse-button presses that
+reach the X server after the fault (counted by an X event listener of the test's own, through the
+RECORD extension, not from the bot's log), at most one, and no game lost on a cell it called safe.
+Run alone with -m e2e."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.games import RunningGame, start_game, virtual_display
+
+# python-xlib leaves its Xauthority file open (a ResourceWarning when collected)
+pytestmark = [pytest.mark.e2e, pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")]
+
+FAULT_AFTER = 4  # presses: in the middle of the first batch of clicks (xdemineur opens an area itself)
+GAME = "xdemineur"
+
+
+class ButtonPresses:
+    """When each mouse-button press reached the X server (time.monotonic), from any client."""
+
+    def __init__(self) -> None:
+        from Xlib import X
+        from Xlib.display import Display
+        from Xlib.ext import record
+        from Xlib.protocol import rq
+
+        self.times: list[float] = []
+        self.reached = threading.Event()  # FAULT_AFTER presses seen
+        self._control, data = Display(), Display()
+        spec = {
+            "core_requests": (0, 0), "core_replies": (0, 0), "ext_requests": (0, 0, 0, 0),
+            "ext_replies": (0, 0, 0, 0), "delivered_events": (0, 0), "device_events": (X.ButtonPress, X.ButtonPress),
+            "errors": (0, 0), "client_started": False, "client_died": False,
+        }
+        self._context = self._control.record_create_context(0, [record.AllClients], [spec])
+        self._control.sync()
+
+        def seen(reply: object) -> None:
+            if reply.category != record.FromServer:  # type: ignore[attr-defined]
+                return
+            raw = reply.data  # type: ignore[attr-defined]
+            while raw:
+                event, raw = rq.EventField(None).parse_binary_value(raw, data.display, None, None)
+                if event.type == X.ButtonPress:
+                    self.times.append(time.monotonic())
+                    if len(self.times) >= FAULT_AFTER:
+                        self.reached.set()
+
+        def listen() -> None:
+            data.record_enable_context(self._context, seen)  # returns once the context is disabled
+            data.close()
+
+        self._thread = threading.Thread(target=listen, daemon=True)
+        self._thread.start()
+
+    def after(self, moment: float) -> int:
+        return sum(t > moment for t in self.times)
+
+    def close(self) -> None:
+        self._control.record_disable_context(self._context)
+        self._control.record_free_context(self._context)
+        self._control.close()
+        self._thread.join(5)
+
+
+class Faults:
+    """What a user does, done through an X connection of the test's own (in well under a
+    millisecond, between two clicks of a batch)."""
+
+    def __init__(self, game: RunningGame) -> None:
+        from Xlib import X
+        from Xlib.display import Display
+
+        self.game, self.X, self.display = game, X, Display()
+        self.window = self.display.create_resource_object("window", int(game.window))
+
+    def key_tap(self) -> None:
+        from Xlib import XK
+        from Xlib.ext import xtest
+
+        code = self.display.keysym_to_keycode(XK.string_to_keysym("a"))
+        xtest.fake_input(self.display, self.X.KeyPress, code)
+        xtest.fake_input(self.display, self.X.KeyRelease, code)
+        self.display.sync()
+
+    def pointer_moved(self) -> None:
+        self.display.screen().root.warp_pointer(5, 5)
+        self.display.sync()
+
+    def window_moved_one_cell(self) -> None:
+        at = self.window.get_geometry()
+        self.window.configure(x=at.x + PITCH)
+        self.display.sync()
+
+    def window_covered(self) -> None:
+        at = self.window.get_geometry()
+        screen = self.display.screen()
+        cover = screen.root.create_window(
+            at.x - 10, at.y - 10, at.width + 20, at.height + 20, 0, screen.root_depth, self.X.InputOutput,
+            self.X.CopyFromParent, background_pixel=screen.white_pixel, override_redirect=True,
+        )
+        cover.map()
+        self.display.sync()
+
+    def game_killed(self) -> None:
+        self.game.process.kill()
+        self.game.process.wait(5)
+        self.display.sync()
+
+    def close(self) -> None:
+        self.display.close()
+
+
+PITCH = 21  # px: xdemineur's cells (fixtures/xdemineur)
+
+FAULTS = {  # what the bot says then
+    "key_tap": "a key was pressed",
+    "pointer_moved": "the mouse was moved",
+    "window_moved_one_cell": "no longer where it was",
+    "window_covered": "no longer where it was",
+    "game_killed": "no longer where it was",
+}
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(fault: str, tmp_path: Path) -> None:
+    if not (shutil.which("Xvfb") and shutil.which("xdotool") and shutil.which(GAME, path="/usr/games:/usr/bin")):
+        pytest.skip("Xvfb, xdotool or xdemineur missing: run scripts/install-games")
+    with virtual_display():
+        game = start_game(GAME, "expert", tmp_path)
+        presses = ButtonPresses()
+        faults = Faults(game)
+        try:
+            bot = subprocess.Popen(
+                [sys.executable, "-m", "bot", "play", "--level", "expert", "--games", "20", "--json"],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            )
+            assert presses.reached.wait(60), "the bot never clicked"
+            getattr(faults, fault)()
+            done = time.monotonic()
+            out, err = bot.communicate(timeout=60)
+            late = presses.after(done)
+        finally:
+            presses.close()
+            faults.close()
+            game.close()
+    assert bot.returncode != 0, err[-2000:]
+    assert FAULTS[fault] in err.strip().splitlines()[-1], err[-2000:]
+    gap = 1000 * (done - presses.times[FAULT_AFTER - 1])
+    print(f"{fault}: {len(presses.times)} presses in all, {late} after the fault ({gap:.1f} ms after press {FAULT_AFTER}); "
+          f"the bot said: {err.strip().splitlines()[-1]}")
+    assert late <= 1, f"{late} presses reached the server after the fault ({fault})"
+    games = [json.loads(line) for line in out.splitlines()]
+    assert not any(g["lost_on_certain"] for g in games)
