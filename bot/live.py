@@ -20,7 +20,7 @@ from bot.board import COVERED, FLAG, HIDDEN, QUESTION, Board, Cell
 from bot.capture import Region, Screen
 from bot.errors import ClicksIgnored, ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.sim import State
-from bot.solver.rules import check_numbers
+from bot.solver import check_layout
 from bot.userdata import cache_dir
 from bot.vision import Geometry, Reading, read
 from bot.vision.pack import SkinPack, pack_named
@@ -238,7 +238,7 @@ class LiveTable:
                 return why
         if reading.state == "playing":
             try:
-                check_numbers(reading.board)
+                check_layout(reading.board)  # the whole board, not only each number alone
             except InconsistentBoard as exc:
                 return str(exc)
         return None

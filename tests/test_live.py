@@ -14,7 +14,7 @@ import pytest
 from bot.actuator import DryRunMouse
 from bot.board import COVERED, FLAG, Board
 from bot.capture import Region
-from bot.errors import ClicksIgnored, ScreenError, UnreadableCell, VisionError
+from bot.errors import ClicksIgnored, InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.live import LiveTable, _new_board, contradiction, park_point, wait_for_new_second
 from bot.vision import Geometry, load_image, load_packs, read
 from bot.vision.pack import SkinPack, pack_named
@@ -355,3 +355,39 @@ def test_a_dialog_over_the_board_after_the_last_safe_cells_is_a_win(case: str, m
             table.reveal_many([last])
     else:
         assert table.reveal_many([last]) == "won" and table.state == "won"
+
+
+def test_a_misread_number_that_only_the_whole_board_refutes_gets_no_click() -> None:
+    """A number drawn one off (as a mislabelled tile picture would read it) that each number alone
+    accepts: the reading is refused by the whole-board check, three times, and nothing is clicked."""
+    from bot.solver import check_layout
+    from bot.solver.rules import check_numbers
+
+    image = load_image(FIXTURE)
+    pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
+    reading = read(image, [pack], mines=55)
+    geometry, board = reading.geometry, reading.board
+    tiles = {int(t.code): t.image for t in pack.tiles}
+    for cell in board:
+        if not 0 < board[cell] < 8 or board[cell] + 1 not in tiles:
+            continue
+        cells = board.cells.copy()
+        cells[cell] += 1
+        misread = Board(cells, board.mines)
+        try:
+            check_numbers(misread)
+        except InconsistentBoard:
+            continue
+        try:
+            check_layout(misread)
+        except InconsistentBoard:
+            break
+    else:
+        pytest.fail("no number of the fixture can be misread that way")
+    drawn = image.copy()
+    x, y, w, h = geometry.box(*cell)
+    drawn[y : y + h, x : x + w] = tiles[board[cell] + 1][:h, :w]
+    mouse = DryRunMouse()
+    with pytest.raises(VisionError, match="reads inconsistently three times.*re-read the board"):
+        LiveTable(FakeScreen(drawn), mouse, pack, geometry, 55)  # type: ignore[arg-type]
+    assert mouse.clicks == []

@@ -150,3 +150,32 @@ def test_play_loop_reads_again_after_flagging_before_giving_up() -> None:
     game.reveal((1, 2))
     result = play_game(game, get_strategy("sps"), "none", np.random.default_rng(0))
     assert result.won and result.guesses == 0
+
+
+def test_the_whole_board_check_agrees_with_brute_force_on_misread_numbers() -> None:
+    """A number read one off (a 6 taken for a 5) that each number alone still accepts: check_layout
+    refuses the board exactly where no mine layout fits it (the referee counts them)."""
+    from bot.solver import check_layout
+    from bot.solver.rules import check_numbers
+
+    rng = np.random.default_rng(5)
+    refused = accepted = 0
+    for board in positions(80, seed=11):
+        numbers = [cell for cell in board if board[cell] > 0]
+        cell = numbers[int(rng.integers(len(numbers)))]
+        cells = board.cells.copy()
+        cells[cell] += 1 if rng.random() < 0.5 or cells[cell] == 1 else -1
+        misread = Board(cells, board.mines)
+        try:
+            check_numbers(misread)
+        except InconsistentBoard:
+            continue  # caught by the number alone: not the case at hand
+        fits = layout_counts(misread)[0] > 0
+        try:
+            check_layout(misread)
+            assert fits, str(misread)
+            accepted += 1
+        except InconsistentBoard:
+            assert not fits, str(misread)
+            refused += 1
+    assert refused >= 10 and accepted >= 3  # both kinds were tried
