@@ -20,7 +20,7 @@ from bot.actuator import DryRunMouse, LiveMouse, Mouse
 from bot.bench import wilson
 from bot.capture import Screen
 from bot.board import CHAR_OF, Board
-from bot.errors import MinebotError, NoBoardFound, ScreenError, UsageError, VisionError
+from bot.errors import InconsistentBoard, MinebotError, NoBoardFound, ScreenError, UsageError, VisionError
 from bot.games import GAMES, level_size, start_game, virtual_display
 from bot.learn import Learner
 from bot.live import LiveTable, find_game, mouse_ratio, park_point
@@ -254,22 +254,32 @@ def _learn(
     return 1 if any(r.lost_on_certain for r in results) else 0
 
 
-def advise(ns: argparse.Namespace) -> int:
-    screen = Screen()
+def advise(ns: argparse.Namespace, screen: Screen | None = None) -> int:
+    """Watch the screen and print the advice for each new board. Watching, a board that cannot be
+    read or cannot be right (a wrong flag of the player's, a window over the game) is said once, in
+    a line, and the watch goes on; with ``--once`` it is the error."""
+    screen = screen or Screen()
     packs = load_packs([ns.skin] if ns.skin else None)
-    last = None
+    last: Board | None = None
+    trouble = ""  # the last problem said
     while True:
-        reading = read(screen.grab(), packs, mines=ns.mines)
-        if last is None or reading.board != last:
-            last = reading.board
-            geo = reading.geometry
-            print(f"{geo.skin} {geo.rows}x{geo.cols}, state {reading.state}")
-            print(reading.board)
-            if reading.state == "playing":
-                pack = pack_named(packs, geo.skin)
-                analysis = solve(reading.board, "best", pack.rule, np.random.default_rng(0))
-                print(f"safe: {sorted(analysis.safe)}\nmines: {sorted(analysis.mines)}\nmove: {analysis.move}")
-            print(flush=True)
+        try:
+            reading = read(screen.grab(), packs, mines=ns.mines)
+            if last is None or reading.board != last:
+                geo = reading.geometry
+                advice = ""
+                if reading.state == "playing":
+                    pack = pack_named(packs, geo.skin)
+                    analysis = solve(reading.board, "best", pack.rule, np.random.default_rng(0))
+                    advice = f"safe: {sorted(analysis.safe)}\nmines: {sorted(analysis.mines)}\nmove: {analysis.move}\n"
+                last, trouble = reading.board, ""
+                print(f"{geo.skin} {geo.rows}x{geo.cols}, state {reading.state}\n{reading.board}\n{advice}", flush=True)
+        except (VisionError, InconsistentBoard) as exc:
+            if ns.once:
+                raise
+            if str(exc) != trouble:
+                trouble, last = str(exc), None
+                print(f"minebot: {exc}; still watching", file=sys.stderr, flush=True)
         if ns.once:
             return 0
         time.sleep(0.25)

@@ -12,7 +12,7 @@ import pytest
 
 from bot.board import COVERED, FLAG
 from bot.cli import main
-from bot.errors import NoBoardFound, UnreadableCell
+from bot.errors import InconsistentBoard, NoBoardFound, UnreadableCell
 from bot.vision import load_image, load_packs, read
 from bot.vision.labels import read_label
 from bot.vision.pack import skin_names, templates_root
@@ -260,6 +260,35 @@ def test_replay_of_a_board_that_contradicts_itself_names_the_cell(tmp_path: Path
     cv2.imwrite(str(edited), image)
     assert main("replay", str(edited)) != 0
     assert f"cell ({one[0]},{one[1]}) shows 1 but has 2 flags" in capsys.readouterr().err
+
+
+def test_advise_says_what_is_wrong_and_keeps_watching(capsys: pytest.CaptureFixture[str]) -> None:
+    """A real game with a player's wrong flag (two flags beside a 1 at (8,18)) between two boards
+    that are right: advise says what is wrong in a line, once, and watches on. (With --once it is
+    the error.)"""
+    from argparse import Namespace
+
+    from bot.commands import advise
+
+    right = load_image(FIXTURES / "winemine" / "custom-30x16-140mines-midgame.png")
+    wrong = load_image(FIXTURES / "winemine" / "expert-midgame-flags.png")
+
+    class Frames:
+        def __init__(self, *images: np.ndarray) -> None:
+            self.images = list(images)
+
+        def grab(self) -> np.ndarray:
+            if not self.images:
+                raise KeyboardInterrupt  # the user's Ctrl+C
+            return self.images.pop(0)
+
+    with pytest.raises(KeyboardInterrupt):
+        advise(Namespace(skin="winemine", mines=None, once=False), Frames(right, wrong, wrong, right))  # type: ignore[arg-type]
+    out, err = capsys.readouterr()
+    assert out.count("state playing") == 2 and out.count("move:") == 2, err  # before, and once it is right again
+    assert err.count("cell (8,18) shows 1 but has 2 flags") == 1 and "still watching" in err
+    with pytest.raises(InconsistentBoard, match=r"cell \(8,18\) shows 1 but has 2 flags"):
+        advise(Namespace(skin="winemine", mines=None, once=True), Frames(wrong))  # type: ignore[arg-type]
 
 
 def test_learn_cuts_a_pack_that_reads_its_own_screenshot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
