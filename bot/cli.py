@@ -13,12 +13,30 @@ import numpy as np
 
 from bot import bench
 from bot.board import Board
-from bot.errors import MinebotError, NoBoardFound, UsageError
+from bot.errors import MinebotError, NoBoardFound, UsageError, VisionError
 from bot.games import GAMES
 from bot.sim import RULES, make_layout, parse_level, read_layouts, write_layouts
 from bot.solver import STRATEGIES, solve
 from bot.solver.analysis import Analysis
 from bot.solver.guess import first_click
+
+
+def _at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number, ``low`` or more."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is less than {low}")
+        return value
+
+    return parse
+
+
+COUNT, NATURAL = _at_least(1), _at_least(0)  # games, repeats; seeds, mines, jobs, pixels
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,17 +46,17 @@ def _parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="win rate of a strategy over seeded simulated games")
     b.add_argument("--level", default="expert", help="beginner, intermediate, expert or COLSxROWS/MINES")
     b.add_argument("--rule", default="safe", choices=RULES, help="first-click rule (default safe)")
-    b.add_argument("--games", type=int, default=1000)
-    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--games", type=COUNT, default=1000)
+    b.add_argument("--seed", type=NATURAL, default=1)
     b.add_argument("--strategy", default="best", help=f"one of {', '.join(STRATEGIES)}; a comma list; or all")
-    b.add_argument("--jobs", type=int, default=1, help="processes to use (0: all cores)")
+    b.add_argument("--jobs", type=NATURAL, default=1, help="processes to use (0: all cores)")
     b.add_argument("--layouts", type=Path, help="play the games of a layouts file instead")
     b.add_argument("--no-flags", action="store_true", help="do not flag certain mines")
     b.add_argument("--json", action="store_true", help="print the figures as JSON")
 
     s = sub.add_parser("solve", help="analyse a board given as text (a file, or - for stdin)")
     s.add_argument("board", help="board text file: rows of # F ? 0-8 * X x")
-    s.add_argument("--mines", type=int, help="total mines in the game")
+    s.add_argument("--mines", type=NATURAL, help="total mines in the game")
     s.add_argument("--strategy", default="best")
     s.add_argument("--rule", default="safe", choices=RULES)
     s.add_argument("--json", action="store_true")
@@ -46,18 +64,18 @@ def _parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="read a saved screenshot and print the board and the advice")
     rp.add_argument("image", type=Path)
     rp.add_argument("--skin", help="only try this skin pack")
-    rp.add_argument("--mines", type=int, help="total mines, when the board is not a standard level")
+    rp.add_argument("--mines", type=NATURAL, help="total mines, when the board is not a standard level")
     rp.add_argument("--rule", choices=RULES, help="first-click rule (default: the skin's game)")
     rp.add_argument("--json", action="store_true", help="print one JSON object")
     rp.add_argument("--annotate", type=Path, metavar="OUT.png", help="write the screenshot with the advice drawn on it")
 
     pl = sub.add_parser("play", help="find the Minesweeper game on the screen and play it")
-    pl.add_argument("--games", type=int, default=1, help="games to play in a row (starts each new game itself)")
+    pl.add_argument("--games", type=COUNT, default=1, help="games to play in a row (starts each new game itself)")
     pl.add_argument(
         "--level", choices=("beginner", "intermediate", "expert"),
         help="switch the game to this level where it has keys for it (winemine, minegauler), else check the size",
     )
-    pl.add_argument("--mines", type=int, help="total mines, for a custom game")
+    pl.add_argument("--mines", type=NATURAL, help="total mines, for a custom game")
     pl.add_argument("--skin", help="only look for this skin pack")
     pl.add_argument("--no-flags", action="store_true", help="never flag mines (fewer clicks)")
     pl.add_argument(
@@ -74,13 +92,13 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     ad = sub.add_parser("advise", help="watch the screen and print the advice each time the board changes")
-    ad.add_argument("--mines", type=int)
+    ad.add_argument("--mines", type=NATURAL)
     ad.add_argument("--skin")
     ad.add_argument("--once", action="store_true", help="print one reading and stop")
 
     rc = sub.add_parser("record", help="save a screenshot and the bot's reading of it (OUT.png, OUT.board) to check by eye")
     rc.add_argument("out", type=Path, help="file name without extension")
-    rc.add_argument("--mines", type=int)
+    rc.add_argument("--mines", type=NATURAL)
     rc.add_argument("--skin")
 
     dm = sub.add_parser("demo", help="on a machine with no screen: start Xvfb and a real game, play it")
@@ -88,12 +106,12 @@ def _parser() -> argparse.ArgumentParser:
                     help="the real game to start (xbomb, kmines, sgt-mines, nicegui-minesweeper: no pack ships for them, "
                     "their look is learnt by playing; nicegui-minesweeper is a web game, in Chromium)")
     dm.add_argument("--level", default="expert", choices=("beginner", "intermediate", "expert"), help="(nicegui-minesweeper has one size: 10x10, 10 mines)")
-    dm.add_argument("--games", type=int, default=1)
+    dm.add_argument("--games", type=COUNT, default=1)
     dm.add_argument("--save-final", type=Path, default=Path("minebot-final.png"), metavar="OUT.png")
     dm.add_argument("--json", action="store_true")
     dm.add_argument("--learn", nargs="?", const="", metavar="NAME", help="learn the game's look with no skin pack (see play)")
     dm.add_argument("--scale", type=float, default=1.0, help="a web game's device scale in Chromium (browser zoom: 1 to 2)")
-    dm.add_argument("--shift", type=int, default=0, help="px to move the game's window right and down (pixel alignment)")
+    dm.add_argument("--shift", type=NATURAL, default=0, help="px to move the game's window right and down (pixel alignment)")
 
     ln = sub.add_parser("learn", help="cut a skin pack's tiles from a screenshot and its checked .board file")
     ln.add_argument("image", type=Path)
@@ -107,14 +125,14 @@ def _parser() -> argparse.ArgumentParser:
 
     bv = sub.add_parser("bench-vision", help="time locating and reading boards in screenshots, per skin")
     bv.add_argument("images", nargs="*", type=Path, help="screenshots (default: fixtures/*/*.png)")
-    bv.add_argument("--repeat", type=int, default=20)
+    bv.add_argument("--repeat", type=COUNT, default=20)
 
     lay = sub.add_parser("layouts", help="write seeded mine layouts to a file other programs can replay")
     lay.add_argument("out", type=Path)
     lay.add_argument("--level", default="expert")
     lay.add_argument("--rule", default="safe", choices=RULES)
-    lay.add_argument("--games", type=int, default=1000)
-    lay.add_argument("--seed", type=int, default=1)
+    lay.add_argument("--games", type=COUNT, default=1000)
+    lay.add_argument("--seed", type=NATURAL, default=1)
     return parser
 
 
@@ -176,7 +194,11 @@ def _bench(ns: argparse.Namespace) -> int:
 
 
 def _solve(ns: argparse.Namespace) -> int:
-    text = sys.stdin.read() if ns.board == "-" else Path(ns.board).read_text()
+    try:
+        text = sys.stdin.read() if ns.board == "-" else Path(ns.board).read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not a text file"
+        raise UsageError(f"cannot read the board {ns.board}: {why}; give a text file of rows of # F ? 0-8 * X x") from None
     board = Board.parse(text, mines=ns.mines)
     analysis = solve(board, ns.strategy, ns.rule, np.random.default_rng(0))
     if ns.json:
@@ -216,7 +238,12 @@ def _replay(ns: argparse.Namespace) -> int:
 
     image = vision.load_image(ns.image)
     packs = vision.load_packs([ns.skin] if ns.skin else None)
-    reading = vision.read(image, packs, mines=ns.mines)
+    try:
+        reading = vision.read(image, packs, mines=ns.mines)
+    except VisionError as exc:
+        if ns.image.suffix.lower() in (".jpg", ".jpeg"):  # its compression blurs the pixels packs are cut from
+            raise type(exc)(f"{exc} (a JPEG's compression changes every cell's pixels: save the screenshot as PNG)") from exc
+        raise
     geo, board = reading.geometry, reading.board
     rule = ns.rule or vision.pack_named(packs, geo.skin).rule
     analysis = solve(board, "best", rule, np.random.default_rng(0)) if reading.state == "playing" else None

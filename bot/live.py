@@ -154,7 +154,7 @@ class LiveTable:
         except ImpossibleReading:
             raise
         except VisionError as exc:
-            saved = self._save_screen()
+            saved = f"{self._save_screen()}, a grab of the screen from ({self.region.left},{self.region.top}) on"
             if isinstance(exc, UnreadableCell) and self._board_still_here():
                 raise UnreadableCell(f"{exc} (the screen is saved in {saved})") from exc
             raise ScreenError(

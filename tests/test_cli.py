@@ -63,6 +63,52 @@ def test_errors_are_one_line_with_exit_codes(tmp_path: Path, capsys: pytest.Capt
     assert err.count("\n") == 1 and "shows 1 but has 2 flags" in err
 
 
+def _bad_inputs(folder: Path) -> list[tuple[list[str], int, str]]:
+    """The bad-input table: arguments, exit code, what the one line says."""
+    import cv2
+    import numpy as np
+
+    fixture = cv2.imread(str(Path(__file__).parents[1] / "fixtures" / "winemine" / "expert-fresh.png"))
+    for n in (1, 2, 3):
+        cv2.imwrite(str(folder / f"{n}px.png"), np.zeros((n, n, 3), np.uint8))
+    cv2.imwrite(str(folder / "gray.png"), cv2.cvtColor(fixture, cv2.COLOR_BGR2GRAY))
+    cv2.imwrite(str(folder / "shot.jpg"), fixture, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    cv2.imwrite(str(folder / "turned.png"), cv2.rotate(fixture, cv2.ROTATE_90_CLOCKWISE))
+    (folder / "binary.board").write_bytes(bytes(range(256)))
+    (folder / "a-folder").mkdir()
+    f = str(folder)
+    return [
+        *((["replay", f"{f}/{n}px.png"], 1, "too small to hold a Minesweeper board") for n in (1, 2, 3)),
+        (["replay", f"{f}/gray.png"], 1, "no skin pack reads its cells"),
+        (["replay", f"{f}/turned.png"], 1, "no skin pack reads its cells"),
+        (["replay", f"{f}/shot.jpg"], 1, "save the screenshot as PNG"),
+        (["replay", f"{f}/missing.png"], 1, "no such file"),
+        (["replay", f"{f}/binary.board"], 1, "as an image; give a PNG screenshot"),
+        (["solve", f"{f}/missing.board"], 1, "No such file or directory"),
+        (["solve", f"{f}/a-folder"], 1, "Is a directory"),
+        (["solve", f"{f}/binary.board"], 1, "not a text file"),
+        (["solve", f"{f}/binary.board", "--mines", "-1"], 2, "argument --mines: -1 is less than 0"),
+        (["bench", "--seed", "-1"], 2, "argument --seed: -1 is less than 0"),
+        (["bench", "--games", "0"], 2, "argument --games: 0 is less than 1"),
+        (["bench", "--games", "-1"], 2, "argument --games: -1 is less than 1"),
+        (["bench", "--jobs", "-2"], 2, "argument --jobs: -2 is less than 0"),
+        (["bench", "--games", "many"], 2, "argument --games: 'many' is not a whole number"),
+        (["demo", "--games", "0"], 2, "argument --games: 0 is less than 1"),
+    ]
+
+
+def test_bad_input_gets_a_one_line_error_and_a_non_zero_exit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each bad input of the table: an error that says what to do, never a traceback, never a wrong
+    board with exit 0 (a grayscale, turned or JPEG screenshot of a real game once replayed as a 1x4
+    board of empty cells)."""
+    for args, code, says in _bad_inputs(tmp_path):
+        assert main(*args) == code, args
+        err = capsys.readouterr().err.strip().splitlines()
+        assert says in err[-1], (args, err)
+        assert not any(line.startswith("Traceback") for line in err)
+        assert code == 2 or len(err) == 1, err  # one line (argparse prints its usage before its line)
+
+
 def test_bench_vision_prints_a_row_per_skin_and_screenshot_size(capsys: pytest.CaptureFixture[str]) -> None:
     fixtures = Path(__file__).resolve().parents[1] / "fixtures"
     shots = [fixtures / "gnome-mines" / "beginner-fresh.png", fixtures / "gnome-mines" / "beginner-lost-wrong-flags.png",

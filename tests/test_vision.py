@@ -204,7 +204,7 @@ def test_no_board_gives_the_best_score_of_the_cells_that_looked_like_one() -> No
     for r, c in truth.board:
         x, y = round(truth.origin[0] + c * truth.pitch[0]), round(truth.origin[1] + r * truth.pitch[1])
         image[y : y + 2, x : x + truth.cell_px] = (0, 0, 255)
-    where = r"a 16x30 board with 16x17 px cells is at screen \(5[45],22[34]\)"
+    where = r"a 16x30 board with 16x17 px cells is at \(5[45],22[34]\) in the screenshot"
     with pytest.raises(NoBoardFound, match=where + r".*classic98@1x: 0% of cells \(best score \d+\.\d, limit 10\)"):
         read(image, load_packs())
 

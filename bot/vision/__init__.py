@@ -19,8 +19,27 @@ from bot.vision.read import Reading, locate, read
 __all__ = ["annotate", "Geometry", "Reading", "SkinPack", "load_image", "load_pack", "load_packs", "locate", "pack_named", "read", "skin_names"]
 
 
+MAX_IMAGE_PX = 64_000_000  # pixels: three 4K screens side by side hold 25 million
+
+
 def load_image(path: str | Path) -> np.ndarray:
+    if not Path(path).is_file():  # before OpenCV, which prints a warning line of its own
+        raise VisionError(f"cannot read {path}: no such file; give a PNG screenshot")
+    with open(path, "rb") as file:
+        head = file.read(24)
+    if head[:8] == b"\x89PNG\r\n\x1a\n":  # the size is in the header: no need to decode a huge one to refuse it
+        width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+        _check_size(path, width, height)
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
-        raise VisionError(f"cannot read {path} as an image; give a PNG or JPEG screenshot")
+        raise VisionError(f"cannot read {path} as an image; give a PNG screenshot")
+    _check_size(path, image.shape[1], image.shape[0])
     return image
+
+
+def _check_size(path: str | Path, width: int, height: int) -> None:
+    if width * height > MAX_IMAGE_PX:
+        raise VisionError(
+            f"{path} is {width}x{height} px, larger than any screen ({MAX_IMAGE_PX // 1_000_000} million pixels at most); "
+            "give a screenshot of the screen, or crop it round the game"
+        )

@@ -47,6 +47,7 @@ MAX_CELL = 160  # px: the largest cell looked for
 FILL = 0.4  # an inside fills at least this share of its bounding box
 SQUARE = 0.25  # an inside's sides differ by at most this share of the longer (+1 px)
 MIN_CELLS = 4  # a board is at least this many rows and columns
+MIN_CELL_PX = 8  # px: the smallest cell looked for
 MIN_INSIDES = 8  # insides of one size needed to start a lattice
 MAX_GROUP = 3000  # larger groups of one size are texture (text, a patterned background), not cells
 SAME_SIZE = 0.05  # insides of one look differ in size by at most 1 px + this share

@@ -20,7 +20,7 @@ from bot.errors import ImpossibleReading, NoBoardFound, UnreadableCell
 from bot.sim import LEVELS
 from bot.vision.counter import label_counter, led_counter, picture_counter, text_counter
 from bot.vision.geometry import Geometry, fit_lattice, grow
-from bot.vision.grid import find_grids
+from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, find_grids
 from bot.vision.looks import LOOK_LIMIT, LookBook
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 
@@ -346,6 +346,12 @@ def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndar
     lists, a pixel phase their quarter-size search blurs away; learnt packs, whose tiles have no
     flat middle to look for), the board is found by its lattice alone (bot/vision/grid.py) and each
     pack is tried on its cells at the scale the lattice shows."""
+    smallest = MIN_CELLS * MIN_CELL_PX
+    if image.ndim != 3 or image.shape[0] < smallest or image.shape[1] < smallest:
+        raise NoBoardFound(
+            f"the image is {image.shape[1]}x{image.shape[0]} px: too small to hold a Minesweeper board "
+            f"(a {MIN_CELLS}x{MIN_CELLS} board of {MIN_CELL_PX} px cells needs {smallest}x{smallest}); give a screenshot of the whole game"
+        )
     try:
         return _locate_by_colour(image, [p for p in packs if not p.learnt])
     except NoBoardFound as by_colour:
@@ -360,7 +366,7 @@ def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndar
         geo = grids[0].geometry
         x, y, _, _ = geo.region()
         raise NoBoardFound(
-            f"a {geo.rows}x{geo.cols} board with {geo.pitch[0]:g}x{geo.pitch[1]:g} px cells is at screen ({x},{y}), "
+            f"a {geo.rows}x{geo.cols} board with {geo.pitch[0]:g}x{geo.pitch[1]:g} px cells is at ({x},{y}) in the screenshot, "
             f"but no skin pack reads its cells ({'; '.join(tried) or 'no pack at a scale that fits'}); "
             "make the whole game visible and not covered, or cut a skin pack for this look with `minebot learn`"
         ) from by_colour
@@ -559,7 +565,7 @@ def check_cells(
         cv2.imwrite(save_to, image[max(y, 0) : y + h, max(x, 0) : x + w])
         where = f"; its picture is in {save_to}"
     raise UnreadableCell(
-        f"cell ({r},{c}) at screen ({x},{y}) matches no tile of skin {geometry.skin!r} "
+        f"cell ({r},{c}) at ({x},{y}) in the screenshot matches no tile of skin {geometry.skin!r} "
         f"(best RMS difference {scores[r, c]:.0f}, limit {limit:.0f}){where}; "
         "move anything covering the board, or add the tile with `minebot learn`"
     )
