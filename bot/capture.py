@@ -23,7 +23,7 @@ def check_display() -> None:
         if wayland_only or os.environ.get("XDG_SESSION_TYPE") == "wayland":
             raise ScreenError("this is a Wayland session: screenshots come back black and clicks are refused; log in to an X11 session")
         if not os.environ.get("DISPLAY"):
-            raise ScreenError("no display: DISPLAY is not set; run on a desktop, or start one with scripts/run (Xvfb)")
+            raise ScreenError("no display: DISPLAY is not set; run minebot on a desktop, or, on a machine with no screen, `minebot demo` (a real game on Xvfb)")
     if sys.platform == "win32":  # screenshots and clicks must agree on scaled screens
         import ctypes
 
