@@ -11,6 +11,7 @@ import struct
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,9 +78,10 @@ def pyautogui() -> ModuleType:
 
 
 class PressCount:
-    """Key and mouse-button presses that reach the X server from any client, counted as they happen
-    by a thread listening through the RECORD extension: a key tapped between two clicks is seen
-    though it is up again by the next click (a poll of the keyboard's state misses it)."""
+    """Key and mouse-button presses that reach the X server from any client, counted as they happen,
+    and where the pointer moved, by a thread listening through the RECORD extension: a key tapped
+    between two clicks is seen though it is up again by the next click (a poll of the keyboard's
+    state misses it), and so is a pointer moved just before the bot moves it to its next cell."""
 
     def __init__(self) -> None:
         from Xlib import X
@@ -89,6 +91,7 @@ class PressCount:
 
         _x_authority()
         self.keys = self.buttons = 0
+        self.moves: deque[tuple[int, int]] = deque(maxlen=256)  # where the pointer went, not yet looked at
         self._control, data = Display(), Display()  # the recording connection blocks: one of its own
         if not self._control.has_extension("RECORD"):
             self._control.close()
@@ -96,7 +99,7 @@ class PressCount:
             raise LookupError("the X server has no RECORD extension")
         spec = {
             "core_requests": (0, 0), "core_replies": (0, 0), "ext_requests": (0, 0, 0, 0),
-            "ext_replies": (0, 0, 0, 0), "delivered_events": (0, 0), "device_events": (X.KeyPress, X.ButtonPress),
+            "ext_replies": (0, 0, 0, 0), "delivered_events": (0, 0), "device_events": (X.KeyPress, X.MotionNotify),
             "errors": (0, 0), "client_started": False, "client_died": False,
         }
         self._context = self._control.record_create_context(0, [record.AllClients], [spec])
@@ -110,6 +113,8 @@ class PressCount:
                 event, raw = rq.EventField(None).parse_binary_value(raw, data.display, None, None)
                 self.keys += event.type == X.KeyPress
                 self.buttons += event.type == X.ButtonPress
+                if event.type == X.MotionNotify:
+                    self.moves.append((event.root_x, event.root_y))
 
         threading.Thread(target=data.record_enable_context, args=(self._context, count), daemon=True).start()
 
@@ -161,6 +166,7 @@ class LiveMouse:
         self._expected: tuple[int, int] | None = None
         self._presses = presses or _press_count()
         self._own_keys = self._own_buttons = 0  # the presses the bot made itself
+        self._own_moves: deque[tuple[int, int]] = deque(maxlen=16)  # where the bot last moved the pointer
         self._keys_down = None if self._presses else _key_watch()
 
     def _point(self, x: float, y: float) -> tuple[int, int]:
@@ -172,6 +178,10 @@ class LiveMouse:
                 raise ScreenError("a key was pressed: stopped; run minebot again to go on")
             if self._presses.buttons > self._own_buttons:
                 raise ScreenError("a mouse button was pressed (not by minebot): stopped; run minebot again to go on")
+            while self._presses.moves:
+                x, y = self._presses.moves.popleft()
+                if not any(abs(x - a) <= 2 and abs(y - b) <= 2 for a, b in self._own_moves):
+                    raise ScreenError(f"the mouse was moved (to {x},{y}): stopped; run minebot again to go on")
         elif self._keys_down is not None and self._keys_down():
             raise ScreenError("a key was pressed: stopped; run minebot again to go on")
         if self._expected is None:
@@ -184,6 +194,7 @@ class LiveMouse:
         self.check_user()
         px, py = self._point(x, y)
         self._own_buttons += 2 if button == "both" else 1  # counted before they are sent: never behind
+        self._own_moves.append((px, py))
         if button == "both":
             self._gui.moveTo(px, py)
             self._gui.mouseDown(button="left")
@@ -197,6 +208,7 @@ class LiveMouse:
     def park(self, x: float, y: float) -> None:
         self.check_user()
         px, py = self._point(x, y)
+        self._own_moves.append((px, py))
         self._gui.moveTo(px, py)
         self._expected = (px, py)
 
