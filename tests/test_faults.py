@@ -8,6 +8,7 @@ Run alone with -m e2e."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -135,8 +136,9 @@ FAULTS = {  # what the bot says then
 
 @pytest.mark.parametrize("fault", list(FAULTS))
 def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(fault: str, tmp_path: Path) -> None:
-    if not (shutil.which("Xvfb") and shutil.which("xdotool") and shutil.which(GAME, path="/usr/games:/usr/bin")):
-        pytest.skip("Xvfb, xdotool or xdemineur missing: run scripts/install-games")
+    installed = shutil.which("Xvfb") and shutil.which(GAME, path="/usr/games:/usr/bin")
+    if not installed and not os.environ.get("MINEBOT_REQUIRE_E2E"):  # scripts/test installs them: there a failure
+        pytest.skip("Xvfb or xdemineur missing: run scripts/install-games")
     with virtual_display():
         game = start_game(GAME, "expert", tmp_path)
         presses = ButtonPresses()
