@@ -110,8 +110,9 @@ class Learner:
         self._first_click_second: int | None = None
         self.restart: tuple[str, object] | None = None  # how a new game started last time: ("key", k) or ("face", (x, y))
         # a guess that showed only a look never seen on the cell clicked, the board still nameable:
-        # a number, or the exploded mine of a game whose other mines are all flagged (the cell, the look)
-        self._suspect: tuple[Cell, int] | None = None
+        # a number, or the exploded mine of a game that shows no other mine (sgt-mines; gnome-mines
+        # once every other mine is flagged): the cell, the look, and what was known of the looks before
+        self._suspect: tuple[Cell, int, dict[int, frozenset[int]]] | None = None
 
     def seed(self, pack: SkinPack) -> None:
         """Start from what a pack learnt before: each tile a look, named as the pack names it."""
@@ -256,8 +257,8 @@ class Learner:
         except ClicksIgnored:
             if self._suspect is None:
                 raise
-            cell, look = self._suspect  # the game ended on that guess: what it showed is the exploded mine
-            self.looks.possible.pop(look, None)
+            cell, look, known = self._suspect  # the game ended on that guess: what it showed is the exploded mine
+            self.looks.possible = known  # and nothing learnt since, when it was taken for a number, holds
             self.looks.ends[look] = EXPLODED
             print(f"minebot: the game stopped answering after the guess at {cell} showed a look never seen: "
                   "lost there, and that look is the exploded mine", file=self.out)
@@ -397,7 +398,7 @@ class Learner:
                     f"(the screen is saved in {self.save_screen()})"
                 ) from exc
             if int(changed.sum()) == 1 and int(after[clicked[0]]) not in known:
-                self._suspect = (clicked[0], int(after[clicked[0]]))
+                self._suspect = (clicked[0], int(after[clicked[0]]), dict(self.looks.possible))
         return "playing"
 
     def _drawn_across(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> State | None:
