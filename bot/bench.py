@@ -91,6 +91,7 @@ def _play_one(job: Job, index: int, layout: Layout | None) -> GameResult:
     strategy = get_strategy(job.strategy)
     if layout is not None:
         game = Game(layout.level, layout.rule, (job.seed, index), layout=layout.mines)
+        game.reveal(layout.start)  # the first click the layout was made for (its rule kept it clear)
     else:
         game = Game(job.level, job.rule, (job.seed, index))
     rng = np.random.default_rng((job.seed, index, 1))

@@ -228,7 +228,7 @@ def _print_advice(analysis: Analysis) -> None:
     move = analysis.move
     print(f"safe:  {' '.join(f'({r},{c})' for r, c in sorted(analysis.safe)) or '-'}")
     print(f"mines: {' '.join(f'({r},{c})' for r, c in sorted(analysis.mines)) or '-'}")
-    print(f"move:  {move if move else 'none (stuck)'}")
+    print(f"move:  {move if move else 'none'}")
     if analysis.note:
         print(f"note:  {analysis.note}")
 

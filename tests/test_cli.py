@@ -162,3 +162,11 @@ def test_bench_vision_times_a_look_no_pack_reads_beside_one_a_pack_reads(capsys:
                 str(root / "winemine" / "beginner-fresh.png")) == 0
     rows = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()[1:3]}
     assert rows["no"][4:8] == ["nan"] * 4 and "nan" not in rows["winemine"]
+
+
+def test_bench_of_a_layouts_file_opens_each_game_where_its_layout_was_made_for(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """start=8,8 with a mine in the corner the strategy would open first: the game starts at (8,8)."""
+    path = tmp_path / "one.txt"
+    path.write_text("game 0 rows=9 cols=9 mines=10 rule=safe start=8,8\n" + "*" * 9 + "\n*" + "." * 8 + "\n" + ("." * 9 + "\n") * 7)
+    assert main("bench", "--layouts", str(path), "--json") == 0
+    assert json.loads(capsys.readouterr().out)["wins"] == 1

@@ -179,3 +179,34 @@ def test_the_whole_board_check_agrees_with_brute_force_on_misread_numbers() -> N
             assert not fits, str(misread)
             refused += 1
     assert refused >= 10 and accepted >= 3  # both kinds were tried
+
+
+def test_a_fully_covered_board_gets_its_mine_count_checked_and_true_probabilities() -> None:
+    """2x2: four mines is no move (each cell a mine), five do not fit, none make every cell safe;
+    under each first-click rule the first click's chance is what the rule makes it (the safe rule
+    keeps it clear), and the others share the mines."""
+    def fresh(mines: int) -> Board:
+        return Board.parse("##\n##", mines=mines)
+
+    full = solve(fresh(4), "best")
+    assert full.move is None and len(full.mines) == 4
+    with pytest.raises(InconsistentBoard, match="5 mines do not fit on a board of 4 cells"):
+        solve(fresh(5), "best")
+    assert solve(fresh(0), "best").safe == {(0, 0), (0, 1), (1, 0), (1, 1)}
+    for rule, first, others in (("safe", 0.0, 1 / 3), ("none", 0.25, 0.25)):
+        a = solve(fresh(1), "best", rule)
+        assert a.move is not None and a.move.probability == pytest.approx(first)
+        assert a.probabilities is not None
+        assert sorted(a.probabilities.ravel()) == pytest.approx(sorted([first, others, others, others]))
+    nine = solve(Board.parse("\n".join(["#" * 9] * 9), mines=10), "best", "opening")
+    assert nine.move is not None and nine.move.probability == 0.0
+    assert nine.probabilities is not None and nine.probabilities[1, 1] == 0.0 and nine.probabilities[0, 0] == pytest.approx(10 / 72)
+
+
+def test_a_lost_board_gets_no_move_and_a_wrong_mine_count_is_named_as_such() -> None:
+    assert solve(Board.parse("1X\n##", mines=1), "best").move is None
+    assert solve(Board.parse("1*\n##", mines=1), "best").move is None
+    with pytest.raises(InconsistentBoard, match="the numbers fit, but not with 0 mines in all"):
+        solve(Board.parse("1#\n1#", mines=0), "best")
+    with pytest.raises(InconsistentBoard, match="no mine layout fits the numbers"):
+        solve(Board.parse("131\n###", mines=3), "best")

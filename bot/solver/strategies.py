@@ -22,8 +22,8 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
-from bot.board import Board, Cell
-from bot.errors import UsageError
+from bot.board import EXPLODED, MINE, Board, Cell
+from bot.errors import InconsistentBoard, UsageError
 from bot.sim import Rule as FirstClickRule
 from bot.solver import approx, deduce, endgame, exact, guess
 from bot.solver.analysis import Analysis, Move
@@ -47,22 +47,50 @@ class Strategy(ABC):
         the play loop needs); with ``full`` True it reports everything it can.
         """
         rng = rng if rng is not None else np.random.default_rng()
+        if np.isin(board.cells, (MINE, EXPLODED)).any():
+            return self._result(set(), set(), None, note="the game is over (a mine is shown): no move")
         if board.is_fresh():
-            if self.random_first_click:
-                cell = _random_cell(board.unknown(), rng)
-            else:
-                cell = guess.first_click(board, rule)
-            return self._result(set(), set(), Move(cell, probability=_density(board), reason="first"))
-        safe, mines = single_point(board)
-        if safe and not full:
-            return self._result(safe, mines, _reveal(safe))
-        return self.deeper(board, safe, mines, rng, full)
+            return self._first(board, rule, rng)
+        try:
+            safe, mines = single_point(board)
+            if safe and not full:
+                return self._result(safe, mines, _reveal(safe))
+            return self.deeper(board, safe, mines, rng, full)
+        except InconsistentBoard as exc:
+            if board.mines is not None and "mine count" not in str(exc) and _fits_without_count(board):
+                raise InconsistentBoard(
+                    f"the numbers fit, but not with {board.mines} mines in all ({board.flags()} flagged); check the mine count"
+                ) from exc
+            raise
 
     @abstractmethod
     def deeper(
         self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool
     ) -> Analysis:
         """Everything after the single-point rules."""
+
+    def _first(self, board: Board, rule: FirstClickRule, rng: np.random.Generator) -> Analysis:
+        """A board with every cell covered: the first click, and every cell's chance of a mine once
+        the game has laid them by its rule (none under the click where the rule keeps it clear)."""
+        cells = board.unknown()
+        if board.mines is not None and board.mines > len(cells):
+            raise InconsistentBoard(f"{board.mines} mines do not fit on a board of {len(cells)} cells; check the mine count")
+        if board.mines == len(cells):
+            return self._result(set(), set(cells), None, note="stuck: every cell is a mine")
+        if board.mines == 0:
+            return self._result(set(cells), set(), _reveal(set(cells)))
+        cell = _random_cell(cells, rng) if self.random_first_click else guess.first_click(board, rule)
+        clear = np.zeros(board.shape, dtype=bool)  # the cells the rule keeps clear of mines
+        if rule != "none":
+            clear[cell] = True
+            r, c = cell
+            if rule == "opening" and clear.size - 9 >= (board.mines or 0):
+                clear[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = True
+        grid = np.full(board.shape, np.nan)
+        if board.mines is not None:
+            grid[~clear] = board.mines / int((~clear).sum())
+            grid[clear] = 0.0
+        return self._result(set(), set(), Move(cell, probability=float(grid[cell]), reason="first"), probabilities=grid)
 
     def _result(self, safe: set[Cell], mines: set[Cell], move: Move | None, **kw: object) -> Analysis:
         return Analysis(frozenset(safe), frozenset(mines), move, strategy=self.name, **kw)  # type: ignore[arg-type]
@@ -72,11 +100,14 @@ def _reveal(safe: set[Cell]) -> Move:
     return Move(min(safe))
 
 
-def _density(board: Board) -> float:
-    if board.mines is None:
-        return float("nan")
-    unknown = len(board.unknown())
-    return (board.mines - board.flags()) / unknown if unknown else 0.0
+def _fits_without_count(board: Board) -> bool:
+    """Whether some mine layout fits the numbers and flags, whatever the mine count (False where
+    that is too much work to tell)."""
+    try:
+        exact.solve(problem(Board(board.cells, None)), budget=exact.Budget())
+    except (InconsistentBoard, exact.TooComplex):
+        return False
+    return True
 
 
 def _random_cell(cells: list[Cell], rng: np.random.Generator) -> Cell:
