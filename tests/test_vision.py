@@ -103,6 +103,27 @@ def test_mine_count_is_read_from_the_counter(path: Path) -> None:
         assert reading.board.mines == truth.board.mines
 
 
+def test_a_counter_glyph_in_another_font_leaves_the_counter_unread_not_shorter() -> None:
+    """minegauler's counter on a machine with other fonts once read 0 (its 9s matched no glyph, and
+    the number left was another): a glyph like none of the pack's makes the counter unread (None),
+    and the mine count then comes from elsewhere, never from a number the game does not show."""
+    from bot.vision.counter import _glyph_boxes, ink_amount
+    from bot.vision.read import _band_above
+
+    path = FIXTURES / "minegauler" / "expert-flags.png"
+    pack = load_packs(["minegauler"])[0]
+    image = load_image(path)
+    reading = read(image, [pack])
+    assert reading.counter is not None
+    band, left, top = _band_above(image, reading.geometry)
+    assert pack.counter_text is not None
+    ink, paper = pack.counter_text
+    boxes = sorted(_glyph_boxes(ink_amount(band, ink, paper)))
+    x, y, w, h = boxes[0] if pack.counter == "left" else boxes[-1]  # a digit of the counter
+    image[top + y : top + y + h, left + x : left + x + w] = ink  # a blot of ink of the glyph's size
+    assert read(image, [pack]).counter is None
+
+
 def test_counters_are_read_for_the_skins_that_show_one() -> None:
     assert {p.parent.name for p in COUNTED} == set(skin_names())
 

@@ -28,6 +28,8 @@ DIGIT_LIMIT = 0.05  # counter digits match their picture this well (SQDIFF_NORME
 # average, the glyph resized to the picture's size (text drawn at sub-pixel positions shifts its
 # anti-aliasing from one place to the next, so no pixel-exact match is possible).
 GLYPH_LIMIT = 0.15
+UNREAD = "?"  # a glyph of the counter's ink that matches no digit picture
+TEXT_HEIGHT = (0.7, 1.4)  # a blot this many times as high as the pack's glyphs is text too
 # Seven-segment lights: a pixel is part of a light when it shows at least LED_INK of the lit colour
 # over black. A segment is lit when its sample shows LIT_INK on average: unlit segments are drawn
 # in dotted dark red (0.25 on average), lit ones in full red (1, a little less where a browser
@@ -87,9 +89,12 @@ def _glyphs(pack: SkinPack) -> dict[int | str, np.ndarray]:
 
 
 def read_text(image: np.ndarray, pack: SkinPack) -> list[str]:
-    """The lines of digits (and '/') written in the pack's counter ink in ``image``, left to right."""
+    """The lines of digits (and '/') written in the pack's counter ink in ``image``, left to right; a
+    glyph like none of the pack's (another font) is UNREAD, so a number it is part of is not taken
+    for a shorter one."""
     assert pack.counter_text is not None
     amount = ink_amount(image, *pack.counter_text)
+    tall = float(np.median([glyph.shape[0] for glyph in _glyphs(pack).values()]))
     found: list[tuple[int, int, int, str]] = []  # x, y centre, height, char
     for x, y, w, h in _glyph_boxes(amount):
         crop = amount[y : y + h, x : x + w]
@@ -100,6 +105,8 @@ def read_text(image: np.ndarray, pack: SkinPack) -> list[str]:
         best = min(scores, key=scores.__getitem__)
         if scores[best] < GLYPH_LIMIT:
             found.append((x, y + h // 2, h, str(best)))
+        elif TEXT_HEIGHT[0] * tall <= h <= TEXT_HEIGHT[1] * tall:  # text, not an icon or a border
+            found.append((x, y + h // 2, h, UNREAD))
     lines: list[list[tuple[int, int, int, str]]] = []
     for glyph in sorted(found):
         line = next((ln for ln in lines if abs(ln[-1][1] - glyph[1]) <= glyph[2] // 2
@@ -122,7 +129,7 @@ def label_counter(strip: np.ndarray, pack: SkinPack) -> int | None:
 
 def text_counter(band: np.ndarray, pack: SkinPack) -> int | None:
     """A counter written as text: the leftmost or rightmost number in ``band``."""
-    return _chosen([line for line in read_text(band, pack) if line.isdigit()], pack)
+    return _chosen([line for line in read_text(band, pack) if line.replace(UNREAD, "0").isdigit()], pack)
 
 
 def picture_counter(band: np.ndarray, scale: float, pack: SkinPack) -> int | None:
@@ -199,8 +206,10 @@ def _lights(mask: np.ndarray, amount: np.ndarray) -> str | None:
 
 
 def _chosen(numbers: list[str], pack: SkinPack) -> int | None:
-    """The pack's counter among the numbers found left to right (at least two characters each)."""
-    numbers = [t for t in numbers if len(t) >= 2 and t.lstrip("-").isdigit()]
+    """The pack's counter among the numbers found left to right (at least two characters each); None
+    where it holds a glyph that could not be read (never a number it does not show)."""
+    numbers = [t for t in numbers if len(t) >= 2 and t.lstrip("-").replace(UNREAD, "0").isdigit()]
     if not numbers:
         return None
-    return int(numbers[0] if pack.counter == "left" else numbers[-1])
+    chosen = numbers[0] if pack.counter == "left" else numbers[-1]
+    return None if UNREAD in chosen else int(chosen)
