@@ -281,8 +281,8 @@ def _replay(ns: argparse.Namespace) -> int:
 
 def _learn(ns: argparse.Namespace) -> int:
     from bot import vision
-    from bot.vision.labels import read_label
     from bot.userdata import learnt_skins
+    from bot.vision.labels import read_label
     from bot.vision.pack import cut_pack
 
     label = read_label(ns.board)
@@ -371,9 +371,9 @@ def _bench_vision(ns: argparse.Namespace) -> int:
             crop = np.ascontiguousarray(image[max(y, 0) : y + h, max(x, 0) : x + w])
             local, pack = geo.moved(-max(x, 0), -max(y, 0)), vision.pack_named(packs, geo.skin)
             skin = geo.skin
-            with_pack = (timed(lambda: vision.locate(image, packs)), timed(lambda: read_cells(crop, local, pack)))
+            with_pack = (timed(lambda: vision.locate(image, packs)), timed(lambda: read_cells(crop, local, pack)))  # noqa: B023 (timed at once)
         per_shot.setdefault((skin, f"{image.shape[1]}x{image.shape[0]}"), []).append((
-            *with_pack, timed(lambda: find_grid(image)), timed(lambda: book.assign(grid_crop)), grid.rows * grid.cols,
+            *with_pack, timed(lambda: find_grid(image)), timed(lambda: book.assign(grid_crop)), grid.rows * grid.cols,  # noqa: B023
         ))
     print(f"{'skin':12} {'screenshot':>10} {'shots':>5} {'locate, packs':>15} {'read, pack':>12} "
           f"{'locate, no pack':>16} {'read, looks':>12}  cells")

@@ -18,8 +18,8 @@ import numpy as np
 
 from bot.actuator import DryRunMouse, LiveMouse, Mouse
 from bot.bench import wilson
-from bot.capture import Screen
 from bot.board import CHAR_OF, Board
+from bot.capture import Screen
 from bot.errors import InconsistentBoard, MinebotError, NoBoardFound, ScreenError, UsageError, VisionError
 from bot.games import GAMES, level_size, start_game, virtual_display
 from bot.learn import Learner
@@ -28,10 +28,10 @@ from bot.play import GameProgress, GameResult, play_game
 from bot.solver import get_strategy, solve
 from bot.userdata import hidden_skins, learnt_skins
 from bot.vision import Reading, load_packs, read
-from bot.vision.labels import UNREAD, Labelled, write_label
-from bot.vision.pack import SkinPack, pack_named, skin_names
 from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid
+from bot.vision.labels import UNREAD, Labelled, write_label
+from bot.vision.pack import SkinPack, pack_named, skin_names
 from bot.vision.read import STANDARD_MINES, face_centre, read_partly
 
 

@@ -19,7 +19,7 @@ def test_text_round_trip_keeps_every_code() -> None:
 
 def test_repr_pastes_back() -> None:
     board = Board.parse("1 1 #\n# # #", mines=2)
-    again = eval(repr(board), {"Board": Board})  # noqa: S307 - the point of a pasteable repr
+    again = eval(repr(board), {"Board": Board})
     assert again == board and again.mines == 2
 
 

@@ -16,7 +16,6 @@ from bot.play import GameResult
 from bot.sim import Game, parse_level
 from bot.userdata import learnt_skins
 from bot.vision import load_image, load_pack
-from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid
 from bot.vision.pack import TILE_NAMES
 

@@ -16,9 +16,9 @@ from bot.board import COVERED, FLAG, Board
 from bot.capture import Region
 from bot.errors import ClicksIgnored, InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.live import LiveTable, _new_board, contradiction, park_point, wait_for_new_second
+from bot.userdata import cache_dir
 from bot.vision import Geometry, load_image, load_packs, read
 from bot.vision.pack import SkinPack, pack_named
-from bot.userdata import cache_dir
 from bot.vision.read import board_state
 
 

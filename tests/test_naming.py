@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.board import COVERED, FLAG, QUESTION, Board, neighbour_sum
+from bot.board import COVERED, FLAG, QUESTION, neighbour_sum
 from bot.errors import InconsistentBoard
 from bot.naming import name_looks
 from bot.solver import solve

@@ -14,9 +14,9 @@ from bot.board import COVERED, FLAG
 from bot.cli import main
 from bot.errors import InconsistentBoard, NoBoardFound, UnreadableCell
 from bot.vision import load_image, load_packs, read
+from bot.vision.counter import ink_amount, led_counter, read_text
 from bot.vision.labels import read_label
 from bot.vision.pack import skin_names, templates_root
-from bot.vision.counter import ink_amount, led_counter, read_text
 from bot.vision.read import _band_above, _resized, classifier_for, find_face
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -298,7 +298,7 @@ def solve(p: Problem, rules: list[Rule] | None = None, budget: Budget | None = N
         others, o_off = convolve_all(c)
         acc = [0.0] * len(t.sizes)
         ok_ms = []
-        for m, w in t.weight.items():
+        for m in t.weight:
             idx = m + o_off - t_off
             # weight of "this component holds m" summed over the other components
             r = float(np.dot(others, left[idx : idx + len(others)]))

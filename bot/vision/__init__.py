@@ -11,9 +11,9 @@ import cv2
 import numpy as np
 
 from bot.errors import VisionError
-from bot.vision.pack import SkinPack, load_pack, load_packs, pack_named, skin_names
 from bot.vision.annotate import annotate
 from bot.vision.geometry import Geometry
+from bot.vision.pack import SkinPack, load_pack, load_packs, pack_named, skin_names
 from bot.vision.read import Reading, locate, read
 
 __all__ = ["annotate", "Geometry", "Reading", "SkinPack", "load_image", "load_pack", "load_packs", "locate", "pack_named", "read", "skin_names"]
