@@ -94,7 +94,6 @@ class Game:
         shape = (level.rows, level.cols)
         self.view = np.full(shape, COVERED, dtype=np.int8)
         self.state: State = "playing"
-        self.moves = 0
         self.mines: np.ndarray | None = None
         if layout is not None:
             self._set_layout(np.asarray(layout, dtype=bool))
@@ -149,7 +148,6 @@ class Game:
         if self.mines is None:
             self._first_click((r, c))
         assert self.mines is not None
-        self.moves += 1
         if self.mines[r, c]:
             self._lose((r, c))
             return self.state

@@ -66,7 +66,6 @@ def positions(count: int, seed: int = 0, max_layouts: int = 20_000) -> list[Boar
         attempt += 1
         level = sizes[attempt % len(sizes)]
         game = Game(level, ("safe", "opening", "none")[attempt % 3], (seed, attempt))
-        assert game.mines is None or game.mines is not None
         first = (int(rng.integers(level.rows)), int(rng.integers(level.cols)))
         game.reveal(first)
         if game.state != "playing":

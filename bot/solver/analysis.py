@@ -43,7 +43,3 @@ class Analysis:
     note: str = ""
     strategy: str = ""
     details: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def stuck(self) -> bool:
-        return self.move is None

@@ -69,10 +69,6 @@ _CACHE: OrderedDict[frozenset[Rule], Table | None] = OrderedDict()  # None: too 
 _CACHE_SIZE = 4096
 
 
-def clear_cache() -> None:
-    _CACHE.clear()
-
-
 def components(rules: tuple[Rule, ...] | list[Rule]) -> list[list[Rule]]:
     """Split rules into groups that share no cell."""
     groups: list[tuple[int, list[Rule]]] = []

@@ -49,12 +49,6 @@ class Problem:
     def cells_of(self, mask: int) -> list[Cell]:
         return [self.cells[i] for i in bits(mask)]
 
-    def mask_of(self, cells: list[Cell] | set[Cell] | frozenset[Cell]) -> int:
-        mask = 0
-        for cell in cells:
-            mask |= 1 << self.index[cell]
-        return mask
-
     def global_rule(self) -> Rule | None:
         if self.remaining is None:
             return None

@@ -61,11 +61,6 @@ class Geometry:
             xs=self.xs[col : col + cols], ys=self.ys[row : row + rows],
         )
 
-    def cell_at(self, x: float, y: float) -> Cell | None:
-        c = int((x - self.origin[0]) // self.pitch[0])
-        r = int((y - self.origin[1]) // self.pitch[1])
-        return (r, c) if 0 <= r < self.rows and 0 <= c < self.cols else None
-
 
 def fit_lattice(positions: np.ndarray, prior: float) -> tuple[float, float, np.ndarray]:
     """Least-squares lattice through 1-D positions: (start, pitch, index of each position)."""
