@@ -21,6 +21,7 @@ from pathlib import Path
 from bot.actuator import NO_COOKIE
 from bot.errors import ScreenError, UsageError
 from bot.sim import LEVELS
+from bot.userdata import cache_dir
 
 GAME_LEVELS: dict[str, tuple[int, int, int]] = {  # rows, cols, mines: the simulator's standard levels
     name: (level.rows, level.cols, level.mines) for name, level in LEVELS.items()
@@ -162,8 +163,14 @@ def _wait_window(pattern: str, process: subprocess.Popen[bytes], log: Path, time
 
 
 def _tail(log: Path) -> str:
-    said = " ".join(log.read_text(errors="replace").split())[-400:] if log.is_file() else ""
-    return f"; it said: {said}" if said else "; it printed nothing"
+    """The end of what the game printed, and where all of it is kept (this user's cache folder: the
+    game's own folder goes with the run)."""
+    if not log.is_file() or not log.read_bytes().strip():
+        return "; it printed nothing"
+    kept = cache_dir() / log.name
+    shutil.copyfile(log, kept)
+    said = " ".join(log.read_text(errors="replace").split())[-400:]
+    return f"; it said: ...{said} (all it printed: {kept})"
 
 
 @dataclass

@@ -391,3 +391,18 @@ def test_a_misread_number_that_only_the_whole_board_refutes_gets_no_click() -> N
     with pytest.raises(VisionError, match="reads inconsistently three times.*re-read the board"):
         LiveTable(FakeScreen(drawn), mouse, pack, geometry, 55)  # type: ignore[arg-type]
     assert mouse.clicks == []
+
+
+def test_a_game_that_fails_to_start_has_all_it_printed_kept(tmp_path: Path) -> None:
+    """The error quotes the end of what the game printed and says where the whole of it is kept
+    (the user's cache folder: the game's own folder is removed with the run)."""
+    from bot.games import _tail
+
+    log = tmp_path / "kmines.log"
+    log.write_text("first line of many\n" + "x" * 2000 + "\nthe cause, at the end\n")
+    said = _tail(log)
+    assert "the cause, at the end" in said and "first line" not in said
+    kept = Path(said.rsplit("all it printed: ", 1)[1].rstrip(")"))
+    assert kept.parent == cache_dir() and kept.read_text() == log.read_text()
+    (tmp_path / "quiet.log").write_text("")
+    assert _tail(tmp_path / "quiet.log") == "; it printed nothing"
