@@ -159,8 +159,8 @@ class LiveMouse:
 
     def __init__(self, ratio: float = 1.0, pause: float = 0.0, presses: PressCount | None = None) -> None:
         gui = pyautogui()
-        gui.PAUSE = pause  # the default 0.1 s would cap the bot at 10 clicks a second
-        gui.FAILSAFE = False  # windows often sit at (0,0); we check the pointer ourselves
+        gui.PAUSE = pause  # type: ignore[attr-defined]  # the default 0.1 s would cap the bot at 10 clicks a second
+        gui.FAILSAFE = False  # type: ignore[attr-defined]  # windows often sit at (0,0); we check the pointer ourselves
         self._gui = gui
         self.ratio = ratio
         self._expected: tuple[int, int] | None = None

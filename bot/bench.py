@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TextIO
 
 import numpy as np
 
@@ -150,7 +151,7 @@ def run(
 class Progress:
     """A progress line on stderr at most every ``every`` seconds (only on long runs)."""
 
-    def __init__(self, label: str, every: float = 2.0, stream=None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, label: str, every: float = 2.0, stream: TextIO | None = None) -> None:
         self.label = label
         self.every = every
         self.stream = stream if stream is not None else sys.stderr

@@ -260,7 +260,7 @@ def _replay(ns: argparse.Namespace) -> int:
             "cell_px": round(geo.cell_px, 2), "state": reading.state, "mines_total": board.mines,
             "counter": reading.counter,
             "board": str(board).splitlines(),
-            "guess": move if move and move["reason"] in ("guess", "first") else None,
+            "guess": move if isinstance(move, dict) and move["reason"] in ("guess", "first") else None,
             **advice,
         }))
         return 0
@@ -295,7 +295,7 @@ def _learn(ns: argparse.Namespace) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         meta = {"cell_px": label.cell_px, "pitch": list(label.pitch), "rule": "safe", "scales": [1, 1.5, 2]}
         (folder / "pack.json").write_text(json.dumps(meta) + "\n")
-    written = cut_pack(vision.load_image(ns.image), label, folder, face)  # type: ignore[arg-type]
+    written = cut_pack(vision.load_image(ns.image), label, folder, face)
     print(f"wrote {len(written)} pictures to {folder}: {' '.join(written)}")
     return 0
 

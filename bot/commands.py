@@ -158,7 +158,7 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
                 table.new_game(new_game_key)
             where = f"in game {index + 1} of {ns.games} (in play at its last reading)"
             result = play_game(
-                table, strategy, pack.rule, rng, flags=not ns.no_flags or pack.flags_to_win, progress=progress  # type: ignore[arg-type]
+                table, strategy, pack.rule, rng, flags=not ns.no_flags or pack.flags_to_win, progress=progress
             )
         except MinebotError:
             progress.clear()

@@ -21,7 +21,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 import cv2
 import numpy as np
@@ -480,7 +480,7 @@ class Learner:
             if how == "key":
                 self.mouse.press(str(what))
             else:
-                x, y = what  # type: ignore[misc]
+                x, y = cast(tuple[float, float], what)  # a face's or a button's centre
                 self.mouse.click(self.region.left + x, self.region.top + y)
             if self._fresh_within(1.5 if how == "key" else 3.0):
                 self.restart = way
@@ -513,7 +513,7 @@ class Learner:
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             looks = self.read()
-            if self._new(looks) and not np.array_equal(looks, last):
+            if self._new(looks) and (last is None or not np.array_equal(looks, last)):
                 return True
             time.sleep(0.1)
         return False
@@ -522,7 +522,7 @@ class Learner:
         """Whether a board can be a new game's: no flag, no mine shown, and every look known or
         still to be named as a number (a game may open an area itself)."""
         flags = [k for k, code in self.looks.hidden.items() if code == FLAG]
-        return not np.isin(looks, flags + list(self.looks.ends)).any() and np.isin(looks, self.looks.covered()).any()
+        return bool(not np.isin(looks, flags + list(self.looks.ends)).any() and np.isin(looks, self.looks.covered()).any())
 
     def _face(self) -> tuple[float, float] | None:
         """Where the picture above the board changed between the game's start and its end, nearest

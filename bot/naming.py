@@ -89,7 +89,7 @@ def name_looks(
     if sure is None:
         raise InconsistentBoard("no mine layout fits this board under any naming of its looks; re-read the board")
     p, solution = sure
-    options = [sorted(narrowed[k]) for k in undecided]
+    options: list[list[int]] = [sorted(narrowed[k]) for k in undecided]
     if not undecided or math.prod(len(o) for o in options) > MAX_NAMINGS:
         return Naming(narrowed, _cells(p, solution.safe), _cells(p, solution.mines), 0 if undecided else 1,
                       _grid(looks.shape, p, solution.probabilities) if not undecided else None)
@@ -98,14 +98,14 @@ def name_looks(
     weights, probs = [], []
     for values in itertools.product(*options):
         trial = base.copy()
-        for k, v in zip(undecided, values, strict=True):
-            trial[looks == k] = v
+        for k, value in zip(undecided, values, strict=True):
+            trial[looks == k] = value
         found = _solution(Board(trial, mines), None)
         if found is None:
             continue
         _, s = found
-        for k, v in zip(undecided, values, strict=True):
-            kept[k].add(v)
+        for k, value in zip(undecided, values, strict=True):
+            kept[k].add(value)
         safe_mask &= s.safe
         mine_mask &= s.mines
         weights.append(s.log_weight)

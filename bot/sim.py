@@ -75,7 +75,7 @@ def parse_level(text: str) -> Level:
 def check_rule(rule: str) -> Rule:
     if rule not in RULES:
         raise UsageError(f"rule {rule!r} is not one of {', '.join(RULES)}")
-    return rule  # type: ignore[return-value]
+    return rule
 
 
 class Game:

@@ -145,22 +145,24 @@ def hypotheses(p: Problem, use_total: bool = True) -> tuple[int, int]:
             bit = 1 << i
             if not frontier & bit or (safe | mines) & bit:
                 continue
-            outcomes = []
+            outcomes: list[tuple[int, int] | None] = []  # as a mine, as safe: what follows, or None
             for as_mine in (True, False):
                 try:
                     _, s, m = propagate(base, safe | (0 if as_mine else bit), mines | (bit if as_mine else 0))
                     outcomes.append((s, m))
                 except Contradiction:
                     outcomes.append(None)
-            if outcomes[0] is None and outcomes[1] is None:
+            as_mine_then, as_safe_then = outcomes
+            if as_mine_then is None and as_safe_then is None:
                 raise InconsistentBoard("no mine layout fits the numbers on this board; re-read the board")
-            if outcomes[0] is None:
-                new_safe, new_mines = outcomes[1]  # type: ignore[misc]
-            elif outcomes[1] is None:
-                new_safe, new_mines = outcomes[0]
+            if as_mine_then is None:
+                assert as_safe_then is not None
+                new_safe, new_mines = as_safe_then
+            elif as_safe_then is None:
+                new_safe, new_mines = as_mine_then
             else:
-                new_safe = outcomes[0][0] & outcomes[1][0]
-                new_mines = outcomes[0][1] & outcomes[1][1]
+                new_safe = as_mine_then[0] & as_safe_then[0]
+                new_mines = as_mine_then[1] & as_safe_then[1]
             if new_safe & ~safe or new_mines & ~mines:
                 safe |= new_safe
                 mines |= new_mines

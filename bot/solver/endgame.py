@@ -87,11 +87,11 @@ def search(board: Board, p: Problem, lays: list[int], work_budget: int | None = 
     memo: dict[tuple[frozenset[int], int], tuple[float, int]] = {}
     work = 0
 
-    def outcome(layout: int, i: int, opened: int) -> tuple[int, tuple[int, ...]]:
+    def outcome(layout: int, i: int, opened: int) -> tuple[int, tuple[tuple[int, int], ...]]:
         """Cells uncovered by revealing safe cell ``i`` under ``layout``, and what they show."""
         stack = [i]
         newly = 0
-        shown = []
+        shown: list[tuple[int, int]] = []
         while stack:
             k = stack.pop()
             bit = 1 << k
@@ -124,7 +124,7 @@ def search(board: Board, p: Problem, lays: list[int], work_budget: int | None = 
         best, best_i = -1.0, -1
         total = len(group)
         for i in choices:
-            parts: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+            parts: dict[tuple[int, tuple[tuple[int, int], ...]], list[int]] = {}
             for lay in group:
                 if not lay >> i & 1:
                     seen = outcome(lay, i, opened)

@@ -152,8 +152,8 @@ def _enumerate(rules: list[Rule], budget: Budget) -> Table:
     cap_after: list[list[int]] = []
     for i in range(n):
         cap_after.append([sum(sizes[t] for t in range(i + 1, n) if rules[j].cells & classes[t]) for j in rules_of[i]])
-    first = {}
-    last = {}
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
     for i, js in enumerate(rules_of):
         for j in js:
             first.setdefault(j, i)
@@ -297,13 +297,13 @@ def solve(p: Problem, rules: list[Rule] | None = None, budget: Budget | None = N
         for m in t.weight:
             idx = m + o_off - t_off
             # weight of "this component holds m" summed over the other components
-            r = float(np.dot(others, left[idx : idx + len(others)]))
-            if r <= 0.0:
+            share = float(np.dot(others, left[idx : idx + len(others)]))
+            if share <= 0.0:
                 continue
             ok_ms.append(m)
             vec = t.mines[m]
             for j in range(len(acc)):
-                acc[j] += vec[j] / bigs[c] * r
+                acc[j] += vec[j] / bigs[c] * share
         for j, cls in enumerate(t.classes):
             size = t.sizes[j]
             is_safe = all(t.mines[m][j] == 0 for m in ok_ms)

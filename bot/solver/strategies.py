@@ -122,7 +122,7 @@ class SinglePoint(Strategy):
         self.guess_with = guess_with
         self.random_first_click = guess_with != "corner"
 
-    def deeper(self, board, safe, mines, rng, full):  # type: ignore[no-untyped-def]
+    def deeper(self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool) -> Analysis:
         if safe:
             return self._result(safe, mines, _reveal(safe))
         unknown = [c for c in board.unknown() if c not in mines]
@@ -146,7 +146,7 @@ class Deductive(Strategy):
         self.name = name
         self.method = deduce.hints if name == "hints" else deduce.hypotheses
 
-    def deeper(self, board, safe, mines, rng, full):  # type: ignore[no-untyped-def]
+    def deeper(self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool) -> Analysis:
         p = problem(board)
         s, m = self.method(p)
         safe |= set(p.cells_of(s))
@@ -169,7 +169,7 @@ def _grid(board: Board, p: Problem, prob: np.ndarray) -> np.ndarray:
 class Groups(Strategy):
     name = "groups"
 
-    def deeper(self, board, safe, mines, rng, full):  # type: ignore[no-untyped-def]
+    def deeper(self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool) -> Analysis:
         if safe:
             return self._result(safe, mines, _reveal(safe))
         p = problem(board)
@@ -200,7 +200,7 @@ class Best(Strategy):
         self.endgame = endgame
         self.guess_options = guess_options
 
-    def deeper(self, board, safe, mines, rng, full):  # type: ignore[no-untyped-def]
+    def deeper(self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool) -> Analysis:
         p = problem(board)
         s, m = deduce.hints(p)
         safe |= set(p.cells_of(s))

@@ -56,7 +56,7 @@ SHAPES = {
 
 def ink_amount(image: np.ndarray, ink: tuple[int, int, int], paper: tuple[int, int, int]) -> np.ndarray:
     """How much ink each pixel shows: 0 paper .. 1 ink, and 0 for colours off the paper-ink line."""
-    pixels = image.astype(np.float32) - np.float32(paper)
+    pixels = image.astype(np.float32) - np.asarray(paper, dtype=np.float32)
     axis = np.subtract(ink, paper, dtype=np.float32)
     amount = pixels @ axis / float(axis @ axis)
     off = np.linalg.norm(pixels - amount[..., None] * axis, axis=2)
@@ -135,7 +135,7 @@ def text_counter(band: np.ndarray, pack: SkinPack) -> int | None:
 def picture_counter(band: np.ndarray, scale: float, pack: SkinPack) -> int | None:
     """Seven-segment digits drawn the same everywhere: every digit picture is matched over ``band``;
     the matches form runs of neighbouring digits on one line (the counters)."""
-    found: list[tuple[float, int, int, int, int]] = []  # score, x, y, width, digit
+    found: list[tuple[float, int, int, int, int | str]] = []  # score, x, y, width, digit
     for digit, picture in pack.digits.items():
         if scale != 1:
             picture = cv2.resize(picture, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -145,12 +145,12 @@ def picture_counter(band: np.ndarray, scale: float, pack: SkinPack) -> int | Non
         scores = cv2.matchTemplate(band, picture, cv2.TM_SQDIFF_NORMED)
         for y, x in zip(*np.nonzero(scores < DIGIT_LIMIT), strict=True):
             found.append((float(scores[y, x]), int(x), int(y), pw, digit))
-    kept: list[tuple[float, int, int, int, int]] = []
+    kept: list[tuple[float, int, int, int, int | str]] = []
     for match in sorted(found):  # best first; a weaker match overlapping a kept one is the same place
         if all(abs(match[1] - k[1]) >= k[3] * 0.6 or abs(match[2] - k[2]) > 2 for k in kept):
             kept.append(match)
     kept.sort(key=lambda m: (m[2] // 4, m[1]))
-    runs: list[list[tuple[float, int, int, int, int]]] = []
+    runs: list[list[tuple[float, int, int, int, int | str]]] = []
     for match in kept:
         last = runs[-1][-1] if runs else None
         if last is not None and abs(match[2] - last[2]) <= 2 and match[1] - last[1] <= 1.6 * last[3]:

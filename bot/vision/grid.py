@@ -170,8 +170,8 @@ def _linked_sets(x: np.ndarray, y: np.ndarray, px: float, py: float) -> list[np.
     canvas = np.zeros((int(gy.max()) + 1, int(gx.max()) + 1), dtype=np.uint8)
     canvas[gy, gx] = 1
     reach = LINK  # half-cells each way from both ends: LINK cells between them
-    canvas = cv2.dilate(canvas, np.ones((2 * reach + 1, 2 * reach + 1), dtype=np.uint8))
-    _, labels = cv2.connectedComponents(canvas, connectivity=8)
+    grown = cv2.dilate(canvas, np.ones((2 * reach + 1, 2 * reach + 1), dtype=np.uint8))
+    _, labels = cv2.connectedComponents(grown, connectivity=8)
     label = labels[gy, gx]
     sets = [np.flatnonzero(label == v) for v in np.unique(label)]
     return [m for m in sets if len(m) >= MIN_INSIDES]
@@ -305,7 +305,7 @@ def bordered(edge: Edges, geo: Geometry) -> np.ndarray:
             if lo >= hi:
                 continue
             band = edges_map[span, lo:hi] if axis == 0 else edges_map[lo:hi, span].T
-            strip = band.any(axis=1)
+            strip = np.asarray(band.any(axis=1))
             strip[1:-1] |= strip[:-2] & strip[2:]  # a dotted line (Wine's revealed cells) is a line
             total = np.concatenate([[0], np.cumsum(strip)])
             a, b = starts - span.start, ends - span.start

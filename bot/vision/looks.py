@@ -181,7 +181,7 @@ class LookBook:
         """Distances with the barred looks out of reach of the cells that moved."""
         out = [k for k in barred if k < d.shape[1]]
         if moved.any() and out:
-            d[np.ix_(np.flatnonzero(moved), out)] = np.inf
+            d[np.ix_(np.flatnonzero(moved), np.array(out))] = np.inf
         return d
 
     def alike(self, cells: np.ndarray, looks: np.ndarray, rms: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
@@ -199,9 +199,9 @@ class LookBook:
             a = np.stack([pictures[cells[i]] for i in todo]).astype(np.float32)
             b = np.stack([self.pictures[looks[i]] for i in todo]).astype(np.float32)
             ok = self._window_differences(a, b) < INK_LIMIT
-            for i, good in zip(todo, ok):
-                alike[i] = good
-                self._checked[(pictures[cells[i]].tobytes(), int(looks[i]))] = bool(good)
+            for j, good in zip(todo, ok):
+                alike[j] = good
+                self._checked[(pictures[cells[j]].tobytes(), int(looks[j]))] = bool(good)
         return alike
 
     def _window_differences(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:

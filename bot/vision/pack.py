@@ -46,6 +46,8 @@ import numpy as np
 
 from bot.board import CHAR_OF, CODE_OF
 from bot.errors import SkinPackError
+from bot.sim import Rule as FirstClickRule
+from bot.sim import State, check_rule
 from bot.userdata import hidden_skins, learnt_skins
 from bot.vision.labels import Labelled
 
@@ -59,7 +61,7 @@ TILE_CHARS: dict[str, str] = {
     **{str(n): str(n) for n in range(9)},
 }
 TILE_NAMES: dict[str, str] = {ch: name for name, ch in TILE_CHARS.items()}
-FACE_STATES = ("playing", "won", "lost")
+FACE_STATES: tuple[State, ...] = ("playing", "won", "lost")
 
 
 @dataclass(frozen=True)
@@ -85,10 +87,10 @@ class SkinPack:
     name: str
     cell_px: int
     pitch: tuple[float, float]
-    rule: str
+    rule: FirstClickRule
     scales: tuple[float, ...] | None  # None: any scale (the cell size follows the window)
     tiles: tuple[Tile, ...]
-    faces: dict[str, tuple[np.ndarray, ...]] = field(default_factory=dict)
+    faces: dict[State, tuple[np.ndarray, ...]] = field(default_factory=dict)
     path: Path | None = None
     flags_to_win: bool = False  # the game is won only when every mine is flagged
     tolerance: float = 16.0  # match limit away from 1x
@@ -171,7 +173,7 @@ def _load_pack(name: str, folder: Path) -> SkinPack:
         cell_px = int(meta["cell_px"])
         pitch = tuple(float(p) for p in meta.get("pitch", (cell_px, cell_px)))
         scales = None if meta.get("scales") == "any" else tuple(float(s) for s in meta.get("scales", (1,)))
-        rule = str(meta.get("rule", "safe"))
+        rule = check_rule(str(meta.get("rule", "safe")))
         flags_to_win = meta.get("win", "cleared") == "flags"
         tolerance = float(meta.get("tolerance", 16))
         match_px = int(meta.get("match_px", cell_px))
@@ -189,7 +191,7 @@ def _load_pack(name: str, folder: Path) -> SkinPack:
     except (ValueError, KeyError, TypeError) as exc:
         raise SkinPackError(f"{meta_path}: {exc!r}; see bot/vision/pack.py for the format") from exc
     tiles: list[Tile] = []
-    faces: dict[str, list[np.ndarray]] = {}
+    faces: dict[State, list[np.ndarray]] = {}
     digits: dict[int | str, np.ndarray] = {}
     for png in sorted(folder.glob("*.png")):
         stem = png.stem
@@ -197,8 +199,8 @@ def _load_pack(name: str, folder: Path) -> SkinPack:
         if image is None:
             raise SkinPackError(f"{png}: not a readable PNG; cut it again with `minebot learn`")
         if stem.startswith("face-"):
-            state = stem[5:].split("-")[0]
-            if state not in FACE_STATES:
+            state = next((s for s in FACE_STATES if s == stem[5:].split("-")[0]), None)
+            if state is None:
                 raise SkinPackError(f"{png}: face pictures are named face-playing/won/lost[-N].png")
             faces.setdefault(state, []).append(image)
             continue

@@ -17,7 +17,7 @@ import numpy as np
 
 from bot.board import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, Board, Cell, neighbour_sum
 from bot.errors import ImpossibleReading, NoBoardFound, UnreadableCell
-from bot.sim import LEVELS
+from bot.sim import LEVELS, State
 from bot.vision.counter import label_counter, led_counter, picture_counter, text_counter
 from bot.vision.geometry import Geometry, fit_lattice, grow
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, find_grids
@@ -55,7 +55,7 @@ class Reading:
 
     geometry: Geometry
     board: Board
-    state: str
+    state: State
     worst_score: float
     counter: int | None = None  # the mines-left counter, read when the mine count was not given
 
@@ -209,7 +209,7 @@ def _blobs(
     rows, cols = np.nonzero(near.any(axis=1))[0], np.nonzero(near.any(axis=0))[0]
     top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
     mask = cv2.inRange(image[4 * top : 4 * bottom, 4 * left : 4 * right], lo, hi)
-    mask &= np.repeat(np.repeat(near[top:bottom, left:right], 4, axis=0), 4, axis=1) * np.uint8(255)
+    mask = cv2.bitwise_and(mask, np.repeat(np.repeat(near[top:bottom, left:right], 4, axis=0), 4, axis=1) * np.uint8(255))
     _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     stats = stats[1:]
     stats[:, 0] += 4 * left
@@ -599,12 +599,12 @@ def face_centre(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[
     return x + w / 2, y + h / 2
 
 
-def find_face(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[str, tuple[int, int, int, int]] | None:
+def find_face(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[State, tuple[int, int, int, int]] | None:
     """The face button above the board: the state it shows and its box, or None (no face)."""
     if not pack.faces:
         return None
     band, left, top = _band_above(image, geometry)
-    best: tuple[float, str, tuple[int, int, int, int]] | None = None
+    best: tuple[float, State, tuple[int, int, int, int]] | None = None
     for state, pictures in pack.faces.items():
         for picture in pictures:
             if geometry.scale != 1:
@@ -643,7 +643,7 @@ def read_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int |
     return picture_counter(band, geometry.scale, pack)
 
 
-def board_state(board: Board, flags_to_win: bool = False) -> str:
+def board_state(board: Board, flags_to_win: bool = False) -> State:
     """The state a board shows by itself: lost with a mine showing, won when only mines are left
     (and, where the game asks for it, all of them are flagged)."""
     cells = board.cells
