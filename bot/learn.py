@@ -109,10 +109,11 @@ class Learner:
         self.band_playing: np.ndarray | None = None
         self._first_click_second: int | None = None
         self.restart: tuple[str, object] | None = None  # how a new game started last time: ("key", k) or ("face", (x, y))
-        # a guess that showed only a look never seen on the cell clicked, the board still nameable:
-        # a number, or the exploded mine of a game that shows no other mine (sgt-mines; gnome-mines
-        # once every other mine is flagged): the cell, the look, and what was known of the looks before
-        self._suspect: tuple[Cell, int, dict[int, frozenset[int]]] | None = None
+        # a guess that showed only looks never named, the board still nameable: a number and the area
+        # it opened, or the exploded mine of a lost game and the mines it shows beside it (winemine
+        # when every other mine is flagged or next to it; sgt-mines shows none): the cell, its look,
+        # what was known of the looks before, and the looks of the other cells that changed
+        self._suspect: tuple[Cell, int, dict[int, frozenset[int]], set[int]] | None = None
 
     def seed(self, pack: SkinPack) -> None:
         """Start from what a pack learnt before: each tile a look, named as the pack names it."""
@@ -178,6 +179,8 @@ class Learner:
             looks = self.read()
             if all(looks[cell] != before[cell] for cell in cells):
                 self.latency = max(self.latency, time.perf_counter() - start)
+                if cells:
+                    self._suspect = None  # the game answered: not over after all
                 return looks
             if time.perf_counter() - start > limit and not retried:
                 if self._changed_apart(cells, before, looks).any():
@@ -257,10 +260,12 @@ class Learner:
         except ClicksIgnored:
             if self._suspect is None:
                 raise
-            cell, look, known = self._suspect  # the game ended on that guess: what it showed is the exploded mine
+            cell, look, known, beside = self._suspect  # the game ended on that guess: it showed the exploded mine
             self.looks.possible = known  # and nothing learnt since, when it was taken for a number, holds
             self.looks.ends[look] = EXPLODED
-            print(f"minebot: the game stopped answering after the guess at {cell} showed a look never seen: "
+            for other in beside - {look}:  # the mines a lost game shows (next to the one hit)
+                self.looks.ends.setdefault(other, MINE)
+            print(f"minebot: the game stopped answering after the guess at {cell} showed looks never seen: "
                   "lost there, and that look is the exploded mine", file=self.out)
             state = "lost"
         if state == "won":
@@ -385,11 +390,14 @@ class Learner:
                 self._learn_end(clicked[0], after, changed)
             return "lost"
         if guess:
+            shown = {int(k) for k in after[changed]}
+            unnamed = not shown & set(known)  # every cell that changed shows a look never named
             try:
                 name_looks(after, self.looks.hidden, self.looks.possible, self.mines)
             except InconsistentBoard as exc:
-                # the guess showed a mine, and the game nothing else; or the game showed every cell (xbomb)
-                if int(changed.sum()) == 1 or not np.isin(after, self.looks.covered()).any():
+                # the guess showed a mine, and the game nothing else or only mines (next to it: the
+                # others flagged); or the game showed every cell (xbomb)
+                if int(changed.sum()) == 1 or unnamed or not np.isin(after, self.looks.covered()).any():
                     self._learn_end(clicked[0], after, changed)
                     return "lost"
                 # a mine opens no area: the looks are wrong (two values taken for one)
@@ -397,8 +405,9 @@ class Learner:
                     f"this board's looks admit no naming ({exc}): minebot cannot tell some of its cells apart "
                     f"(the screen is saved in {self.save_screen()})"
                 ) from exc
-            if int(changed.sum()) == 1 and int(after[clicked[0]]) not in known:
-                self._suspect = (clicked[0], int(after[clicked[0]]), dict(self.looks.possible))
+            if unnamed:
+                look = int(after[clicked[0]])
+                self._suspect = (clicked[0], look, dict(self.looks.possible), shown - {look})
         return "playing"
 
     def _drawn_across(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> State | None:
