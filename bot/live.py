@@ -280,7 +280,10 @@ class LiveTable:
             ]
         for cell in cells:
             self._click(cell, "left")
-        opened = {cell for cell, _, button in self._acted if button != "right"}
+        # all the batch meant to open, clicked or not: a game that drew its end over the board in the
+        # middle of the batch (the last safe cells opened by a 0's area) gets no further click (ClickGuard)
+        opened = set(cells) | {n for number in chords if before is not None
+                               for n in before.neighbours(number) if before[n] == COVERED}
         try:
             self.refresh()
         except (VisionError, ScreenError) as exc:  # not readable; the game ignoring the clicks is no win

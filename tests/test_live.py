@@ -323,12 +323,13 @@ def test_no_xauthority_file_is_no_traceback(monkeypatch: pytest.MonkeyPatch, tmp
     assert os.environ["XAUTHORITY"] == str(own)
 
 
-@pytest.mark.parametrize("case", ["safe", "guess", "ignored"])
+@pytest.mark.parametrize("case", ["safe", "guess", "ignored", "mid-batch"])
 def test_a_dialog_over_the_board_after_the_last_safe_cells_is_a_win(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The game draws its end over the board (a best-times dialog, "Congratulations") once the
     last safe cells are opened: the board cannot be read, and the game is reported won, not as an
     error. After a guess the same screen is an error: a guess may have lost; and a game that never
-    draws the last clicks has not been won."""
+    draws the last clicks has not been won. Drawn after the first click of a batch of two (as when
+    that click's area opened the other), the second click is held back, and the game is won."""
     monkeypatch.setattr("bot.live.SLOW_GAME", 0.3)
     won = load_image(Path(__file__).resolve().parents[1] / "fixtures" / "winemine" / "beginner-won.png")
     pack = pack_named(load_packs(["winemine"]), "winemine")
@@ -339,6 +340,11 @@ def test_a_dialog_over_the_board_after_the_last_safe_cells_is_a_win(case: str, m
     before = won.copy()  # one safe cell still to open: its picture from the fresh board, same place
     bx, by, bw, bh = geometry.box(*last)
     before[by : by + bh, bx : bx + bw] = fresh[by : by + bh, bx : bx + bw]
+    other = next(cell for cell in board if cell != last and board[cell] > 0
+                 and 0 not in [board[n] for n in board.neighbours(cell)])
+    if case == "mid-batch":  # a second safe cell still to open
+        ox, oy, ow, oh = geometry.box(*other)
+        before[oy : oy + oh, ox : ox + ow] = fresh[oy : oy + oh, ox : ox + ow]
     before[: geometry.region()[1]] = fresh[: geometry.region()[1]]  # the face and counter of a game in play
     dialog = won.copy()
     x, y, w, h = geometry.region()
@@ -353,6 +359,8 @@ def test_a_dialog_over_the_board_after_the_last_safe_cells_is_a_win(case: str, m
     elif case == "ignored":
         with pytest.raises(ClicksIgnored):
             table.reveal_many([last])
+    elif case == "mid-batch":
+        assert table.reveal_many([last, other]) == "won" and len(mouse.clicks) == 1
     else:
         assert table.reveal_many([last]) == "won" and table.state == "won"
 
