@@ -391,7 +391,12 @@ class Learner:
             return "lost"
         if guess:
             shown = {int(k) for k in after[changed]}
-            unnamed = not shown & set(known)  # every cell that changed shows a look never named
+            r, c = clicked[0]
+            near = changed.copy()
+            near[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = False
+            # every cell that changed is next to the one clicked and shows a look never named: the mine
+            # hit and mines beside it (a lost game with the others flagged), or a number's first showing
+            unnamed = not shown & set(known) and not near.any()
             try:
                 name_looks(after, self.looks.hidden, self.looks.possible, self.mines)
             except InconsistentBoard as exc:
