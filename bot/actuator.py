@@ -125,7 +125,7 @@ class PressCount:
 
 
 def _press_count() -> PressCount | None:
-    """A listener counting every key and button press (X11 with RECORD), or None."""
+    """A listener counting every key and button press and following the pointer (X11 with RECORD), or None."""
     if not sys.platform.startswith("linux"):
         return None
     try:
