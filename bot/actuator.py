@@ -92,7 +92,7 @@ class PressCount:
         _x_authority()
         self.keys = self.buttons = 0
         self.moves: deque[tuple[int, int]] = deque(maxlen=256)  # where the pointer went, not yet looked at
-        self._control, data = Display(), Display()  # the recording connection blocks: one of its own
+        self._control, data = Display(), Display()  # kept: the context lives with it; recording blocks its own connection
         if not self._control.has_extension("RECORD"):
             self._control.close()
             data.close()
@@ -117,11 +117,6 @@ class PressCount:
                     self.moves.append((event.root_x, event.root_y))
 
         threading.Thread(target=data.record_enable_context, args=(self._context, count), daemon=True).start()
-
-    def close(self) -> None:
-        self._control.record_disable_context(self._context)
-        self._control.sync()
-        self._control.close()
 
 
 def _press_count() -> PressCount | None:

@@ -165,12 +165,12 @@ def _wait_window(pattern: str, process: subprocess.Popen[bytes], log: Path, time
 def _tail(log: Path) -> str:
     """The end of what the game printed, and where all of it is kept (this user's cache folder: the
     game's own folder goes with the run)."""
-    if not log.is_file() or not log.read_bytes().strip():
+    said = " ".join(log.read_text(errors="replace").split()) if log.is_file() else ""
+    if not said:
         return "; it printed nothing"
     kept = cache_dir() / log.name
     shutil.copyfile(log, kept)
-    said = " ".join(log.read_text(errors="replace").split())[-400:]
-    return f"; it said: ...{said} (all it printed: {kept})"
+    return f"; it said: ...{said[-400:]} (all it printed: {kept})"
 
 
 @dataclass

@@ -78,6 +78,20 @@ def check_rule(rule: str) -> Rule:
     return rule
 
 
+def kept_clear(shape: tuple[int, int], cell: Cell, rule: Rule, mines: int) -> np.ndarray:
+    """The cells a first click on ``cell`` keeps free of mines: none under "none", the cell under
+    "safe", its 3x3 under "opening" (only the cell where the board is too full for that)."""
+    clear = np.zeros(shape, dtype=bool)
+    if rule == "none":
+        return clear
+    r, c = cell
+    if rule == "opening" and clear.size - 9 >= mines:
+        clear[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = True
+    else:
+        clear[r, c] = True
+    return clear
+
+
 class Game:
     """One game. Mines are placed at the first reveal unless a layout is given."""
 
@@ -120,14 +134,7 @@ class Game:
         return mines.reshape(excluded.shape)
 
     def _first_click(self, cell: Cell) -> None:
-        excluded = np.zeros((self.level.rows, self.level.cols), dtype=bool)
-        r, c = cell
-        # Under "opening" a board too full to keep the whole 3x3 clear keeps only the cell clear.
-        if self.rule == "opening" and excluded.size - 9 >= self.level.mines:
-            excluded[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = True
-        else:
-            excluded[r, c] = True
-        self._set_layout(self._place(excluded))
+        self._set_layout(self._place(kept_clear((self.level.rows, self.level.cols), cell, self.rule, self.level.mines)))
 
     # -- the player's actions -----------------------------------------------------------------
     def board(self) -> Board:

@@ -25,6 +25,7 @@ import numpy as np
 from bot.board import EXPLODED, MINE, Board, Cell
 from bot.errors import InconsistentBoard, UsageError
 from bot.sim import Rule as FirstClickRule
+from bot.sim import kept_clear
 from bot.solver import approx, deduce, endgame, exact, guess
 from bot.solver.analysis import Analysis, Move
 from bot.solver.rules import Problem, problem, single_point
@@ -80,12 +81,7 @@ class Strategy(ABC):
         if board.mines == 0:
             return self._result(set(cells), set(), _reveal(set(cells)))
         cell = _random_cell(cells, rng) if self.random_first_click else guess.first_click(board, rule)
-        clear = np.zeros(board.shape, dtype=bool)  # the cells the rule keeps clear of mines
-        if rule != "none":
-            clear[cell] = True
-            r, c = cell
-            if rule == "opening" and clear.size - 9 >= (board.mines or 0):
-                clear[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = True
+        clear = kept_clear(board.shape, cell, rule, board.mines or 0)
         grid = np.full(board.shape, np.nan)
         if board.mines is not None:
             grid[~clear] = board.mines / int((~clear).sum())

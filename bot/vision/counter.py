@@ -129,7 +129,7 @@ def label_counter(strip: np.ndarray, pack: SkinPack) -> int | None:
 
 def text_counter(band: np.ndarray, pack: SkinPack) -> int | None:
     """A counter written as text: the leftmost or rightmost number in ``band``."""
-    return _chosen([line for line in read_text(band, pack) if line.replace(UNREAD, "0").isdigit()], pack)
+    return _chosen(read_text(band, pack), pack)
 
 
 def picture_counter(band: np.ndarray, scale: float, pack: SkinPack) -> int | None:
