@@ -25,7 +25,9 @@ def known_share(pack: SkinPack, screenshot: Path, truth: Labelled) -> float:
     image = load_image(screenshot)
     grid = find_grid(image)
     assert (grid.rows, grid.cols) == (truth.rows, truth.cols), screenshot.stem
-    codes, scores = read_cells(image, _line_up(image, grid, pack, grid.pitch[0] / pack.pitch[0]), pack)
+    geo, _ = _line_up(image, grid, pack, grid.pitch[0] / pack.pitch[0])
+    assert geo is not None
+    codes, scores = read_cells(image, geo, pack)
     within = scores < LOOK_LIMIT
     wrong = np.argwhere(within & (codes != truth.board.cells))
     assert not len(wrong), f"{screenshot.stem}: cells {wrong.tolist()[:5]} misread"

@@ -338,14 +338,14 @@ def _boards(image: np.ndarray) -> list[Grid]:
         if geo.rows < MIN_CELLS or geo.cols < MIN_CELLS:
             continue
         grid = Grid(geo, float((bordered(edge, geo) >= 3).mean()))
-        if any(_same_board(geo, other.geometry) for other in boards):
+        if any(same_board(geo, other.geometry) for other in boards):
             continue  # another look of a board already found
         boards.append(grid)
     boards.sort(key=lambda g: (g.filled < WHOLE, -g.geometry.rows * g.geometry.cols))
     return boards
 
 
-def _same_board(a: Geometry, b: Geometry) -> bool:
+def same_board(a: Geometry, b: Geometry) -> bool:
     """Whether two lattices are one board's: they overlap, with the same pitch and cells in the same places."""
     ax, ay, aw, ah = a.region()
     bx, by, bw, bh = b.region()

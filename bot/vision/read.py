@@ -20,7 +20,7 @@ from bot.errors import ImpossibleReading, NoBoardFound, UnreadableCell
 from bot.sim import LEVELS, State
 from bot.vision.counter import label_counter, led_counter, picture_counter, text_counter
 from bot.vision.geometry import Geometry, fit_lattice, grow
-from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, find_grids
+from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, Grid, find_grids, same_board
 from bot.vision.looks import LOOK_LIMIT, LookBook
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 
@@ -34,6 +34,7 @@ FLAT_STD = 25.0  # tiles whose pixels vary less than this are "flat" (covered, e
 # A line of cells is part of the board when at least this share of its cells match a tile
 # (not all: a hover highlight or a pointer may spoil a cell or two).
 LINE_SHARE = 0.9
+LINE_UP_KEEP = 4  # offsets of a pack on a lattice kept from the first, rough comparison
 # Where the cell size follows the window, gnome-mines places its cells in whole pixels, and a fitted
 # grid can be a pixel off at some columns or rows (its flags at 0.71x scored 25-34 on the grid, 10
 # off it). A located board measures each column's and row's offset once (_snap); before that, while
@@ -353,23 +354,50 @@ def _locate(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndar
             f"(a {MIN_CELLS}x{MIN_CELLS} board of {MIN_CELL_PX} px cells needs {smallest}x{smallest}); give a screenshot of the whole game"
         )
     try:
-        return _locate_by_colour(image, [p for p in packs if not p.learnt])
+        found = _locate_by_colour(image, [p for p in packs if not p.learnt])
     except NoBoardFound as by_colour:
-        grids = find_grids(image)
-        tried: list[str] = []
-        for grid in grids:
-            fitted = _fit_packs(image, grid.geometry, packs, tried)
-            if fitted is not None:
-                return fitted
-        if not grids:
-            raise
-        geo = grids[0].geometry
-        x, y, _, _ = geo.region()
-        raise NoBoardFound(
-            f"a {geo.rows}x{geo.cols} board with {geo.pitch[0]:g}x{geo.pitch[1]:g} px cells is at ({x},{y}) in the screenshot, "
-            f"but no skin pack reads its cells ({'; '.join(tried) or 'no pack at a scale that fits'}); "
-            "make the whole game visible and not covered, or cut a skin pack for this look with `minebot learn`"
-        ) from by_colour
+        return _locate_by_lattice(image, packs, find_grids(image), by_colour)
+    geo, codes, scores = found
+    share = float((scores < classifier_for(pack_named(packs, geo.skin)).limit(geo.scale)).mean())
+    if share >= LINE_SHARE and _possible(codes):
+        return found
+    # a board a pack hardly reads, or one no game shows: the pack's colour may have been found in
+    # another look's cells (gnome-mines' empty grey in a classic web game's). Such a board is the
+    # pack's only where it reads it as it would a lattice's (see _fit_packs) and the lattice of
+    # the cells shows the same board: else the lattice says where the board is.
+    grids = find_grids(image)
+    if share >= LINE_SHARE and (not grids or any(_same_cells(geo, grid.geometry) for grid in grids)):
+        return found
+    return _locate_by_lattice(image, packs, grids, NoBoardFound(
+        f"the {geo.skin} pack's colours make a {geo.rows}x{geo.cols} board at {geo.region()[:2]} in the screenshot, "
+        f"but it reads {share:.0%} of its cells" + ("" if grids else "; make the whole game visible and not covered")
+    ))
+
+
+def _same_cells(a: Geometry, b: Geometry) -> bool:
+    return same_board(a, b) and (a.rows, a.cols) == (b.rows, b.cols)
+
+
+def _locate_by_lattice(
+    image: np.ndarray, packs: list[SkinPack], grids: list[Grid], why: NoBoardFound
+) -> tuple[Geometry, np.ndarray, np.ndarray]:
+    """The first lattice that a pack reads, at the scale the lattice shows (see _fit_packs); else
+    NoBoardFound saying where the board is and how near each pack came (``why``: the packs'
+    colours found nothing, or nothing the lattice shows)."""
+    tried: list[str] = []
+    for grid in grids:
+        fitted = _fit_packs(image, grid.geometry, packs, tried)
+        if fitted is not None:
+            return fitted
+    if not grids:
+        raise why
+    geo = grids[0].geometry
+    x, y, _, _ = geo.region()
+    raise NoBoardFound(
+        f"a {geo.rows}x{geo.cols} board with {geo.pitch[0]:g}x{geo.pitch[1]:g} px cells is at ({x},{y}) in the screenshot, "
+        f"but no skin pack reads its cells ({'; '.join(tried) or 'no pack at a scale that fits'}); "
+        "make the whole game visible and not covered, or cut a skin pack for this look with `minebot learn`"
+    ) from why
 
 
 def _fit_packs(
@@ -384,11 +412,14 @@ def _fit_packs(
         if abs(scale_x - scale_y) > 0.03 * scale_x or not MIN_SCALE <= scale_x <= MAX_SCALE:
             continue
         scale = 1.0 if abs(scale_x - 1) < 0.005 else round((scale_x + scale_y) / 2, 4)
-        geo = _line_up(image, grid, pack, scale)
+        limit = classifier_for(pack).limit(scale)
+        geo, nearest = _line_up(image, grid, pack, scale)
+        if geo is None:
+            tried.append(f"{pack.name}@{scale:g}x: under half of the cells sampled (best score {nearest:.1f}, limit {limit:g})")
+            continue
         if pack.scales is None and not pack.learnt:  # a learnt pack is read by looks, a pixel either way forgiven
             geo = _snap(image, geo, classifier_for(pack))
         codes, scores = read_cells(image, geo, pack)
-        limit = classifier_for(pack).limit(scale)
         share = float((scores < limit).mean())
         possible = _possible(codes)
         tried.append(f"{pack.name}@{scale:g}x: {share:.0%} of cells (best score {scores.min():.1f}, limit {limit:g})"
@@ -407,9 +438,11 @@ def _possible(codes: np.ndarray) -> bool:
     return bool(hidden and not _zeros_beside_covered(codes).any())
 
 
-def _line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) -> Geometry:
+def _line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) -> tuple[Geometry | None, float]:
     """The pack's geometry on a lattice: its tiles centred on the lattice's cells, then moved by
-    the offset (within a tenth of a pitch, at least 3 px) at which a sample of cells match best."""
+    the offset (within a tenth of a pitch, at least 3 px) at which cells spread over it match best;
+    None where the pack's tiles match too few of them at any offset to read the board. With it: the
+    best score of any cell sampled."""
     if pack.learnt:  # its looks were cut around the lattice's centres: from there, whole pixels either way
         geo = replace(grid, skin=pack.name, scale=scale)
     else:  # whole pixels to start from, so that the offsets below reach every pixel (round() sends .5 to even)
@@ -417,18 +450,35 @@ def _line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) ->
         (cx, cy) = grid.centre((0, 0))
         origin = (float(np.floor(cx - size / 2 + 0.5)), float(np.floor(cy - size / 2 + 0.5)))
         geo = Geometry(pack.name, grid.rows, grid.cols, origin, grid.pitch, size, scale)
-    rows = np.unique(np.linspace(0, grid.rows - 1, 6).round().astype(int))
-    cols = np.unique(np.linspace(0, grid.cols - 1, 8).round().astype(int))
-    sample = [(int(r), int(c)) for r in rows for c in cols]
     reach = max(3, round(0.1 * min(grid.pitch)))
     offsets = [(dx, dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)]
+    # every offset on a few cells, then the best few on more: the same choice at a quarter of the work
+    rough = _offset_scores(image, geo, pack, offsets, _spread(grid, 3, 4))
+    if not pack.learnt and ((rough < classifier_for(pack).limit(scale)).mean(axis=1) < 0.5).all():
+        return None, float(rough.min())  # at no offset do even half of them match: it cannot read LINE_SHARE of the cells
+    offsets = [offsets[i] for i in np.argsort(rough.mean(axis=1), kind="stable")[:LINE_UP_KEEP]]
+    fine = _offset_scores(image, geo, pack, offsets, _spread(grid, 6, 8)).mean(axis=1)
+    return geo.moved(*offsets[int(np.argmin(fine))]), float(rough.min())
+
+
+def _spread(grid: Geometry, rows: int, cols: int) -> list[Cell]:
+    """About rows x cols cells spread evenly over the board, its corners among them."""
+    rs = np.unique(np.linspace(0, grid.rows - 1, rows).round().astype(int))
+    cs = np.unique(np.linspace(0, grid.cols - 1, cols).round().astype(int))
+    return [(int(r), int(c)) for r in rs for c in cs]
+
+
+def _offset_scores(
+    image: np.ndarray, geo: Geometry, pack: SkinPack, offsets: list[tuple[int, int]], cells: list[Cell]
+) -> np.ndarray:
+    """How well ``cells`` match the pack with the board moved by each offset: len(offsets) x
+    len(cells) scores."""
     if pack.learnt:  # each offset's cells against the looks, as the pack will read them
-        scores = np.array([_look_distances(image, geo.moved(dx, dy), pack, sample).min(axis=1).mean() for dx, dy in offsets])
-    else:
-        boxes = [geo.moved(dx, dy).box(r, c) for dx, dy in offsets for r, c in sample]
-        scores = classifier_for(pack)._match(image, boxes)[1].reshape(len(offsets), len(sample)).mean(axis=1)
-    dx, dy = offsets[int(np.argmin(scores))]
-    return geo.moved(dx, dy)
+        return np.array([_look_distances(image, geo.moved(dx, dy), pack, cells).min(axis=1) for dx, dy in offsets])
+    (ox, oy), (px, py), n = geo.origin, geo.pitch, round(geo.cell_px)
+    # geo.moved(dx, dy).box(r, c), without building a geometry per offset
+    boxes = [(round(ox + dx + c * px), round(oy + dy + r * py), n, n) for dx, dy in offsets for r, c in cells]
+    return classifier_for(pack)._match(image, boxes)[1].reshape(len(offsets), len(cells))
 
 
 def _locate_by_colour(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndarray, np.ndarray]:
