@@ -17,14 +17,15 @@ from typing import TextIO
 import numpy as np
 
 from bot.play import GameResult, play_game
-from bot.sim import Game, Layout, Level, Rule
+from bot.sim import Game, Layout
 from bot.solver import get_strategy
+from bot.vocabulary import FirstClickRule, Level
 
 
 @dataclass(frozen=True)
 class Job:
     level: Level
-    rule: Rule
+    rule: FirstClickRule
     strategy: str
     seed: int
     flags: bool = True

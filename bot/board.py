@@ -26,27 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from bot.errors import BoardTextError
-
-Cell = tuple[int, int]
-
-COVERED = -1
-FLAG = -2
-QUESTION = -3
-MINE = -4
-EXPLODED = -5
-WRONG_FLAG = -6
-HIDDEN = (COVERED, FLAG, QUESTION)  # what a player cannot see through
-
-CHAR_OF: dict[int, str] = {
-    COVERED: "#",
-    FLAG: "F",
-    QUESTION: "?",
-    MINE: "*",
-    EXPLODED: "X",
-    WRONG_FLAG: "x",
-    **{n: str(n) for n in range(9)},
-}
-CODE_OF: dict[str, int] = {ch: code for code, ch in CHAR_OF.items()}
+from bot.vocabulary import CHAR_OF, CODE_OF, COVERED, EXPLODED, FLAG, MINE, QUESTION, Cell
 
 _OFFSETS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
 

@@ -16,10 +16,11 @@ from bot import bench
 from bot.board import Board
 from bot.errors import MinebotError, NoBoardFound, UsageError, VisionError
 from bot.games import GAMES
-from bot.sim import RULES, make_layout, parse_level, read_layouts, write_layouts
+from bot.sim import make_layout, read_layouts, write_layouts
 from bot.solver import STRATEGIES, solve
 from bot.solver.analysis import Analysis
 from bot.solver.guess import first_click
+from bot.vocabulary import FIRST_CLICK_RULES, LEVELS, parse_level
 
 
 def _at_least(low: int) -> Callable[[str], int]:
@@ -46,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="win rate of a strategy over seeded simulated games")
     b.add_argument("--level", default="expert", help="beginner, intermediate, expert or COLSxROWS/MINES")
-    b.add_argument("--rule", default="safe", choices=RULES, help="first-click rule (default safe)")
+    b.add_argument("--rule", default="safe", choices=FIRST_CLICK_RULES, help="first-click rule (default safe)")
     b.add_argument("--games", type=COUNT, default=1000)
     b.add_argument("--seed", type=NATURAL, default=1)
     b.add_argument("--strategy", default="best", help=f"one of {', '.join(STRATEGIES)}; a comma list; or all")
@@ -59,21 +60,21 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("board", help="board text file: rows of # F ? 0-8 * X x")
     s.add_argument("--mines", type=NATURAL, help="total mines in the game")
     s.add_argument("--strategy", default="best")
-    s.add_argument("--rule", default="safe", choices=RULES)
+    s.add_argument("--rule", default="safe", choices=FIRST_CLICK_RULES)
     s.add_argument("--json", action="store_true")
 
     rp = sub.add_parser("replay", help="read a saved screenshot and print the board and the advice")
     rp.add_argument("image", type=Path)
     rp.add_argument("--skin", help="only try this skin pack")
     rp.add_argument("--mines", type=NATURAL, help="total mines, when the board is not a standard level")
-    rp.add_argument("--rule", choices=RULES, help="first-click rule (default: the skin's game)")
+    rp.add_argument("--rule", choices=FIRST_CLICK_RULES, help="first-click rule (default: the skin's game)")
     rp.add_argument("--json", action="store_true", help="print one JSON object")
     rp.add_argument("--annotate", type=Path, metavar="OUT.png", help="write the screenshot with the advice drawn on it")
 
     pl = sub.add_parser("play", help="find the Minesweeper game on the screen and play it")
     pl.add_argument("--games", type=COUNT, default=1, help="games to play in a row (starts each new game itself)")
     pl.add_argument(
-        "--level", choices=("beginner", "intermediate", "expert"),
+        "--level", choices=tuple(LEVELS),
         help="switch the game to this level where it has keys for it (winemine, minegauler), else check the size",
     )
     pl.add_argument("--mines", type=NATURAL, help="total mines, for a custom game")
@@ -106,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     dm.add_argument("--game", default="winemine", choices=tuple(GAMES),
                     help="the real game to start (xbomb, kmines, sgt-mines, nicegui-minesweeper: no pack ships for them, "
                     "their look is learnt by playing; nicegui-minesweeper is a web game, in Chromium)")
-    dm.add_argument("--level", default="expert", choices=("beginner", "intermediate", "expert"), help="(nicegui-minesweeper has one size: 10x10, 10 mines)")
+    dm.add_argument("--level", default="expert", choices=tuple(LEVELS), help="(nicegui-minesweeper has one size: 10x10, 10 mines)")
     dm.add_argument("--games", type=COUNT, default=1)
     dm.add_argument("--save-final", type=Path, default=Path("minebot-final.png"), metavar="OUT.png")
     dm.add_argument("--json", action="store_true")
@@ -131,7 +132,7 @@ def _parser() -> argparse.ArgumentParser:
     lay = sub.add_parser("layouts", help="write seeded mine layouts to a file other programs can replay")
     lay.add_argument("out", type=Path)
     lay.add_argument("--level", default="expert")
-    lay.add_argument("--rule", default="safe", choices=RULES)
+    lay.add_argument("--rule", default="safe", choices=FIRST_CLICK_RULES)
     lay.add_argument("--games", type=COUNT, default=1000)
     lay.add_argument("--seed", type=NATURAL, default=1)
     return parser

@@ -18,10 +18,10 @@ import numpy as np
 
 from bot.actuator import DryRunMouse, LiveMouse, Mouse
 from bot.bench import wilson
-from bot.board import CHAR_OF, Board
+from bot.board import Board
 from bot.capture import Screen
 from bot.errors import InconsistentBoard, MinebotError, NoBoardFound, ScreenError, UsageError, VisionError
-from bot.games import GAMES, level_size, start_game, virtual_display
+from bot.games import GAMES, start_game, virtual_display
 from bot.learn import Learner
 from bot.live import LiveTable, find_game, mouse_ratio, park_point
 from bot.play import GameProgress, GameResult, play_game
@@ -32,7 +32,8 @@ from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid
 from bot.vision.labels import UNREAD, Labelled, write_label
 from bot.vision.pack import SkinPack, pack_named, skin_names
-from bot.vision.read import STANDARD_MINES, face_centre, read_partly
+from bot.vision.read import face_centre, read_partly
+from bot.vocabulary import CHAR_OF, STANDARD_MINES, level_of
 
 
 def _mines(ns: argparse.Namespace, skin: str, rows: int, cols: int, counted: int | None = None) -> int:
@@ -42,17 +43,17 @@ def _mines(ns: argparse.Namespace, skin: str, rows: int, cols: int, counted: int
         return int(ns.mines)
     level = getattr(ns, "level", None)
     if level:
-        want = level_size(skin, level)
-        if (rows, cols) != want[:2]:
+        want = level_of(skin, level)
+        if (rows, cols) != (want.rows, want.cols):
             how = ("--dry-run does not switch levels" if getattr(ns, "dry_run", False)
                    else "minebot does not know how to switch this game's level")
             raise UsageError(
-                f"the game on screen is {rows}x{cols}, not {level} ({want[0]}x{want[1]}), and {how}: "
+                f"the game on screen is {rows}x{cols}, not {level} ({want.rows}x{want.cols}), and {how}: "
                 "change it in the game or leave out --level"
             )
     if counted is not None:
         return counted
-    mines = level_size(skin, level)[2] if level else STANDARD_MINES.get((rows, cols))
+    mines = level_of(skin, level).mines if level else STANDARD_MINES.get((rows, cols))
     if mines is None:
         raise UsageError(f"a {rows}x{cols} board is not a standard level: give its mine count with --mines")
     return int(mines)
@@ -62,7 +63,8 @@ def _switch_level(
     screen: Screen, pack: SkinPack, geometry: Geometry, reading: Reading, mouse: Mouse, level: str
 ) -> tuple[SkinPack, Geometry, Reading]:
     """Switch the game on screen to ``level`` with its own keys, then find its board again."""
-    rows, cols, _ = level_size(pack.name, level)
+    size = level_of(pack.name, level)
+    rows, cols = size.rows, size.cols
     if (geometry.rows, geometry.cols) == (rows, cols):
         return pack, geometry, reading
     if reading.state == "playing" and not reading.board.is_fresh():
@@ -318,13 +320,13 @@ def demo(ns: argparse.Namespace) -> int:
     with virtual_display(GAMES[ns.game].screen), tempfile.TemporaryDirectory(prefix="minebot-game-") as work:
         game = start_game(ns.game, ns.level, Path(work), ns.scale, ns.shift)
         try:
-            rows, cols, mines = GAMES[ns.game].levels[ns.level]
-            print(f"started {ns.game} at {ns.level} ({rows}x{cols}, {mines} mines)", file=sys.stderr)
+            size = GAMES[ns.game].levels[ns.level]
+            print(f"started {ns.game} at {ns.level} ({size.rows}x{size.cols}, {size.mines} mines)", file=sys.stderr)
             learn = getattr(ns, "learn", None)
             skin = GAMES[ns.game].skin
             play_ns = argparse.Namespace(
                 skin=None if learn is not None or skin in hidden_skins() or skin not in skin_names() else skin,
-                mines=mines, level=None,
+                mines=size.mines, level=None,
                 dry_run=False, games=ns.games, no_flags=not GAMES[ns.game].flags, save_final=ns.save_final, json=ns.json,
                 learn=learn,
                 new_game_key=GAMES[ns.game].new_game_key,

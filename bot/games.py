@@ -13,19 +13,16 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from bot.actuator import NO_COOKIE
 from bot.errors import ScreenError, UsageError
-from bot.sim import LEVELS
 from bot.userdata import cache_dir
+from bot.vocabulary import GAME_LEVELS, LEVELS, Level, level_of
 
-GAME_LEVELS: dict[str, tuple[int, int, int]] = {  # rows, cols, mines: the simulator's standard levels
-    name: (level.rows, level.cols, level.mines) for name, level in LEVELS.items()
-}
 WINDOW_AT = (100, 100)  # where games are placed, clear of the screen's corners
 
 
@@ -35,9 +32,13 @@ class GameInfo:
     skin: str
     window_name: str  # a regular expression xdotool can search for (the window's title, or else its class)
     new_game_key: str | None  # keyboard shortcut for a new game, where the face cannot be clicked
-    levels: Mapping[str, tuple[int, int, int]] = field(default_factory=lambda: GAME_LEVELS)
     web: bool = False  # played in Chromium, at a device scale of the caller's choice
     flags: bool = True  # whether to flag mines (a right click)
+
+    @property
+    def levels(self) -> dict[str, Level]:
+        """Its beginner, intermediate and expert: its own sizes (bot/vocabulary.py)."""
+        return GAME_LEVELS.get(self.name, LEVELS)
 
     @property
     def screen(self) -> tuple[int, int]:
@@ -48,14 +49,14 @@ class GameInfo:
 GAMES: dict[str, GameInfo] = {
     "winemine": GameInfo("winemine", "winemine", "^WineMine$", "F2"),
     # xdemineur's board is at least 12 columns wide: its beginner is 9x12 with beginner's 10 mines
-    "xdemineur": GameInfo("xdemineur", "xdemineur", "mineur$", None, {**GAME_LEVELS, "beginner": (9, 12, 10)}),
+    "xdemineur": GameInfo("xdemineur", "xdemineur", "mineur$", None),
     # gnome-mines: Ctrl+R plays again once a game is over (Ctrl+N goes back to choosing a size);
     # it pauses when it loses focus, so the launcher gives it the focus
-    "gnome-mines": GameInfo("gnome-mines", "gnome-mines", "^Mines$", "ctrl+r", {**GAME_LEVELS, "beginner": (8, 8, 10)}),
+    "gnome-mines": GameInfo("gnome-mines", "gnome-mines", "^Mines$", "ctrl+r"),
     # minegauler's beginner is the old 8x8 with 10 mines
-    "minegauler": GameInfo("minegauler", "minegauler", "^Minegauler$", "F2", {**GAME_LEVELS, "beginner": (8, 8, 10)}),
+    "minegauler": GameInfo("minegauler", "minegauler", "^Minegauler$", "F2"),
     # xbomb: no pack ships for it (its look is learnt by playing); "s" starts a new game
-    "xbomb": GameInfo("xbomb", "xbomb", "^XBomb V[0-9.a-z]+$", "s", {**GAME_LEVELS, "beginner": (8, 8, 10)}),
+    "xbomb": GameInfo("xbomb", "xbomb", "^XBomb V[0-9.a-z]+$", "s"),
     # kmines (KDE): no pack either; cells drawn over a background picture; Ctrl+N for a new game
     "kmines": GameInfo("kmines", "kmines", "^kmines$", "ctrl+n"),
     # Simon Tatham's Mines (Debian's sgt-puzzles): no pack; every board it deals can be solved
@@ -66,16 +67,10 @@ GAMES: dict[str, GameInfo] = {
     # No flags: a right click opens Chromium's menu over the board (the script that turns the menu
     # off runs 0.5 s after the server starts, for the pages open then: none)
     "nicegui-minesweeper": GameInfo(
-        "nicegui-minesweeper", "nicegui-minesweeper", "^Minesweeper$", None, dict.fromkeys(GAME_LEVELS, (10, 10, 10)),
+        "nicegui-minesweeper", "nicegui-minesweeper", "^Minesweeper$", None,
         web=True, flags=False,
     ),
 }
-
-
-def level_size(skin: str, level: str) -> tuple[int, int, int]:
-    """Rows, cols and mines of ``level`` in the game drawn with ``skin``: the game's own table where
-    minebot knows the game (gnome-mines' beginner is 8x8), else the standard one (web looks)."""
-    return (GAMES[skin].levels if skin in GAMES else GAME_LEVELS)[level]
 
 
 # Games from PyPI live in their own virtual environments here (scripts/install-games makes them),
@@ -191,9 +186,9 @@ class RunningGame:
 
 
 def _winemine_settings(env: dict[str, str], level: str) -> None:
-    rows, cols, mines = GAME_LEVELS[level]
+    size = LEVELS[level]
     values = {
-        "Difficulty": list(GAME_LEVELS).index(level), "Height": rows, "Width": cols, "Mines": mines,
+        "Difficulty": list(LEVELS).index(level), "Height": size.rows, "Width": size.cols, "Mines": size.mines,
         # best times of 0 s cannot be beaten (the bot wins beginner in under a second), so the
         # name dialog never covers the board after a win
         "Time1": 0, "Time2": 0, "Time3": 0,
@@ -219,21 +214,22 @@ def _winemine(level: str, workdir: Path, env: dict[str, str], scale: float) -> l
 
 
 def _xdemineur(level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
-    rows, cols, mines = GAMES["xdemineur"].levels[level]
-    return [_which("xdemineur"), "-geometry", f"{cols}x{rows}", "-m", str(mines)]
+    size = level_of("xdemineur", level)
+    return [_which("xdemineur"), "-geometry", f"{size.cols}x{size.rows}", "-m", str(size.mines)]
 
 
 def _minegauler(level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
     program = _which("minegauler")
     prepare = Path(__file__).with_name("minegauler_prepare.py")
-    size = [str(n) for n in GAMES["minegauler"].levels[level]]
-    subprocess.run([str(Path(program).with_name("python")), str(prepare), *size], env=env, timeout=120, check=True)
+    size = level_of("minegauler", level)
+    subprocess.run([str(Path(program).with_name("python")), str(prepare), str(size.rows), str(size.cols), str(size.mines)],
+                   env=env, timeout=120, check=True)
     env.update(QT_QPA_PLATFORM="xcb")  # it writes runtime.log into its working directory, workdir
     return [program]
 
 
 def _xbomb(level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
-    return [_which("xbomb"), "-square", f"-{list(GAME_LEVELS).index(level) + 1}"]
+    return [_which("xbomb"), "-square", f"-{list(LEVELS).index(level) + 1}"]
 
 
 KMINES_LEVELS = {"beginner": "Easy", "intermediate": "Medium", "expert": "Hard"}
@@ -255,14 +251,14 @@ def _kmines(level: str, workdir: Path, env: dict[str, str], scale: float) -> lis
 
 
 def _sgt_mines(level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
-    rows, cols, mines = GAME_LEVELS[level]
-    env.update(MINES_DEFAULT=f"{cols}x{rows}n{mines}")  # sgt-puzzles' own way to set a game's parameters
+    size = LEVELS[level]
+    env.update(MINES_DEFAULT=f"{size.cols}x{size.rows}n{size.mines}")  # sgt-puzzles' own way to set a game's parameters
     return [_which("sgt-mines")]
 
 
 def _nicegui_minesweeper(level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
     # a web game (PyPI): its server and a Chromium window on it, as one process (bot/web_game.py)
-    cols = GAMES["nicegui-minesweeper"].levels[level][1]
+    cols = level_of("nicegui-minesweeper", level).cols
     # page pixels: its 40 px cells, the button row, margins, and room below the board for the
     # "You won!" note it shows at the bottom of the window, clear of the board as in a usual window
     size = f"{40 * cols + 120},{40 * cols + 300}"
@@ -284,11 +280,11 @@ def _gnome_mines(level: str, workdir: Path, env: dict[str, str], scale: float) -
     env.update(GSETTINGS_BACKEND="memory", XDG_DATA_HOME=str(workdir / "data"))
     scores = workdir / "data" / "gnome-mines" / "scores"
     scores.mkdir(parents=True, exist_ok=True)
-    for rows, cols, mines in GAMES["gnome-mines"].levels.values():
-        for key in (f"{cols}-{rows}-{mines}", f"{rows}-{cols}-{mines}"):
+    for size in GAME_LEVELS["gnome-mines"].values():
+        for key in (f"{size.cols}-{size.rows}-{size.mines}", f"{size.rows}-{size.cols}-{size.mines}"):
             (scores / key).write_text("0 0 minebot\n" * 10)
-    size = {"beginner": "--small", "intermediate": "--medium", "expert": "--big"}[level]
-    return [_which("gnome-mines"), size]
+    option = {"beginner": "--small", "intermediate": "--medium", "expert": "--big"}[level]
+    return [_which("gnome-mines"), option]
 
 
 def _gnome_mines_window(window: str, level: str) -> None:

@@ -27,19 +27,19 @@ import cv2
 import numpy as np
 
 from bot.actuator import Mouse
-from bot.board import CHAR_OF, COVERED, EXPLODED, FLAG, MINE, WRONG_FLAG, Board, Cell, dilate
+from bot.board import Board, dilate
 from bot.capture import Region, Screen
 from bot.errors import ClicksIgnored, InconsistentBoard, ScreenError
 from bot.live import LATENCY_FACTOR, SLOW_GAME, ClickGuard, board_region, park_point, wait_for_new_second
-from bot.naming import NUMBERS, Naming, name_looks
+from bot.naming import Naming, name_looks
 from bot.play import GameResult
-from bot.sim import Rule, State
 from bot.solver import get_strategy
 from bot.solver.guess import first_click
 from bot.userdata import cache_dir, learnt_skins
 from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT, LookBook
-from bot.vision.pack import TILE_NAMES, SkinPack, add_tiles, start_learnt_pack
+from bot.vision.pack import SkinPack, add_tiles, start_learnt_pack
+from bot.vocabulary import CHAR_OF, COVERED, EXPLODED, FLAG, MINE, NUMBERS, TILE_NAMES, WRONG_FLAG, Cell, FirstClickRule, State
 
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
 STABLE_TRIES = 5  # readings that may show a look that then goes away, before the learner stops
@@ -84,7 +84,7 @@ class Learner:
     lattice in screen coordinates (find_grid's, moved onto the screen)."""
 
     def __init__(
-        self, screen: Screen, mouse: Mouse, geometry: Geometry, mines: int, rule: Rule = "safe",
+        self, screen: Screen, mouse: Mouse, geometry: Geometry, mines: int, rule: FirstClickRule = "safe",
         name: str | None = None, out: TextIO | None = None, flags: bool = True,
     ) -> None:
         self.screen, self.mouse, self.mines, self.rule = screen, mouse, mines, rule

@@ -16,15 +16,15 @@ import cv2
 import numpy as np
 
 from bot.actuator import Mouse, pyautogui
-from bot.board import COVERED, FLAG, HIDDEN, QUESTION, Board, Cell
+from bot.board import Board
 from bot.capture import Region, Screen
 from bot.errors import ClicksIgnored, ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
-from bot.sim import State
 from bot.solver import check_layout
 from bot.userdata import cache_dir
 from bot.vision import Geometry, Reading, read
 from bot.vision.pack import SkinPack, pack_named
 from bot.vision.read import BAND_PITCHES, face_centre, locate
+from bot.vocabulary import COVERED, FLAG, HIDDEN, QUESTION, Cell, State
 
 SLOW_GAME = 2.0  # s a click may take to show before the measured redraw time says otherwise
 LATENCY_FACTOR = 5  # a click not shown after this many times the slowest redraw seen is lost

@@ -27,13 +27,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.board import COVERED, FLAG, QUESTION, Board, Cell, neighbour_sum
+from bot.board import Board, neighbour_sum
 from bot.errors import InconsistentBoard
 from bot.solver.exact import Budget, TooComplex, solve
 from bot.solver.rules import Problem, bits, problem
+from bot.vocabulary import COVERED, FLAG, NUMBERS, QUESTION, Cell
 
-NUMBERS = frozenset(range(9))
-HIDDEN_CODES = (COVERED, FLAG, QUESTION)
 MAX_NAMINGS = 2000  # namings tried on the solver per reading; past it, only what holds with the undecided looks left out
 
 

@@ -14,9 +14,9 @@ from typing import Protocol, TextIO
 
 import numpy as np
 
-from bot.board import COVERED, FLAG, HIDDEN, QUESTION, Board, Cell
-from bot.sim import Rule, State
+from bot.board import Board
 from bot.solver import Strategy
+from bot.vocabulary import COVERED, FLAG, HIDDEN, QUESTION, Cell, FirstClickRule, State
 
 
 class GameProgress:
@@ -111,7 +111,7 @@ def plan_chords(board: Board, safe: Iterable[Cell]) -> tuple[list[Cell], list[Ce
 def play_game(
     game: Table,
     strategy: Strategy,
-    rule: Rule,
+    rule: FirstClickRule,
     rng: np.random.Generator,
     flags: bool = True,
     max_decisions: int = 100_000,

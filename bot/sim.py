@@ -1,6 +1,6 @@
 """A simulated Minesweeper game with the real games' rules, seeded so a game replays exactly.
 
-First-click rules (they change the best first click and the win rate):
+First-click rules (bot/vocabulary.py; they change the best first click and the win rate):
 
 * ``safe``    – the first click is never a mine; mines are uniform over the other cells
   (Windows XP/98, winemine).
@@ -25,71 +25,25 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 
-from bot.board import COVERED, EXPLODED, FLAG, MINE, WRONG_FLAG, Board, Cell, neighbour_sum
+from bot.board import Board, neighbour_sum
 from bot.errors import LayoutFileError, UsageError
-
-Rule = Literal["safe", "opening", "none"]
-RULES: tuple[Rule, ...] = ("safe", "opening", "none")
-State = Literal["playing", "won", "lost"]
-
-
-@dataclass(frozen=True)
-class Level:
-    name: str
-    rows: int
-    cols: int
-    mines: int
-
-    def __str__(self) -> str:
-        return f"{self.name} {self.cols}x{self.rows}/{self.mines}"
-
-
-LEVELS: dict[str, Level] = {
-    "beginner": Level("beginner", 9, 9, 10),
-    "intermediate": Level("intermediate", 16, 16, 40),
-    "expert": Level("expert", 16, 30, 99),
-}
-
-
-def parse_level(text: str) -> Level:
-    """A level name, or ``COLSxROWS/MINES`` for a custom board (e.g. ``30x16/99``)."""
-    if text in LEVELS:
-        return LEVELS[text]
-    try:
-        size, mines = text.split("/")
-        cols, rows = (int(v) for v in size.lower().split("x"))
-        level = Level("custom", rows, cols, int(mines))
-    except ValueError:
-        raise UsageError(
-            f"level {text!r} is neither {', '.join(LEVELS)} nor COLSxROWS/MINES like 30x16/99"
-        ) from None
-    if rows < 1 or cols < 1 or not 0 <= level.mines < rows * cols:
-        raise UsageError(f"level {text!r}: needs at least one cell and 0 <= mines < cells")
-    return level
-
-
-def check_rule(rule: str) -> Rule:
-    if rule not in RULES:
-        raise UsageError(f"rule {rule!r} is not one of {', '.join(RULES)}")
-    return rule
-
-
-def kept_clear(shape: tuple[int, int], cell: Cell, rule: Rule, mines: int) -> np.ndarray:
-    """The cells a first click on ``cell`` keeps free of mines: none under "none", the cell under
-    "safe", its 3x3 under "opening" (only the cell where the board is too full for that)."""
-    clear = np.zeros(shape, dtype=bool)
-    if rule == "none":
-        return clear
-    r, c = cell
-    if rule == "opening" and clear.size - 9 >= mines:
-        clear[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = True
-    else:
-        clear[r, c] = True
-    return clear
+from bot.vocabulary import (
+    COVERED,
+    EXPLODED,
+    FLAG,
+    LEVELS,
+    MINE,
+    WRONG_FLAG,
+    Cell,
+    FirstClickRule,
+    Level,
+    State,
+    check_rule,
+    kept_clear,
+)
 
 
 class Game:
@@ -98,7 +52,7 @@ class Game:
     def __init__(
         self,
         level: Level,
-        rule: Rule = "safe",
+        rule: FirstClickRule = "safe",
         seed: int | tuple[int, ...] = 0,
         layout: np.ndarray | None = None,
     ) -> None:
@@ -233,12 +187,12 @@ class Game:
 @dataclass(frozen=True)
 class Layout:
     level: Level
-    rule: Rule
+    rule: FirstClickRule
     start: Cell
     mines: np.ndarray
 
 
-def make_layout(level: Level, rule: Rule, start: Cell, seed: int | tuple[int, ...]) -> Layout:
+def make_layout(level: Level, rule: FirstClickRule, start: Cell, seed: int | tuple[int, ...]) -> Layout:
     """The layout a seeded game would get for first click ``start``."""
     game = Game(level, rule, seed)
     if game.mines is None:

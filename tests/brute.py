@@ -10,8 +10,9 @@ import math
 
 import numpy as np
 
-from bot.board import FLAG, Board, Cell
-from bot.sim import Game, Level
+from bot.board import Board
+from bot.sim import Game
+from bot.vocabulary import FLAG, Cell, Level
 
 
 def neighbours(board: Board, cell: Cell) -> list[Cell]:

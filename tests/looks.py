@@ -7,13 +7,13 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.board import CODE_OF
 from bot.vision import load_image
 from bot.vision.grid import find_grid
 from bot.vision.labels import Labelled, read_label
 from bot.vision.looks import LOOK_LIMIT, LookBook
 from bot.vision.pack import SkinPack
 from bot.vision.read import _line_up, read_cells
+from bot.vocabulary import CODE_OF
 
 
 def known_share(pack: SkinPack, screenshot: Path, truth: Labelled) -> float:

@@ -3,8 +3,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bot.board import COVERED, EXPLODED, FLAG, MINE, QUESTION, WRONG_FLAG, Board, neighbour_sum
+from bot.board import Board, neighbour_sum
 from bot.errors import BoardTextError
+from bot.vocabulary import COVERED, EXPLODED, FLAG, MINE, QUESTION, WRONG_FLAG
 
 
 def test_text_round_trip_keeps_every_code() -> None:

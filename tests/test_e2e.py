@@ -76,7 +76,7 @@ def test_plays_real_game_to_the_end(game: str, level: str, games: int, tmp_path:
     assert out.returncode == 0, out.stderr[-2000:]
     results = [json.loads(line) for line in out.stdout.splitlines()]  # nothing but JSON lines on stdout
     assert len(results) == games
-    rows = GAMES[game].levels[level][0]
+    rows = GAMES[game].levels[level].rows
     for game in results:
         assert game["state"] in ("won", "lost")
         assert not game["lost_on_certain"]

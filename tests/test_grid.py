@@ -8,13 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
-from bot.board import CHAR_OF, CODE_OF
 from bot.errors import NoBoardFound
 from bot.vision import load_image
 from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid, find_grids
 from bot.vision.labels import Labelled, read_label
 from bot.vision.looks import LookBook
+from bot.vocabulary import CHAR_OF, CODE_OF
 from tests.looks import fresh_board
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -133,7 +133,6 @@ def test_a_second_reading_sorts_cells_as_the_first(path: Path) -> None:
     book = LookBook(find_grid(image))
     first = book.assign(image)
     assert (book.assign(image) == first).all()
-
 
 
 @pytest.mark.parametrize("game", sorted({p.parent.name for p in CASES}))

@@ -9,15 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.board import CODE_OF, COVERED, FLAG
 from bot.capture import Region
 from bot.learn import Learner
 from bot.play import GameResult
-from bot.sim import Game, parse_level
+from bot.sim import Game
 from bot.userdata import learnt_skins
 from bot.vision import load_image, load_pack
 from bot.vision.grid import find_grid
-from bot.vision.pack import TILE_NAMES
+from bot.vocabulary import CODE_OF, COVERED, FLAG, TILE_NAMES, parse_level
 
 ORIGIN = (40, 90)
 FACE = (ORIGIN[0] + 60, ORIGIN[1] - 40, 20, 20)  # x, y, w, h

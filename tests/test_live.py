@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from bot.actuator import DryRunMouse
-from bot.board import COVERED, FLAG, Board
+from bot.board import Board
 from bot.capture import Region
 from bot.errors import ClicksIgnored, InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.live import LiveTable, _new_board, contradiction, park_point, wait_for_new_second
@@ -20,6 +20,7 @@ from bot.userdata import cache_dir
 from bot.vision import Geometry, load_image, load_packs, read
 from bot.vision.pack import SkinPack, pack_named
 from bot.vision.read import board_state
+from bot.vocabulary import COVERED, FLAG
 
 
 def test_a_revealed_cell_that_changes_is_a_contradiction() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.board import COVERED, FLAG, QUESTION, neighbour_sum
+from bot.board import neighbour_sum
 from bot.errors import InconsistentBoard
 from bot.naming import name_looks
 from bot.solver import solve
@@ -17,6 +17,7 @@ from bot.vision.grid import find_grid
 from bot.vision.labels import read_label
 from bot.vision.looks import LookBook
 from bot.vision.read import _zeros_beside_covered
+from bot.vocabulary import COVERED, FLAG, QUESTION
 from tests.looks import fresh_board
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -7,8 +7,9 @@ import pytest
 
 from bot.board import Board
 from bot.play import plan_chords, play_game
-from bot.sim import LEVELS, Game
+from bot.sim import Game
 from bot.solver import get_strategy
+from bot.vocabulary import LEVELS
 
 
 def test_chord_goes_on_a_satisfied_number_that_opens_two_or_more() -> None:

@@ -5,9 +5,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.board import COVERED, EXPLODED, FLAG, MINE, WRONG_FLAG
 from bot.errors import LayoutFileError, UsageError
-from bot.sim import LEVELS, Game, Level, make_layout, parse_level, read_layouts, write_layouts
+from bot.sim import Game, make_layout, read_layouts, write_layouts
+from bot.vocabulary import COVERED, EXPLODED, FLAG, LEVELS, MINE, WRONG_FLAG, Level, parse_level
 
 EXPERT = LEVELS["expert"]
 

@@ -10,7 +10,6 @@ import cv2
 import numpy as np
 import pytest
 
-from bot.board import COVERED, FLAG
 from bot.cli import main
 from bot.errors import InconsistentBoard, NoBoardFound, UnreadableCell
 from bot.vision import load_image, load_packs, locate, read
@@ -18,6 +17,7 @@ from bot.vision.counter import ink_amount, led_counter, read_text
 from bot.vision.labels import read_label
 from bot.vision.pack import skin_names, templates_root
 from bot.vision.read import _band_above, _resized, classifier_for, find_face
+from bot.vocabulary import COVERED, FLAG
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SHIPPED = skin_names(templates_root())  # at collection, before conftest hides this user's learnt packs

@@ -12,11 +12,11 @@ import numpy as np
 
 from bot.board import Board
 from bot.errors import InconsistentBoard
-from bot.sim import Rule
 from bot.solver import deduce, exact
 from bot.solver.analysis import Analysis, Move
 from bot.solver.rules import problem
 from bot.solver.strategies import STRATEGIES, Strategy, get_strategy
+from bot.vocabulary import FirstClickRule
 
 __all__ = ["Analysis", "Move", "STRATEGIES", "Strategy", "check_layout", "get_strategy", "solve"]
 
@@ -24,7 +24,7 @@ __all__ = ["Analysis", "Move", "STRATEGIES", "Strategy", "check_layout", "get_st
 def solve(
     board: Board,
     strategy: str = "best",
-    rule: Rule = "safe",
+    rule: FirstClickRule = "safe",
     rng: np.random.Generator | None = None,
     full: bool = True,
 ) -> Analysis:

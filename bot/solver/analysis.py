@@ -7,7 +7,7 @@ from typing import Literal
 
 import numpy as np
 
-from bot.board import Cell
+from bot.vocabulary import Cell
 
 Action = Literal["reveal", "flag", "chord"]
 Reason = Literal["safe", "mine", "guess", "first"]

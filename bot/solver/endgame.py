@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.board import FLAG, Board
+from bot.board import Board
 from bot.solver.rules import Problem, bits
+from bot.vocabulary import FLAG
 
 MAX_LAYOUTS = 200
 WORK_BUDGET = 40_000  # cells uncovered in imagined reveals, per search (about 0.2 s here)

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.board import Board, Cell
+from bot.board import Board
 from bot.errors import InconsistentBoard
-from bot.sim import Rule as FirstClickRule
 from bot.solver import exact
 from bot.solver.rules import Problem, Rule
+from bot.vocabulary import Cell, FirstClickRule
 
 TOLERANCE = 0.02  # absolute mine-probability slack for look-ahead candidates
 MAX_CANDIDATES = 8

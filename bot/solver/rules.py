@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.board import FLAG, Board, Cell, dilate, neighbour_sum
+from bot.board import Board, dilate, neighbour_sum
 from bot.errors import InconsistentBoard
+from bot.vocabulary import FLAG, Cell
 
 
 @dataclass(frozen=True)

@@ -22,13 +22,12 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
-from bot.board import EXPLODED, MINE, Board, Cell
+from bot.board import Board
 from bot.errors import InconsistentBoard, UsageError
-from bot.sim import Rule as FirstClickRule
-from bot.sim import kept_clear
 from bot.solver import approx, deduce, endgame, exact, guess
 from bot.solver.analysis import Analysis, Move
 from bot.solver.rules import Problem, problem, single_point
+from bot.vocabulary import EXPLODED, MINE, Cell, FirstClickRule, kept_clear
 
 
 class Strategy(ABC):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from bot.board import Cell
+from bot.vocabulary import Cell
 
 
 @dataclass(frozen=True)

@@ -36,9 +36,9 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from bot.board import Cell
 from bot.errors import NoBoardFound
 from bot.vision.geometry import Geometry, fit_lattice, grow
+from bot.vocabulary import Cell
 
 EDGE_STEP = 5  # colour levels: a larger step between neighbouring pixels is an edge
 MIN_INSIDE = 3  # px: the smallest inside of a cell looked for (8 px cells with a bevel), less a pixel all round

@@ -44,23 +44,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bot.board import CHAR_OF, CODE_OF
 from bot.errors import SkinPackError
-from bot.sim import Rule as FirstClickRule
-from bot.sim import State, check_rule
 from bot.userdata import hidden_skins, learnt_skins
 from bot.vision.labels import Labelled
+from bot.vocabulary import CHAR_OF, CODE_OF, TILE_CHARS, TILE_NAMES, FirstClickRule, State, check_rule
 
-TILE_CHARS: dict[str, str] = {
-    "covered": "#",
-    "flag": "F",
-    "question": "?",
-    "mine": "*",
-    "exploded": "X",
-    "wrong_flag": "x",
-    **{str(n): str(n) for n in range(9)},
-}
-TILE_NAMES: dict[str, str] = {ch: name for name, ch in TILE_CHARS.items()}
 FACE_STATES: tuple[State, ...] = ("playing", "won", "lost")
 
 

@@ -15,14 +15,14 @@ from weakref import WeakKeyDictionary
 import cv2
 import numpy as np
 
-from bot.board import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, Board, Cell, neighbour_sum
+from bot.board import Board, neighbour_sum
 from bot.errors import ImpossibleReading, NoBoardFound, UnreadableCell
-from bot.sim import LEVELS, State
 from bot.vision.counter import label_counter, led_counter, picture_counter, text_counter
 from bot.vision.geometry import Geometry, fit_lattice, grow
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, Grid, find_grids, same_board
 from bot.vision.looks import LOOK_LIMIT, LookBook
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
+from bot.vocabulary import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, STANDARD_MINES, WRONG_FLAG, Cell, State
 
 # A cell matches a tile when its score (RMS difference, 0-255 levels) is below this. Cells drawn
 # by the game at 1x match their tile exactly (0). Cells at another scale are compared blurred
@@ -704,20 +704,6 @@ def board_state(board: Board, flags_to_win: bool = False) -> State:
     if board.mines is not None and hidden == board.mines and (flagged == hidden or not flags_to_win):
         return "won"
     return "playing"
-
-
-# mines by board size: the standard levels either way round, and the 8x8 beginner of older games
-# the mine count of a board of a known game's level, by its size (rows, cols) either way round
-STANDARD_MINES = {
-    size: mines
-    for (rows, cols), mines in {
-        **{(level.rows, level.cols): level.mines for level in LEVELS.values()},
-        (8, 8): 10,  # the old beginner (gnome-mines, minegauler, xbomb)
-        (8, 10): 10, (14, 18): 40, (20, 24): 99,  # Google's Minesweeper: easy, medium, hard
-        (10, 10): 10,  # a common web default (nicegui-minesweeper)
-    }.items()
-    for size in ((rows, cols), (cols, rows))
-}
 
 
 def read(
