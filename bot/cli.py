@@ -339,7 +339,7 @@ def _bench_vision(ns: argparse.Namespace) -> int:
     from bot import vision
     from bot.vision.grid import find_grid
     from bot.vision.looks import LookBook
-    from bot.vision.read import read_cells
+    from bot.vision.tiles import read_cells
 
     images = ns.images or sorted(Path("fixtures").glob("*/*.png"))
     if not images:

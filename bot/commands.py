@@ -32,7 +32,7 @@ from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid
 from bot.vision.labels import UNREAD, Labelled, write_label
 from bot.vision.pack import SkinPack, pack_named, skin_names
-from bot.vision.read import face_centre, read_partly
+from bot.vision.reading import face_centre, read_partly
 from bot.vocabulary import CHAR_OF, STANDARD_MINES, level_of
 
 

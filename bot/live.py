@@ -22,8 +22,9 @@ from bot.errors import ClicksIgnored, ImpossibleReading, InconsistentBoard, Scre
 from bot.solver import check_layout
 from bot.userdata import cache_dir
 from bot.vision import Geometry, Reading, read
+from bot.vision.locate import locate
 from bot.vision.pack import SkinPack, pack_named
-from bot.vision.read import BAND_PITCHES, face_centre, locate
+from bot.vision.reading import BAND_PITCHES, face_centre
 from bot.vocabulary import COVERED, FLAG, HIDDEN, QUESTION, Cell, State
 
 SLOW_GAME = 2.0  # s a click may take to show before the measured redraw time says otherwise

@@ -10,9 +10,10 @@ import numpy as np
 from bot.vision import load_image
 from bot.vision.grid import find_grid
 from bot.vision.labels import Labelled, read_label
+from bot.vision.locate import _line_up
 from bot.vision.looks import LOOK_LIMIT, LookBook
 from bot.vision.pack import SkinPack
-from bot.vision.read import _line_up, read_cells
+from bot.vision.tiles import read_cells
 from bot.vocabulary import CODE_OF
 
 

@@ -19,7 +19,7 @@ from bot.live import LiveTable, _new_board, contradiction, park_point, wait_for_
 from bot.userdata import cache_dir
 from bot.vision import Geometry, load_image, load_packs, read
 from bot.vision.pack import SkinPack, pack_named
-from bot.vision.read import board_state
+from bot.vision.reading import board_state
 from bot.vocabulary import COVERED, FLAG
 
 

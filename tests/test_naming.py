@@ -16,7 +16,7 @@ from bot.vision import load_image
 from bot.vision.grid import find_grid
 from bot.vision.labels import read_label
 from bot.vision.looks import LookBook
-from bot.vision.read import _zeros_beside_covered
+from bot.vision.tiles import zeros_beside_covered
 from bot.vocabulary import COVERED, FLAG, QUESTION
 from tests.looks import fresh_board
 
@@ -125,7 +125,7 @@ def test_a_look_that_can_be_no_number_is_an_inconsistent_board() -> None:
 
 def _consistent(path: Path) -> bool:
     board = read_label(path).board
-    if _zeros_beside_covered(board.cells).any():
+    if zeros_beside_covered(board.cells).any():
         return False  # a game that does not open all of a 0's neighbours (react-minesweeper opens four)
     try:
         solve(board)

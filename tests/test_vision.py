@@ -16,7 +16,8 @@ from bot.vision import load_image, load_packs, locate, read
 from bot.vision.counter import ink_amount, led_counter, read_text
 from bot.vision.labels import read_label
 from bot.vision.pack import skin_names, templates_root
-from bot.vision.read import _band_above, _resized, classifier_for, find_face
+from bot.vision.reading import _band_above, find_face
+from bot.vision.tiles import _resized, classifier_for
 from bot.vocabulary import COVERED, FLAG
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -69,7 +70,7 @@ def test_gnome_mines_cells_sit_where_the_snapped_grid_says(path: Path) -> None:
     geo = read(image, [pack], mines=read_label(path).board.mines).geometry
     assert len(geo.xs) == geo.cols and len(geo.ys) == geo.rows
     boxes = [geo.box(r, c) for r in range(geo.rows) for c in range(geo.cols)]
-    _, scores = classifier_for(pack)._match(image, boxes)  # no retries
+    _, scores = classifier_for(pack).match_exact(image, boxes)  # no retries
     assert scores.max() < pack.tolerance
 
 
@@ -108,7 +109,7 @@ def test_a_counter_glyph_in_another_font_leaves_the_counter_unread_not_shorter()
     the number left was another): a glyph like none of the pack's makes the counter unread (None),
     and the mine count then comes from elsewhere, never from a number the game does not show."""
     from bot.vision.counter import _glyph_boxes, ink_amount
-    from bot.vision.read import _band_above
+    from bot.vision.reading import _band_above
 
     path = FIXTURES / "minegauler" / "expert-flags.png"
     pack = load_packs(["minegauler"])[0]

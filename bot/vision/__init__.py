@@ -13,8 +13,9 @@ import numpy as np
 from bot.errors import VisionError
 from bot.vision.annotate import annotate
 from bot.vision.geometry import Geometry
+from bot.vision.locate import locate
 from bot.vision.pack import SkinPack, load_pack, load_packs, pack_named, skin_names
-from bot.vision.read import Reading, locate, read
+from bot.vision.reading import Reading, read
 
 __all__ = ["annotate", "Geometry", "Reading", "SkinPack", "load_image", "load_pack", "load_packs", "locate", "pack_named", "read", "skin_names"]
 

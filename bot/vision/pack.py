@@ -12,7 +12,7 @@ A pack is a folder ``templates/<skin>/`` with a ``pack.json`` and PNG files::
 
 ``pitch`` is the distance between neighbouring cells at 1x (some looks leave a gap between rows).
 ``scales`` lists the screen scales to look for; ``"any"`` means the cell size follows the window.
-``tolerance`` is the match limit for cells read at another scale (default 16; see read.py).
+``tolerance`` is the match limit for cells read at another scale (default 16; see tiles.py).
 ``match_px`` is the size cells are compared at (default ``cell_px``): gnome-mines' 42 px tiles are
 compared at 21, a quarter of the work, with the same margins between tiles.
 ``settle_ms`` is how long the board must stay still before a live reading (default 30: Wine and

@@ -1,0 +1,210 @@
+"""Cells against a skin pack's tiles: how a cell picture is compared with each tile (at any scale),
+and every cell of a board read with a pack (a shipped pack by its tiles, a learnt one by its looks)."""
+
+from __future__ import annotations
+
+from weakref import WeakKeyDictionary
+
+import cv2
+import numpy as np
+
+from bot.board import neighbour_sum
+from bot.vision.geometry import Geometry
+from bot.vision.looks import LOOK_LIMIT, LookBook
+from bot.vision.pack import SkinPack
+from bot.vocabulary import COVERED, Cell
+
+# A cell matches a tile when its score (RMS difference, 0-255 levels) is below this. Cells drawn
+# by the game at 1x match their tile exactly (0). Cells at another scale are compared blurred
+# (see Classifier) against the pack's "tolerance" (default 16): browsers at 1.5x or 2x then differ
+# by up to ~6, while the grey border above a classic board scores 23; gnome-mines, which redraws
+# its tiles at each size, differs by up to ~18 (compared at 21 px) and sets 24.
+MATCH_LIMIT_1X = 10.0
+FLAT_STD = 25.0  # tiles whose pixels vary less than this are "flat" (covered, empty)
+# A line of cells is part of the board when at least this share of its cells match a tile
+# (not all: a hover highlight or a pointer may spoil a cell or two).
+LINE_SHARE = 0.9
+# Where the cell size follows the window, gnome-mines places its cells in whole pixels, and a fitted
+# grid can be a pixel off at some columns or rows (its flags at 0.71x scored 25-34 on the grid, 10
+# off it). A located board measures each column's and row's offset once (_snap); before that, while
+# the board is being found, a cell scoring above SHIFT_ABOVE is also tried one pixel off each way.
+SHIFT_ABOVE = 12.0
+SHIFTS = (-1, 0, 1)
+
+
+class Classifier:
+    """Matches cell pictures against one pack's tiles.
+
+    A cell's score is its RMS difference from the nearest tile. For a flat tile (covered, empty) it
+    is also never less than eight times the gap between the colours of the middle third of cell
+    and tile: flat fills keep their exact colour at any scale, while a title bar or a background of
+    nearly the same grey must not pass for an empty cell. Cells read at another scale than the
+    pack's are resized to it and, like the tiles, blurred a little first: games and browsers draw
+    edges and text differently at each size, and the blur forgives that.
+    """
+
+    def __init__(self, pack: SkinPack) -> None:
+        self.size = pack.match_px or pack.cell_px
+        self.any_scale = pack.scales is None
+        # blur width: 3 px, and an eighth of the cell for games that redraw their tiles at each size
+        self.box = max(3, round(self.size / 8) | 1) if self.any_scale else 3
+        images = [cv2.resize(t.image, (self.size, self.size), interpolation=cv2.INTER_AREA)
+                  if self.size != pack.cell_px else t.image for t in pack.tiles]
+        self.tiles = np.stack([i.reshape(-1) for i in images]).astype(np.float32)
+        self.blurred = np.stack([self._blur(i).reshape(-1) for i in images]).astype(np.float32)
+        self.norms = (self.tiles * self.tiles).sum(axis=1)
+        self.blurred_norms = (self.blurred * self.blurred).sum(axis=1)
+        self.middles = self._middles(self.tiles)
+        self.flat = self.tiles.std(axis=1) < FLAT_STD
+        self.codes = pack.codes()
+        self.tolerance = pack.tolerance
+
+    def limit(self, scale: float) -> float:
+        """The score below which a cell at this scale matches."""
+        return MATCH_LIMIT_1X if scale == 1 and not self.any_scale else self.tolerance
+
+    def match(
+        self, image: np.ndarray, boxes: list[tuple[int, int, int, int]], snapped: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """For each box (x, y, w, h): the index of the nearest tile and its score. ``snapped``: the
+        boxes were measured on the screen (see _snap), so only cells that match nothing are tried
+        off them."""
+        best, score = self.match_exact(image, boxes)
+        if self.any_scale:  # games that lay cells out in whole pixels stray from the fitted grid
+            above = self.tolerance if snapped else SHIFT_ABOVE
+            near = np.flatnonzero((score > above) & (score < 2 * self.tolerance))  # near misses only
+            if len(near):
+                shifted = [(x + dx, y + dy, w, h) for x, y, w, h in (boxes[i] for i in near) for dy in SHIFTS for dx in SHIFTS]
+                again, scores = (a.reshape(len(near), -1) for a in self.match_exact(image, shifted))
+                j = np.argmin(scores, axis=1)  # the unshifted box is among them
+                best[near], score[near] = again[np.arange(len(near)), j], scores[np.arange(len(near)), j]
+        return best, score
+
+    def match_exact(self, image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+        n = self.size
+        scaled = self.any_scale or any(w != n for _, _, w, _ in boxes)
+        crops = np.empty((len(boxes), n * n * 3), dtype=np.float32)
+        for (w, h), where in _by_size(boxes).items():
+            stack = np.empty((len(where), h, w, 3), dtype=np.uint8)
+            off = np.zeros(len(where), dtype=bool)
+            for k, i in enumerate(where):
+                x, y = boxes[i][:2]
+                crop = image[max(y, 0) : y + h, max(x, 0) : x + w]
+                if crop.shape[:2] == (h, w):
+                    stack[k] = crop
+                else:
+                    off[k] = True
+            if (w, h) != (n, n):
+                stack = _resized(stack, n)
+            if scaled:
+                stack = self._blur_all(stack)
+            crops[where] = stack.reshape(len(where), -1)
+            crops[np.asarray(where)[off]] = 1e4  # off the image: matches nothing
+        middles = self._middles(crops)
+        tiles, norms = (self.blurred, self.blurred_norms) if scaled else (self.tiles, self.norms)
+        d2 = (crops * crops).sum(axis=1)[:, None] + norms[None, :] - 2 * crops @ tiles.T
+        best = np.argmin(d2, axis=1)
+        rms = np.sqrt(np.maximum(d2[np.arange(len(crops)), best], 0) / crops.shape[1])
+        gap = np.abs(middles - self.middles[best]).max(axis=1)
+        return best, np.where(self.flat[best], np.maximum(rms, 8 * gap), rms)
+
+    def _middles(self, flat: np.ndarray) -> np.ndarray:
+        """Mean colour of the middle third of each picture (rows of n*n*3 values)."""
+        n, third = self.size, self.size // 3
+        return flat.reshape(len(flat), n, n, 3)[:, third : n - third, third : n - third].mean(axis=(1, 2))
+
+    def read_line(self, image: np.ndarray, geometry: Geometry, cells: list[Cell]) -> np.ndarray | None:
+        """The codes of a line of cells, or None when too few of them match a tile."""
+        best, score = self.match(image, [geometry.box(r, c) for r, c in cells])
+        if (score < self.limit(geometry.scale)).mean() < LINE_SHARE:
+            return None
+        return self.codes[best]
+
+    def _blur(self, tile: np.ndarray) -> np.ndarray:
+        return cv2.blur(tile, (self.box, self.box))
+
+    def _blur_all(self, stack: np.ndarray) -> np.ndarray:
+        """:meth:`_blur` on each of a stack of pictures, in one call: each is given its own mirrored
+        border (as cv2.blur gives one picture) and the stack blurred as one tall picture."""
+        r = self.box // 2
+        count, h, w, _ = stack.shape
+        padded = np.pad(stack, ((0, 0), (r, r), (r, r), (0, 0)), mode="reflect")
+        tall = cv2.blur(padded.reshape(count * (h + 2 * r), w + 2 * r, 3), (self.box, self.box))
+        return tall.reshape(count, h + 2 * r, w + 2 * r, 3)[:, r : r + h, r : r + w]
+
+
+def _by_size(boxes: list[tuple[int, int, int, int]]) -> dict[tuple[int, int], list[int]]:
+    """The indices of the boxes of each size (w, h)."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, (_, _, w, h) in enumerate(boxes):
+        groups.setdefault((w, h), []).append(i)
+    return groups
+
+
+def _resized(stack: np.ndarray, n: int) -> np.ndarray:
+    """Each of a stack of pictures resized to n x n (area averaging). Shrinking, the stack is
+    resized as one tall picture: its pictures' edges fall on output rows' edges, so none bleeds
+    into the next. Enlarging interpolates across those edges, so pictures go one by one."""
+    count, h, w, _ = stack.shape
+    if h < n:
+        return np.stack([cv2.resize(p, (n, n), interpolation=cv2.INTER_AREA) for p in stack])
+    tall = cv2.resize(stack.reshape(count * h, w, 3), (n, count * n), interpolation=cv2.INTER_AREA)
+    return tall.reshape(count, n, n, 3)
+
+
+_CLASSIFIERS: WeakKeyDictionary[SkinPack, Classifier] = WeakKeyDictionary()
+
+
+def classifier_for(pack: SkinPack) -> Classifier:
+    if pack not in _CLASSIFIERS:
+        _CLASSIFIERS[pack] = Classifier(pack)
+    return _CLASSIFIERS[pack]
+
+
+def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and match scores (RMS levels) of every cell, as rows x cols arrays. A learnt pack is
+    read as it was learnt: each cell is the look (tile) it is nearest, by bot/vision/looks.py."""
+    if pack.learnt:
+        book = _look_book(geometry, pack)
+        pictures, crops = book.cut_cells(image)
+        looks, rms = book.nearest(crops, pictures)
+        codes = pack.codes()[np.maximum(looks, 0)]
+        # a cell as like a look of another value as its own is not read (cells over a background
+        # picture: kmines' empty cell may be nearer a covered cell elsewhere than its own look)
+        d = book.distances(crops)
+        d[pack.codes()[None, :] == codes[:, None]] = np.inf
+        rival = np.flatnonzero((d.min(axis=1) < LOOK_LIMIT) & (looks >= 0))
+        if len(rival):
+            alike = book.alike(rival, d[rival].argmin(axis=1), d[rival].min(axis=1), pictures)
+            looks[rival[alike]] = -1
+        rms[looks < 0] = np.inf  # like no look, or like two
+        shape = (geometry.rows, geometry.cols)
+        return codes.reshape(shape), rms.reshape(shape)
+    classifier = classifier_for(pack)
+    cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
+    best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells], snapped=bool(geometry.xs))
+    shape = (geometry.rows, geometry.cols)
+    return classifier.codes[best].reshape(shape), rms.reshape(shape)
+
+
+def _look_book(geometry: Geometry, pack: SkinPack) -> LookBook:
+    """A learnt pack's looks, for cutting cells where ``geometry`` puts them as the learner cut them."""
+    book = LookBook(geometry)
+    for tile in pack.tiles:
+        book.add(tile.image)
+    return book
+
+
+def look_distances(image: np.ndarray, geometry: Geometry, pack: SkinPack, cells: list[Cell]) -> np.ndarray:
+    """How far each of ``cells`` is from each look of a learnt pack, unshifted (len(cells) x
+    len(tiles)); inf where a cell lies outside the image."""
+    book = _look_book(geometry, pack)
+    try:
+        return book.distances(book.crops(image, cells), shifts=False)
+    except ValueError:
+        return np.full((len(cells), len(pack.tiles)), np.inf, dtype=np.float32)
+
+
+def zeros_beside_covered(codes: np.ndarray) -> np.ndarray:
+    """Cells read as 0 that touch a covered cell: what no game shows (it opens a 0's neighbours)."""
+    return (codes == 0) & (neighbour_sum(codes == COVERED) > 0)
