@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from bot.board import Board, neighbour_sum
-from bot.errors import InconsistentBoard
+from bot.board import Board, dilate, neighbour_sum
+from bot.errors import InconsistentBoard, ScreenError
 from bot.solver.exact import Budget, TooComplex, solve
 from bot.solver.rules import Problem, bits, problem
 from bot.vocabulary import COVERED, FLAG, NUMBERS, QUESTION, Cell
@@ -158,3 +158,54 @@ def _grid(shape: tuple[int, int], p: Problem, values: np.ndarray) -> np.ndarray:
     for cell, v in zip(p.cells, values, strict=True):
         grid[cell] = v
     return grid
+
+
+@dataclass
+class Looks:
+    """What is known of one skin's looks (ids of a LookBook): hidden ones, end-of-game ones, and
+    for each revealed look the numbers it may still show."""
+
+    hidden: dict[int, int] = field(default_factory=dict)  # look -> COVERED or FLAG
+    ends: dict[int, int] = field(default_factory=dict)  # look -> MINE, EXPLODED or WRONG_FLAG
+    possible: dict[int, frozenset[int]] = field(default_factory=dict)
+
+    def names(self) -> dict[int, int]:
+        """Every look named for certain, and its cell code."""
+        named = {k: next(iter(v)) for k, v in self.possible.items() if len(v) == 1}
+        return {**self.hidden, **self.ends, **named}
+
+    def covered(self) -> list[int]:
+        return [k for k, code in self.hidden.items() if code == COVERED]
+
+
+def covered_looks(looks: np.ndarray, mines: int) -> list[int]:
+    """The looks of covered cells on a new game's board. A game that opened an area itself
+    (xdemineur) shows revealed cells too, which may outnumber the covered ones: then one look is
+    covered and the rest is an opened area, 0s and the numbers beside them, that the rules can name.
+    Where no look leaves such an area, every look is a covered cell's (a checkerboard's two shades;
+    cells over a picture, which look different at each position)."""
+    kinds, counts = np.unique(looks, return_counts=True)
+    order = [int(kinds[i]) for i in np.argsort(-counts)]
+    fits = [k for k in order if opened_area(looks, k, mines)] if len(order) > 1 else []
+    if not fits:
+        return order
+    # An area opened along the board's edge can read the other way round too (the covered cells
+    # taken for the 0s of an area beyond the numbers): the look with over twice the other's cells
+    # is the covered one, as a new game's 0s are few next to its covered cells; else it is not clear.
+    size = dict(zip(kinds.tolist(), counts.tolist()))
+    if len(fits) > 1 and size[fits[0]] < 2 * size[fits[1]]:
+        raise ScreenError(
+            "cannot tell which cells are covered on this board: start a new game (every cell covered) and run minebot again"
+        )
+    return fits[:1]
+
+
+def opened_area(looks: np.ndarray, covered: int, mines: int) -> bool:
+    """Whether, with ``covered`` the covered look, the other cells are an opened area: the rules
+    name some look 0, and every other cell is a 0 or beside one."""
+    try:
+        naming = name_looks(looks, {covered: COVERED}, mines=mines)
+    except InconsistentBoard:
+        return False
+    zeros = np.isin(looks, [k for k, v in naming.possible.items() if v == frozenset({0})])
+    return bool(zeros.any() and ((looks == covered) | zeros | dilate(zeros)).all())

@@ -11,6 +11,7 @@ import pytest
 
 from bot.capture import Region
 from bot.learn import Learner
+from bot.outcome import changed_apart
 from bot.play import GameResult
 from bot.sim import Game
 from bot.userdata import learnt_skins
@@ -197,7 +198,7 @@ def test_a_board_the_game_opened_itself_names_its_covered_look(name: str) -> Non
     """xdemineur opens an area of each new game itself (its openings can outnumber the covered
     cells): the covered look is the one that leaves an opened area the rules can name; an area
     along the edge, which the rules read the other way round too, by the look with more cells."""
-    from bot.learn import _covered_looks
+    from bot.naming import covered_looks
     from bot.vision.labels import read_label
     from bot.vision.looks import LookBook
 
@@ -205,18 +206,18 @@ def test_a_board_the_game_opened_itself_names_its_covered_look(name: str) -> Non
     truth = read_label(path)
     image = load_image(path.with_suffix(".png"))
     looks = LookBook(find_grid(image)).assign(image)
-    (covered,) = _covered_looks(looks, truth.board.mines)
+    (covered,) = covered_looks(looks, truth.board.mines)
     assert (truth.board.cells[looks == covered] == COVERED).all()
 
 
 def test_cells_over_a_picture_are_all_covered_on_a_new_board() -> None:
     """A new board whose covered cells show several looks (as over a background picture) and no
     opened area: every look is covered, none is taken for a number."""
-    from bot.learn import _covered_looks
+    from bot.naming import covered_looks
 
     rng = np.random.default_rng(1)
     looks = rng.integers(0, 3, size=(9, 9))
-    assert sorted(_covered_looks(looks, 10)) == [0, 1, 2]
+    assert sorted(covered_looks(looks, 10)) == [0, 1, 2]
 
 
 def test_a_lost_click_of_either_button_is_clicked_once_more(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -253,7 +254,7 @@ def test_a_game_with_no_face_and_no_key_is_restarted_by_its_button() -> None:
     drawn.face = False
     learner = _learner(drawn)
     results = _play(learner, 3)
-    assert len(results) == 3 and learner.restart is not None and learner.restart[0] == "face"
+    assert len(results) == 3 and learner.restarter.way is not None and learner.restarter.way[0] == "face"
     assert "ctrl+n" not in drawn.pressed
     assert drawn.pressed == ["F2", "ctrl+r", "n"]  # tried once, before the first click on the button
 
@@ -320,8 +321,8 @@ def test_what_changed_away_from_the_clicks_is_told_apart() -> None:
     before = np.zeros((5, 6), dtype=np.int64)
     after = before.copy()
     after[0:2, 0:3] = 1  # the area opened by the click at (0, 0)
-    assert not Learner._changed_apart([(0, 0)], before, after).any()
-    assert not Learner._changed_apart([(0, 0), (4, 5)], before, after).any()  # (4,5) not drawn yet
+    assert not changed_apart([(0, 0)], before, after).any()
+    assert not changed_apart([(0, 0), (4, 5)], before, after).any()  # (4,5) not drawn yet
     after[4, 0] = 2  # a mine shown far from the click
-    assert Learner._changed_apart([(0, 0)], before, after).tolist()[4][0]
-    assert Learner._changed_apart([(0, 0)], before, after).sum() == 1
+    assert changed_apart([(0, 0)], before, after).tolist()[4][0]
+    assert changed_apart([(0, 0)], before, after).sum() == 1

@@ -1,0 +1,169 @@
+"""How a click went in a game whose looks are being learnt: told from what changed on the board.
+
+A click opens its cell, and a 0 its neighbours: what changed is joined to the cells clicked.
+Anything else that changed is the game's doing at its end (every safe cell open: won; the mines
+shown: lost), or something it drew across the board (a dialog). A lost game's end names looks: the
+clicked cell shows the exploded mine, the other hidden cells that changed show mines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+import cv2
+import numpy as np
+
+from bot.errors import InconsistentBoard, ScreenError
+from bot.naming import Looks, name_looks
+from bot.vocabulary import EXPLODED, FLAG, MINE, NUMBERS, Cell, State
+
+OVERLAY_CELLS = 3  # revealed cells showing other looks that say something is drawn across the board
+UNNAMED = 99  # the value of a look not named yet (none of the cell codes)
+# A guess that showed only looks never named, the board still nameable: a number and the area it
+# opened, or the exploded mine of a lost game and the mines it shows beside it (winemine when
+# every other mine is flagged or next to it; sgt-mines shows none): the cell, its look, what was
+# known of the looks before, and the looks of the other cells that changed.
+Suspect = tuple[Cell, int, dict[int, frozenset[int]], set[int]]
+
+
+def apart(clicked: list[Cell], changed: np.ndarray) -> np.ndarray:
+    """The ``changed`` cells not joined to a clicked cell by changed cells: what a click (and a
+    0's area) cannot have opened; the game's doing at its end."""
+    _, parts = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+    return changed & ~np.isin(parts, [parts[c] for c in clicked if changed[c]])
+
+def changed_apart(clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """The cells that changed between the readings apart from the clicks (see apart), a click
+    not drawn yet still joining what it opened."""
+    changed = after != before
+    for cell in clicked:
+        changed[cell] = True
+    return apart(clicked, changed)
+
+
+class Judge:
+    """Tells how each click went from the readings before and after it, learning into ``looks``
+    what a lost game's end shows. ``save_screen`` saves the last screen for an error message."""
+
+    def __init__(self, looks: Looks, mines: int, out: TextIO, save_screen: Callable[[], Path]) -> None:
+        self.looks, self.mines, self.out, self.save_screen = looks, mines, out, save_screen
+        self.suspect: Suspect | None = None  # the last guess, while it may have lost the game (see Suspect)
+
+    def answered(self) -> None:
+        """The game answered a click: it was not over after the suspect guess."""
+        self.suspect = None
+
+    def lost_on_suspect(self) -> bool:
+        """The game stopped answering after a suspect guess: the game was lost there. Its look is
+        the exploded mine, the other new looks beside it mines, and nothing learnt since (the
+        look taken for a number) holds. False where there is no such guess."""
+        if self.suspect is None:
+            return False
+        cell, look, known, beside = self.suspect
+        self.looks.possible = known
+        self.looks.ends[look] = EXPLODED
+        for other in beside - {look}:  # the mines a lost game shows (next to the one hit)
+            self.looks.ends.setdefault(other, MINE)
+        print(f"minebot: the game stopped answering after the guess at {cell} showed looks never seen: "
+              "lost there, and that look is the exploded mine", file=self.out)
+        return True
+
+    def outcome(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> State:
+        """Won, lost or playing, from what changed. A click opens the cell, and a 0 its neighbours:
+        what changed is linked to the cells clicked. Anything else that changed is the game's doing
+        at the end: all cells but the mines open (won; some games then flag the mines), or the
+        mines shown (lost: the clicked cell is the exploded mine)."""
+        self.suspect = None
+        known = self.looks.names()
+        hidden_before = int(np.isin(before, list(self.looks.hidden)).sum())
+        if not guess and hidden_before - len(clicked) == self.mines:
+            return "won"  # the last safe cells: won, whatever the game then draws over the board (a best-times dialog)
+        # only hidden cells change in a game (a revealed one may move to a look found since, a twin of its own)
+        changed = (after != before) & np.isin(before, list(self.looks.hidden))
+        elsewhere = apart(clicked, changed)
+        if elsewhere.any():  # the game's doing, or something drawn across the board at its end
+            across = self.drawn_across(clicked, before, after)
+            if across is not None:
+                return across
+        hidden = np.isin(after, list(self.looks.hidden)) | elsewhere
+        if int(hidden.sum()) == self.mines and not any(known.get(int(after[c])) == EXPLODED for c in clicked):
+            for k in np.unique(after[elsewhere]):  # the game flagged the mines itself
+                self.looks.hidden.setdefault(int(k), FLAG)
+            return "won"
+        shows_mine = any(known.get(int(after[c])) in (EXPLODED, MINE) for c in clicked)
+        if not guess and elsewhere.any() and not shows_mine:
+            raise ScreenError(
+                "after clicks on cells called safe, cells elsewhere on the board changed: something is drawn over the "
+                f"board (a dialog?) (the screen is saved in {self.save_screen()}); close it and run minebot again"
+            )
+        if elsewhere.any() or shows_mine:
+            if guess and len(clicked) == 1:
+                self.learn_end(clicked[0], after, changed)
+            return "lost"
+        if guess:
+            shown = {int(k) for k in after[changed]}
+            r, c = clicked[0]
+            near = changed.copy()
+            near[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = False
+            # every cell that changed is next to the one clicked and shows a look never named: the mine
+            # hit and mines beside it (a lost game with the others flagged), or a number's first showing
+            unnamed = not shown & set(known) and not near.any()
+            try:
+                name_looks(after, self.looks.hidden, self.looks.possible, self.mines)
+            except InconsistentBoard as exc:
+                # the guess showed a mine, and the game nothing else or only mines (next to it: the
+                # others flagged); or the game showed every cell (xbomb)
+                if int(changed.sum()) == 1 or unnamed or not np.isin(after, self.looks.covered()).any():
+                    self.learn_end(clicked[0], after, changed)
+                    return "lost"
+                # a mine opens no area: the looks are wrong (two values taken for one)
+                raise ScreenError(
+                    f"this board's looks admit no naming ({exc}): minebot cannot tell some of its cells apart "
+                    f"(the screen is saved in {self.save_screen()})"
+                ) from exc
+            if unnamed:
+                look = int(after[clicked[0]])
+                self.suspect = (clicked[0], look, dict(self.looks.possible), shown - {look})
+        return "playing"
+
+    def drawn_across(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> State | None:
+        """Whether the game drew something across the board after the clicks (kmines' "Congratulations!
+        You have won!"): at least OVERLAY_CELLS revealed cells, which never change in a game, now
+        show a look of another value or none. Then the game is over, and the board outside the
+        smallest box round those cells tells how: lost if a clicked cell or a cell hidden before
+        shows a mine there, else won. None where nothing is drawn across it."""
+        names = self.looks.names()
+        value = np.vectorize(lambda k: names.get(int(k), UNNAMED), otypes=[np.int64])
+        was, now = value(before), value(after)
+        over = np.isin(was, list(NUMBERS)) & (now != was)
+        if int(over.sum()) < OVERLAY_CELLS:
+            return None
+        rows, cols = np.flatnonzero(over.any(axis=1)), np.flatnonzero(over.any(axis=0))
+        outside = np.ones(over.shape, dtype=bool)
+        outside[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1] = False
+        mines = np.isin(now, [MINE, EXPLODED]) & outside
+        hidden_before = np.isin(before, list(self.looks.hidden))
+        shows_mine = any(mines[c] for c in clicked) or bool((mines & hidden_before).any())
+        print(f"minebot: something is drawn across the board: the game is over ({'lost' if shows_mine else 'won'}, "
+              "from what shows around it)", file=self.out)
+        return "lost" if shows_mine else "won"
+
+    def learn_end(self, clicked: Cell, after: np.ndarray, changed: np.ndarray) -> None:
+        """A lost game's end: the clicked cell shows the exploded mine; the other hidden cells that
+        ``changed`` show mines. (The bot flags only certain mines: a flag of its own that a game
+        redraws at the end, as kmines does, shows a mine too; wrong flags are never its own, so never
+        learnt here. A game that shows every cell at the end (xbomb) shows numbers too: there only
+        the exploded mine is learnt.)"""
+        known = self.looks.names()
+        self.looks.ends.setdefault(int(after[clicked]), EXPLODED)
+        if int(changed.sum()) > self.mines:
+            print("minebot: learnt the exploded mine of a lost game", file=self.out)
+            return
+        for r, c in np.argwhere(changed):
+            look = int(after[r, c])
+            if (r, c) == clicked or look in known:
+                continue
+            self.looks.ends.setdefault(look, MINE)
+        print(f"minebot: learnt the end of a lost game ({len(self.looks.ends)} looks)", file=self.out)

@@ -1,0 +1,147 @@
+"""Starting the next game of a game minebot has no pack for (the learner's way between games).
+
+Games start a new game in their own ways: a key (F2, Ctrl+R, N), the face above the board, a web
+page's "Restart" button; some ask to confirm first (kmines' "Reset the game?"). The learner does
+not know which, so it tries them in turn, and keeps the one that worked for the next game.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Protocol, cast
+
+import cv2
+import numpy as np
+
+from bot.actuator import Mouse
+from bot.capture import Region
+from bot.errors import ScreenError
+from bot.vision.geometry import Geometry
+
+NEW_GAME_KEYS = ("F2", "ctrl+r", "n", "ctrl+n")  # tried in turn after a game
+LAST_KEY = "ctrl+n"  # tried after clicks on the face and buttons: a browser opens a new window on it
+BUTTONS_WITHIN = 2.0  # cells above the board where buttons to click are looked for
+BUTTONS_TRIED = 4  # of those, the nearest the board
+DRAWN_OVER = 0.02  # share of the board's pixels changed by a key that says something covers it
+KEY_WAIT, CLICK_WAIT = 1.5, 3.0  # s a new game may take to show after a key, after a click
+PAUSE = 0.1  # s after Escape closed a menu
+CHANGED = 16  # colour levels: a pixel that changed more than this is drawn anew
+DRAWN = 40  # colour levels from the background (or from the playing face): something drawn
+
+
+class Watcher(Protocol):
+    """What the restarter needs of whoever reads the board (the learner)."""
+
+    image: np.ndarray | None  # the board's region as last read
+
+    def fresh_within(self, seconds: float) -> bool: ...  # whether a new game shows within that time
+    def save_screen(self) -> Path: ...
+
+
+Way = tuple[str, object]  # ("key", name) or ("face", (x, y) in the board region)
+
+
+class Restarter:
+    """Starts new games on the board at ``local`` (in the grabbed ``region``)."""
+
+    def __init__(self, mouse: Mouse, region: Region, local: Geometry) -> None:
+        self.mouse, self.region, self.local = mouse, region, local
+        self.way: Way | None = None  # how a new game started last time
+        self.band_playing: np.ndarray | None = None  # the strip above the board while the game was on
+
+    def playing(self, image: np.ndarray) -> None:
+        """A game is on: remember what is above the board (at its end, the face is what changed)."""
+        self.band_playing = self._band(image)
+
+    def _band(self, image: np.ndarray) -> np.ndarray:
+        x, y, _, _ = self.local.region()
+        return image[: max(y, 0), :].astype(np.int16)
+
+    def start(self, watcher: Watcher, key: str | None = None) -> None:
+        """Start the next game: the way that worked last time; else the key given, else F2, Ctrl+R
+        and N; else a click on what changed above the board when the game ended (the face), then
+        on each thing drawn just above the board (a web game's "Restart" button); else Ctrl+N
+        (last: a browser opens a window on it). Done when a new game shows; the way that worked is
+        kept. A key after which no new game shows but something is drawn over the board (kmines
+        asks "Reset the game?") is confirmed with Return, its default button; a click after which
+        something is drawn over the board (a menu) is undone with Escape. (No Escape after a key:
+        xdemineur quits on it, with no prompt.)"""
+        keys: list[Way] = [("key", k) for k in ((key,) if key else NEW_GAME_KEYS)]
+        ways: list[Way] = [] if self.way is None else [self.way]
+        ways += [way for way in keys if way[1] != LAST_KEY]
+        face = self._face(watcher.image)
+        if face is not None:
+            ways.append(("face", face))
+        ways += [("face", point) for point in self._buttons(watcher.image)]
+        ways += [way for way in keys if way[1] == LAST_KEY]
+        ended = None if watcher.image is None else watcher.image.copy()
+        for way in dict.fromkeys(ways):
+            how, what = way
+            if how == "key":
+                self.mouse.press(str(what))
+            else:
+                x, y = cast(tuple[float, float], what)  # a face's or a button's centre
+                self.mouse.click(self.region.left + x, self.region.top + y)
+            if watcher.fresh_within(KEY_WAIT if how == "key" else CLICK_WAIT):
+                self.way = way
+                return
+            if how == "key" and _drawn_over(watcher.image, ended):
+                self.mouse.press("Return")
+                if watcher.fresh_within(KEY_WAIT):
+                    self.way = way
+                    return
+            elif _drawn_over(watcher.image, ended):  # the click opened a menu or a popup over the board: closed
+                self.mouse.press("Escape")
+                time.sleep(PAUSE)
+        raise ScreenError(
+            "could not start a new game (tried F2, Ctrl+R, N, the face, what is drawn just above the board and Ctrl+N); "
+            "start one by hand and run minebot "
+            f"again (the screen is saved in {watcher.save_screen()})"
+        )
+
+    def _face(self, image: np.ndarray | None) -> tuple[float, float] | None:
+        """Where the picture above the board changed between the game's start and its end, nearest
+        the board's middle (the face; the timer changes too, off to a side)."""
+        if image is None or self.band_playing is None:
+            return None
+        band = self._band(image)
+        if band.shape != self.band_playing.shape or band.size == 0:
+            return None
+        moved = (np.abs(band - self.band_playing).max(axis=2) > DRAWN).astype(np.uint8)
+        n, _, stats, centres = cv2.connectedComponentsWithStats(cv2.dilate(moved, np.ones((3, 3), np.uint8)))
+        if n <= 1:
+            return None
+        middle = self.local.origin[0] + self.local.cols * self.local.pitch[0] / 2
+        best = min(range(1, n), key=lambda i: abs(centres[i][0] - middle))
+        return float(centres[best][0]), float(centres[best][1])
+
+    def _buttons(self, image: np.ndarray | None) -> list[tuple[float, float]]:
+        """Things drawn apart from the background within BUTTONS_WITHIN cells above the board and
+        over its columns, whole in that strip, nearest the board first: where a game with no face
+        and no key for a new game has its button."""
+        if image is None:
+            return []
+        x, y, w, _ = self.local.region()
+        pitch = self.local.pitch[1]
+        top, left = max(round(y - BUTTONS_WITHIN * pitch), 0), max(x, 0)
+        strip = image[top:max(y, 0), left:x + w].astype(np.int16)
+        if strip.size == 0:
+            return []
+        colours, counts = np.unique(strip.reshape(-1, 3), axis=0, return_counts=True)
+        background = colours[counts.argmax()]
+        drawn = (np.abs(strip - background).max(axis=2) > DRAWN).astype(np.uint8)
+        grown = cv2.dilate(drawn, np.ones((max(round(pitch / 6), 1),) * 2, np.uint8))
+        n, _, stats, centres = cv2.connectedComponentsWithStats(grown)
+        # whole things only: one cut by the strip's top is part of something larger (a menu bar)
+        found = [i for i in range(1, n) if stats[i, cv2.CC_STAT_HEIGHT] >= pitch / 4 and stats[i, cv2.CC_STAT_TOP] > 0]
+        found.sort(key=lambda i: -(stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT]))
+        return [(left + float(centres[i][0]), top + float(centres[i][1])) for i in found[:BUTTONS_TRIED]]
+
+
+def _drawn_over(now: np.ndarray | None, ended: np.ndarray | None) -> bool:
+    """Whether something now covers part of the board that the end of the game did not show
+    (over DRAWN_OVER of its pixels changed)."""
+    if ended is None or now is None or now.shape != ended.shape:
+        return False
+    return float((np.abs(now.astype(np.int16) - ended).max(axis=2) > CHANGED).mean()) > DRAWN_OVER
