@@ -9,7 +9,9 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -41,8 +43,39 @@ class Region:
     height: int
 
 
-class Screen:
-    """Screenshots through mss. Create and use it in one thread (mss keeps per-thread handles)."""
+class Screen(Protocol):
+    """What minebot needs of a screen: the whole of it, grabs of any region, and a grab once a
+    region stopped changing. :class:`MssScreen` is the real one; tests give drawn games of their own."""
+
+    whole: Region
+
+    def grab(self, region: Region | None = None) -> np.ndarray: ...
+
+    def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray: ...
+
+
+SETTLE_TIMEOUT = 2.0  # s a region may keep changing before the last grab is taken as it is
+SETTLE_INTERVAL = 0.008  # s between grabs while waiting for a region to settle
+
+
+def settle(grab: Callable[[], np.ndarray], quiet: float = 0.0, timeout: float = SETTLE_TIMEOUT) -> np.ndarray:
+    """Grab until the picture stops changing: two grabs in a row are identical and nothing changed
+    for ``quiet`` seconds either (games that animate a reveal need that); after ``timeout``, the last."""
+    last = grab()
+    start = since = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        time.sleep(SETTLE_INTERVAL)
+        now, at = grab(), time.perf_counter()
+        if not np.array_equal(now, last):
+            last, since = now, at
+        elif at - since >= quiet:
+            return now
+    return last
+
+
+class MssScreen:
+    """Screenshots through mss. Create and use it in one thread (mss keeps per-thread handles);
+    close it, or use it in a ``with`` block."""
 
     def __init__(self) -> None:
         check_display()
@@ -60,19 +93,14 @@ class Screen:
         shot = self._mss.grab({"left": r.left, "top": r.top, "width": r.width, "height": r.height})
         return np.asarray(shot)[:, :, :3]
 
-    def settled(self, region: Region, quiet: float = 0.0, timeout: float = 2.0, interval: float = 0.008) -> np.ndarray:
-        """Grab ``region`` until it stops changing: two grabs in a row are identical and nothing
-        changed for ``quiet`` seconds either (games that animate a reveal need that)."""
-        last = self.grab(region)
-        start = since = time.perf_counter()
-        while time.perf_counter() - start < timeout:
-            time.sleep(interval)
-            now, at = self.grab(region), time.perf_counter()
-            if not np.array_equal(now, last):
-                last, since = now, at
-            elif at - since >= quiet:
-                return now
-        return last
+    def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
+        return settle(lambda: self.grab(region), quiet)
 
     def close(self) -> None:
         self._mss.close()
+
+    def __enter__(self) -> MssScreen:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()

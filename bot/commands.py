@@ -19,7 +19,7 @@ import numpy as np
 from bot.actuator import DryRunMouse, LiveMouse, Mouse
 from bot.bench import wilson
 from bot.board import Board
-from bot.capture import Screen
+from bot.capture import MssScreen, Screen
 from bot.errors import InconsistentBoard, MinebotError, NoBoardFound, ScreenError, UsageError, VisionError
 from bot.games import GAMES, start_game, virtual_display
 from bot.learn import Learner
@@ -112,7 +112,9 @@ def _describe(result: GameResult) -> str:
 
 
 def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
-    screen = screen or Screen()
+    if screen is None:
+        with MssScreen() as own:
+            return play(ns, own)
     new_game_key = getattr(ns, "new_game_key", None)
     learn = getattr(ns, "learn", None)
     if learn is not None:
@@ -260,7 +262,9 @@ def advise(ns: argparse.Namespace, screen: Screen | None = None) -> int:
     """Watch the screen and print the advice for each new board. Watching, a board that cannot be
     read or cannot be right (a wrong flag of the player's, a window over the game) is said once, in
     a line, and the watch goes on; with ``--once`` it is the error."""
-    screen = screen or Screen()
+    if screen is None:
+        with MssScreen() as own:
+            return advise(ns, own)
     packs = load_packs([ns.skin] if ns.skin else None)
     last: Board | None = None
     trouble = ""  # the last problem said
@@ -288,7 +292,10 @@ def advise(ns: argparse.Namespace, screen: Screen | None = None) -> int:
 
 
 def record(ns: argparse.Namespace, screen: Screen | None = None) -> int:
-    image = (screen or Screen()).grab()
+    if screen is None:
+        with MssScreen() as own:
+            return record(ns, own)
+    image = screen.grab()
     png, board_file = ns.out.with_suffix(".png"), ns.out.with_suffix(".board")
     cv2.imwrite(str(png), image)
     packs = load_packs([ns.skin] if ns.skin else None)
