@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import multiprocessing
 import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TextIO
@@ -17,6 +16,7 @@ from typing import TextIO
 import numpy as np
 
 from bot.play import GameResult, play_game
+from bot.progress import ProgressLine
 from bot.sim import Game, Layout
 from bot.solver import get_strategy
 from bot.vocabulary import FirstClickRule, Level
@@ -149,29 +149,17 @@ def run(
     )
 
 
-class Progress:
-    """A progress line on stderr at most every ``every`` seconds (only on long runs)."""
+class Progress(ProgressLine):
+    """A progress line for a benchmark, at most every ``every`` seconds (only on long runs)."""
 
     def __init__(self, label: str, every: float = 2.0, stream: TextIO | None = None) -> None:
-        self.label = label
-        self.every = every
-        self.stream = stream if stream is not None else sys.stderr
-        self.start = time.monotonic()
-        self.last = self.start
+        super().__init__(label, every, stream)
 
     def __call__(self, done: int, total: int, wins: int) -> None:
-        now = time.monotonic()
-        if now - self.last < self.every and done < total:
+        seconds = self.due(final=done >= total)
+        if seconds is None:
             return
-        if now - self.start < self.every:
-            return  # short runs stay quiet
-        self.last = now
-        rate = done / (now - self.start)
+        rate = done / seconds
         eta = (total - done) / rate if rate else 0.0
-        print(
-            f"\r{self.label}: {done}/{total} games, {wins / done:.1%} won, "
-            f"{rate:.0f} games/s, {eta:.0f}s left   ",
-            end="" if done < total else "\n",
-            file=self.stream,
-            flush=True,
-        )
+        self.show(f"{done}/{total} games, {wins / done:.1%} won, {rate:.0f} games/s, {eta:.0f}s left", end=done >= total)
+

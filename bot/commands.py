@@ -23,7 +23,7 @@ from bot.capture import MssScreen, Screen
 from bot.errors import InconsistentBoard, MinebotError, NoBoardFound, ScreenError, UsageError, VisionError
 from bot.games import GAMES, start_game, virtual_display
 from bot.learn import Learner
-from bot.live import LiveTable, find_game, mouse_ratio, park_point
+from bot.live import LiveTable, click_face, find_game, mouse_ratio, park_point
 from bot.play import GameProgress, GameResult, play_game
 from bot.solver import get_strategy, solve
 from bot.userdata import hidden_skins, learnt_skins
@@ -32,7 +32,7 @@ from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid
 from bot.vision.labels import UNREAD, Labelled, write_label
 from bot.vision.pack import SkinPack, pack_named, skin_names
-from bot.vision.reading import face_centre, read_partly
+from bot.vision.reading import read_partly
 from bot.vocabulary import CHAR_OF, STANDARD_MINES, level_of
 
 
@@ -72,11 +72,9 @@ def _switch_level(
             f"a {geometry.rows}x{geometry.cols} game is in progress and minebot will not throw it away: "
             f"finish it or start a new one, then run minebot again with --level {level}"
         )
-    face = face_centre(screen.grab(), geometry.moved(-screen.whole.left, -screen.whole.top), pack)
-    if face is not None:  # a click on the face gives the game the keyboard (and a new game)
-        mouse.click(screen.whole.left + face[0], screen.whole.top + face[1])
-    else:  # a click beside the board, on the game's own background, gives it the keyboard
-        mouse.click(*park_point(geometry, screen))
+    at = (screen.whole.left, screen.whole.top)
+    if not click_face(mouse, screen.grab(), geometry.moved(-at[0], -at[1]), pack, at):
+        mouse.click(*park_point(geometry, screen))  # beside the board, on the game's own background: the keyboard
     time.sleep(0.3)
     for keys in pack.level_keys[level].split():
         mouse.press(keys)
@@ -324,22 +322,20 @@ def demo(ns: argparse.Namespace) -> int:
     """Start a virtual display and a real game, play it, save the final screenshot."""
     if ns.game not in GAMES:
         raise UsageError(f"unknown game {ns.game!r}; choose one of {', '.join(GAMES)}")
-    with virtual_display(GAMES[ns.game].screen), tempfile.TemporaryDirectory(prefix="minebot-game-") as work:
-        game = start_game(ns.game, ns.level, Path(work), ns.scale, ns.shift)
-        try:
-            size = GAMES[ns.game].levels[ns.level]
-            print(f"started {ns.game} at {ns.level} ({size.rows}x{size.cols}, {size.mines} mines)", file=sys.stderr)
-            learn = getattr(ns, "learn", None)
-            skin = GAMES[ns.game].skin
-            play_ns = argparse.Namespace(
-                skin=None if learn is not None or skin in hidden_skins() or skin not in skin_names() else skin,
-                mines=size.mines, level=None,
-                dry_run=False, games=ns.games, no_flags=not GAMES[ns.game].flags, save_final=ns.save_final, json=ns.json,
-                learn=learn,
-                new_game_key=GAMES[ns.game].new_game_key,
-            )
-            code = play(play_ns)
-        finally:
-            game.close()
+    launcher = GAMES[ns.game]
+    with (virtual_display(launcher.screen), tempfile.TemporaryDirectory(prefix="minebot-game-") as work,
+          start_game(ns.game, ns.level, Path(work), ns.scale, ns.shift)):
+        size = launcher.levels[ns.level]
+        print(f"started {ns.game} at {ns.level} ({size.rows}x{size.cols}, {size.mines} mines)", file=sys.stderr)
+        learn = getattr(ns, "learn", None)
+        skin = launcher.skin
+        play_ns = argparse.Namespace(
+            skin=None if learn is not None or skin in hidden_skins() or skin not in skin_names() else skin,
+            mines=size.mines, level=None,
+            dry_run=False, games=ns.games, no_flags=not launcher.flags, save_final=ns.save_final, json=ns.json,
+            learn=learn,
+            new_game_key=launcher.new_game_key,
+        )
+        code = play(play_ns)
     print(f"final screenshot: {ns.save_final}", file=sys.stderr)
     return code

@@ -32,6 +32,9 @@ LATENCY_FACTOR = 5  # a click not shown after this many times the slowest redraw
 MOVED_SHARE = 0.01  # of the pixels a click cannot change, the share that may differ (noise) before the board counts as moved
 CHANGED_SHARE = 0.1  # of the middle of a cell, the share that differs once something changed it
 SHADOW = 0.15  # of the pitch round a covered cell that its click may redraw too (flat tiles' shadows)
+READ_TRIES = 3  # readings that contradict themselves or the last one before the bot stops
+BACK_OFF = 0.05  # s before the next reading after a contradiction (times the contradictions so far)
+REDRAW_POLL = 0.05  # s between readings while a click does not show yet
 
 
 def board_region(geometry: Geometry, screen: Screen) -> Region:
@@ -178,7 +181,7 @@ class LiveTable:
 
     def refresh(self) -> Reading:
         """Read the board; read again if the reading contradicts itself or the last one (three
-        times at most), or while a cell just clicked does not show it yet (for max(SLOW_GAME,
+        times at most: READ_TRIES), or while a cell just clicked does not show it yet (for max(SLOW_GAME,
         LATENCY_FACTOR x the slowest redraw seen): a game slow to draw must not get a second click,
         which would turn a flag into a question mark). A left or middle click still not shown by
         then is clicked once more (gnome-mines loses one now and then, see park_point); a flag, or a
@@ -195,17 +198,17 @@ class LiveTable:
                 problem = str(exc)
             if problem is not None:
                 failures += 1
-                if failures == 3:
+                if failures == READ_TRIES:
                     raise VisionError(
-                        f"the board reads inconsistently three times ({problem}); stopped without clicking "
+                        f"the board reads inconsistently {READ_TRIES} times ({problem}); stopped without clicking "
                         f"(the screen is saved in {self._save_screen()})"
                     )
-                time.sleep(0.05 * failures)
+                time.sleep(BACK_OFF * failures)
                 continue
             late = [act for act in self._acted if reading.board[act[0]] == COVERED]
             if late and reading.state == "playing":
                 if time.perf_counter() < deadline:
-                    time.sleep(0.05)
+                    time.sleep(REDRAW_POLL)
                     continue
                 if not retried and all(button != "right" for _, _, button in late):
                     again = list(dict.fromkeys((target, button) for _, target, button in late))
@@ -324,13 +327,10 @@ class LiveTable:
                     break
                 except VisionError:
                     time.sleep(0.1)
-        face = face_centre(self.image, self.local, self.pack)
-        if face is not None:
-            self.mouse.click(self.region.left + face[0], self.region.top + face[1])
-        elif key is not None:
+        if not click_face(self.mouse, self.image, self.local, self.pack, (self.region.left, self.region.top)):
+            if key is None:
+                raise ScreenError(f"skin {self.pack.name!r} has no face to click for a new game; start one by hand")
             self.mouse.press(key)
-        else:
-            raise ScreenError(f"skin {self.pack.name!r} has no face to click for a new game; start one by hand")
         before = self.reading.board if self.reading is not None else None
         self._previous = None
         deadline = time.perf_counter() + 3
@@ -360,6 +360,16 @@ def _new_board(before: Board | None, after: Board) -> bool:
 
 
 # -- the commands: play, advise, record ---------------------------------------------------------
+
+
+def click_face(mouse: Mouse, image: np.ndarray, local: Geometry, pack: SkinPack, at: tuple[int, int]) -> bool:
+    """Click the game's face (for a new game; it also gives the game the keyboard), found in
+    ``image`` above the board at ``local``; ``at``: the image's top-left corner on the screen.
+    Whether there was a face to click."""
+    face = face_centre(image, local, pack)
+    if face is not None:
+        mouse.click(at[0] + face[0], at[1] + face[1])
+    return face is not None
 
 
 def find_game(screen: Screen, packs: list[SkinPack], mines: int | None) -> tuple[SkinPack, Geometry, Reading]:

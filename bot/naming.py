@@ -29,7 +29,7 @@ import numpy as np
 
 from bot.board import Board, dilate, neighbour_sum
 from bot.errors import InconsistentBoard, ScreenError
-from bot.solver.exact import Budget, TooComplex, solve
+from bot.solver.exact import Budget, TooComplex, probabilities
 from bot.solver.rules import Problem, bits, problem
 from bot.vocabulary import COVERED, FLAG, NUMBERS, QUESTION, Cell
 
@@ -140,7 +140,7 @@ def _solution(board: Board, mute: np.ndarray | None) -> tuple[Problem, _Solved] 
     enumerate counts as fitting, with nothing certain."""
     try:
         p = problem(board, mute)
-        s = solve(p, budget=Budget())
+        s = probabilities(p, budget=Budget())
         return p, _Solved(s.safe, s.mines, s.probability, s.log_weight)
     except InconsistentBoard:
         return None

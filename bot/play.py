@@ -6,7 +6,6 @@ protocol, a real game on the screen.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -15,38 +14,26 @@ from typing import Protocol, TextIO
 import numpy as np
 
 from bot.board import Board
+from bot.progress import ProgressLine
 from bot.solver import Strategy
 from bot.vocabulary import COVERED, FLAG, HIDDEN, QUESTION, Cell, FirstClickRule, State
 
 
-class GameProgress:
-    """A progress line on stderr while a live game is played: from its first second on, at most
-    once a second (cells open, flags, guesses, seconds); ``clear`` wipes it before the game's line."""
+class GameProgress(ProgressLine):
+    """A progress line while a live game is played: from its first second on, at most once a
+    second (cells open, flags, guesses, seconds); ``clear`` wipes it before the game's line."""
 
     def __init__(self, label: str, every: float = 1.0, stream: TextIO | None = None) -> None:
-        self.label, self.every = label, every
-        self.stream = stream if stream is not None else sys.stderr
-        self.start = self.last = time.monotonic()
-        self.width = 0
+        super().__init__(label, every, stream)
 
     def __call__(self, board: Board, guesses: int) -> None:
-        now = time.monotonic()
-        if now - self.start < self.every or now - self.last < self.every:
+        seconds = self.due()
+        if seconds is None:
             return
-        self.last = now
         hidden = int(np.isin(board.cells, HIDDEN).sum())
         to_open = f"/{board.cells.size - board.mines}" if board.mines is not None else ""
-        line = (
-            f"{self.label}: {board.cells.size - hidden}{to_open} cells open, {int((board.cells == FLAG).sum())} flags, "
-            f"{guesses} guesses, {now - self.start:.0f} s"
-        )
-        self.width = max(self.width, len(line))
-        print(f"\r{line:<{self.width}}", end="", file=self.stream, flush=True)
-
-    def clear(self) -> None:
-        if self.width:
-            print(f"\r{'':<{self.width}}\r", end="", file=self.stream, flush=True)
-            self.width = 0
+        self.show(f"{board.cells.size - hidden}{to_open} cells open, {int((board.cells == FLAG).sum())} flags, "
+                  f"{guesses} guesses, {seconds:.0f} s")
 
 
 class Table(Protocol):

@@ -1,5 +1,5 @@
 """Serve a web Minesweeper on localhost and show it in a Chromium window of its own; run by
-games.py as one process, so that stopping this stops both (SIGTERM).
+bot/games as one process, so that stopping this stops both (SIGTERM).
 
     python -m bot.web_game --scale 1.5 --size 480,560 --profile DIR -- SERVER [ARGS...]
 

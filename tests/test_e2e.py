@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -20,26 +19,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.games import GAMES, GAMES_HOME, GNOME_MINES_WINDOW, start_game, virtual_display, xdotool
+from bot.games import GAMES, GNOME_MINES_WINDOW, installed, start_game, virtual_display, xdotool
 
 pytestmark = pytest.mark.e2e
 
-PROGRAMS = {"winemine": "wine", "xdemineur": "xdemineur", "minegauler": "minegauler", "gnome-mines": "gnome-mines"}
-# games with no shipped pack, only ever learnt (kmines not yet: after some wins it draws
-# "Congratulations! You have won!" across the board before the learner has seen the win);
-# nicegui-minesweeper is a web game (PyPI), in Chromium
-WEB_GAME = "nicegui-minesweeper"
-UNPACKED = {"xbomb": "xbomb", "sgt-mines": "sgt-mines", WEB_GAME: "chromium minesweeper"}  # game: the programs it needs
+# the games a pack ships for, and those only ever learnt (kmines not yet: after some wins it draws
+# "Congratulations! You have won!" across the board before the learner has seen the win)
+PACKED = [name for name, launcher in GAMES.items() if launcher.pack]
+UNPACKED = [name for name, launcher in GAMES.items() if not launcher.pack and name != "kmines"]
+WEB_GAME = next(name for name, launcher in GAMES.items() if launcher.web)  # nicegui-minesweeper, in Chromium
 
 
-def _installed(*programs: str) -> bool:
-    places = (None, "/usr/games", *(str(GAMES_HOME / name / "bin") for name in ("minegauler", WEB_GAME)))
-    return all(any(shutil.which(p, path=place) for place in places) for p in programs)
-
-
-def _require(*programs: str) -> None:
-    if not _installed("Xvfb", "xdotool", *programs) and not os.environ.get("MINEBOT_REQUIRE_E2E"):
-        pytest.skip(f"Xvfb, xdotool or {' '.join(programs)} missing: run scripts/install-games")
+def _require(game: str) -> None:
+    if not all(installed(p) for p in ("Xvfb", "xdotool", *GAMES[game].programs)) and not os.environ.get("MINEBOT_REQUIRE_E2E"):
+        pytest.skip(f"Xvfb, xdotool or {' '.join(GAMES[game].programs)} missing: run scripts/install-games")
 
 
 def _demo(game: str, games: int, tmp_path: Path, *options: str) -> list[dict[str, object]]:
@@ -62,10 +55,10 @@ def _demo(game: str, games: int, tmp_path: Path, *options: str) -> list[dict[str
 
 @pytest.mark.parametrize(
     "game,level,games",
-    [(game, level, {"beginner": 4, "expert": 2}[level]) for game in PROGRAMS for level in ("beginner", "expert")],
+    [(game, level, {"beginner": 4, "expert": 2}[level]) for game in PACKED for level in ("beginner", "expert")],
 )
 def test_plays_real_game_to_the_end(game: str, level: str, games: int, tmp_path: Path) -> None:
-    _require(PROGRAMS[game])
+    _require(game)
     final = tmp_path / "final.png"
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     out = subprocess.run(
@@ -87,7 +80,7 @@ def test_plays_real_game_to_the_end(game: str, level: str, games: int, tmp_path:
 
 def _play_after_start(game_name: str, level: str, tmp_path: Path, window: tuple[int, int] | None = None) -> subprocess.CompletedProcess[str]:
     """Start ``game_name`` at ``level``, optionally resize its window, and run ``minebot play --level expert``."""
-    _require(PROGRAMS[game_name])
+    _require(game_name)
     with virtual_display():
         game = start_game(game_name, level, tmp_path)
         try:
@@ -120,7 +113,7 @@ def test_a_window_too_small_for_the_level_is_reported(tmp_path: Path) -> None:
 LEARN_GAMES = 20
 
 
-@pytest.mark.parametrize("game", [*PROGRAMS, *UNPACKED])
+@pytest.mark.parametrize("game", [*PACKED, *UNPACKED])
 def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
     """Leave one out: the game's own pack hidden (xbomb has none) and no learnt pack,
     minebot finds the board by its lattice, learns the look by playing LEARN_GAMES beginner games
@@ -128,7 +121,7 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
     game at the size it learnt it (a pointer's highlight over the board, which the bot never sees
     while it plays, excepted): no cell misread, nine in ten cells read (the rest show values or
     looks it never saw), and a screenshot whose every cell it knows read exactly by `read`."""
-    _require(*{**PROGRAMS, **UNPACKED}[game].split())
+    _require(game)
     results = _demo(game, LEARN_GAMES, tmp_path)
     assert sum(r["state"] == "won" for r in results) >= LEARN_GAMES // 3
     assert set("#0123" + "F" * GAMES[game].flags) <= set(str(results[-1]["looks_named"]))
@@ -158,6 +151,6 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
 def test_a_web_game_is_learnt_at_any_browser_zoom_and_alignment(scale: float, shift: int, tmp_path: Path) -> None:
     """The web game in Chromium at a device scale (browser zoom) and a window offset that puts the
     board's corner on another pixel phase: learnt from nothing, no stop, no loss on a safe cell."""
-    _require(*UNPACKED[WEB_GAME].split())
+    _require(WEB_GAME)
     results = _demo(WEB_GAME, 6, tmp_path, "--scale", str(scale), "--shift", str(shift))
     assert any(r["state"] == "won" for r in results)

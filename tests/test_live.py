@@ -281,7 +281,7 @@ def test_a_cell_pressed_for_a_moment_is_read_again_not_taken_for_empty() -> None
     pressed = _covered(image, geometry, inner[0], zero)  # the covered cell drawn as the empty one
     table = LiveTable(SlowScreen(pressed, image, lag=1), DryRunMouse(), pack, geometry, 55)  # type: ignore[arg-type]
     assert table.board() == Board(truth.cells, 55)
-    with pytest.raises(VisionError, match=r"reads inconsistently three times .*empty \(0\) beside a covered cell"):
+    with pytest.raises(VisionError, match=r"reads inconsistently 3 times .*empty \(0\) beside a covered cell"):
         LiveTable(SlowScreen(pressed, image, lag=10), DryRunMouse(), pack, geometry, 55)  # type: ignore[arg-type]
 
 
@@ -397,7 +397,7 @@ def test_a_misread_number_that_only_the_whole_board_refutes_gets_no_click() -> N
     x, y, w, h = geometry.box(*cell)
     drawn[y : y + h, x : x + w] = tiles[board[cell] + 1][:h, :w]
     mouse = DryRunMouse()
-    with pytest.raises(VisionError, match="reads inconsistently three times.*re-read the board"):
+    with pytest.raises(VisionError, match="reads inconsistently 3 times.*re-read the board"):
         LiveTable(FakeScreen(drawn), mouse, pack, geometry, 55)  # type: ignore[arg-type]
     assert mouse.clicks == []
 
@@ -405,7 +405,7 @@ def test_a_misread_number_that_only_the_whole_board_refutes_gets_no_click() -> N
 def test_a_game_that_fails_to_start_has_all_it_printed_kept(tmp_path: Path) -> None:
     """The error quotes the end of what the game printed and says where the whole of it is kept
     (the user's cache folder: the game's own folder is removed with the run)."""
-    from bot.games import _tail
+    from bot.games.x11 import tail as _tail
 
     log = tmp_path / "kmines.log"
     log.write_text("first line of many\n" + "x" * 2000 + "\nthe cause, at the end\n")

@@ -76,3 +76,21 @@ def test_a_progress_line_follows_the_game_and_is_wiped_after_it() -> None:
     assert "game 1/1: 0/71 cells open, 0 flags, 0 guesses" in lines[1]  # beginner: 81 cells, 10 mines
     progress.clear()
     assert stream.getvalue().endswith("\r") and stream.getvalue().split("\r")[-2].strip() == ""
+
+
+def test_a_benchmark_progress_line_ends_its_run_and_keeps_short_runs_quiet() -> None:
+    import io
+
+    from bot.bench import Progress
+
+    stream = io.StringIO()
+    quiet = Progress("bench", every=60.0, stream=stream)
+    quiet(1, 2, 1)
+    quiet(2, 2, 1)
+    assert stream.getvalue() == ""  # a run shorter than the interval says nothing
+    shown = Progress("bench", every=0.0, stream=stream)
+    shown(1, 2, 1)
+    shown(2, 2, 2)
+    lines = stream.getvalue().split("\r")
+    assert lines[1].startswith("bench: 1/2 games, 100.0% won") and not lines[1].endswith("\n")
+    assert lines[2].startswith("bench: 2/2 games, 100.0% won") and lines[2].endswith("\n")

@@ -58,6 +58,6 @@ def check_layout(board: Board, work: int = exact.DEFAULT_BUDGET) -> None:
                     f"no mine layout fits the numbers at {', '.join(f'({r},{c})' for r, c in numbers)} together; "
                     "one of them is misread (or a flag beside them is wrong): re-read the board"
                 )
-        exact.solve(p, budget=budget)  # the mine count
+        exact.probabilities(p, budget=budget)  # the mine count
     except exact.TooComplex:
         deduce.hints(p)

@@ -47,7 +47,7 @@ class Budget:
 
 
 @dataclass(frozen=True)
-class Table:
+class Enumeration:
     """One component's layouts by mine count: ``weight[m]`` layouts, ``mines[m][j]`` = the sum
     over those layouts of the mines in class j (weighted). Exact integers."""
 
@@ -65,7 +65,7 @@ class Solution:
     log_weight: float  # log of the number of layouts consistent with the board (-inf: none)
 
 
-_CACHE: OrderedDict[frozenset[Rule], Table | None] = OrderedDict()  # None: too complex
+_CACHE: OrderedDict[frozenset[Rule], Enumeration | None] = OrderedDict()  # None: too complex
 _CACHE_SIZE = 4096
 
 
@@ -117,7 +117,7 @@ def _order(classes: list[int], rules: list[Rule]) -> list[int]:
     return bfs(bfs(start)[-1])
 
 
-def enumerate_component(rules: list[Rule], budget: Budget) -> Table:
+def enumerate_component(rules: list[Rule], budget: Budget) -> Enumeration:
     key = frozenset(rules)
     if key in _CACHE:
         _CACHE.move_to_end(key)
@@ -126,7 +126,7 @@ def enumerate_component(rules: list[Rule], budget: Budget) -> Table:
             raise TooComplex
         return cached
     try:
-        table: Table | None = _enumerate(rules, budget)
+        table: Enumeration | None = _enumerate(rules, budget)
     except _Intrinsic:
         table = None
     _CACHE[key] = table
@@ -141,7 +141,7 @@ class _Intrinsic(TooComplex):
     """The component alone exceeds COMPONENT_LIMIT: remembered, so it is not tried again."""
 
 
-def _enumerate(rules: list[Rule], budget: Budget) -> Table:
+def _enumerate(rules: list[Rule], budget: Budget) -> Enumeration:
     raw = _classes(rules)
     order = _order(raw, rules)
     classes = [raw[k] for k in order]
@@ -203,7 +203,7 @@ def _enumerate(rules: list[Rule], budget: Budget) -> Table:
         return result
 
     top = rec(0)
-    return Table(
+    return Enumeration(
         tuple(classes),
         tuple(sizes),
         {m: w for m, (w, _) in top.items()},
@@ -219,100 +219,121 @@ def _log_comb(n: int, k: np.ndarray) -> np.ndarray:
     return out
 
 
-def solve(p: Problem, rules: list[Rule] | None = None, budget: Budget | None = None) -> Solution:
+def probabilities(p: Problem, rules: list[Rule] | None = None, budget: Budget | None = None) -> Solution:
     """Exact probabilities for every unknown cell of ``p`` (or of ``p`` with other ``rules``).
+
+    Each component of the rules is enumerated alone (enumerate_component); the components'
+    distributions over their mine counts are convolved and weighted by the ways the cells off the
+    frontier hold the mines left; then the interior's chance, then each frontier class's.
 
     Raises :class:`TooComplex` when an enumeration exceeds ``budget`` and
     :class:`InconsistentBoard` when no layout fits.
     """
     rules = list(p.rules) if rules is None else rules
     budget = Budget() if budget is None else budget
-    n_cells = len(p.cells)
     frontier = 0
     for r in rules:
         frontier |= r.cells
     interior = p.all_cells & ~frontier
-    n_in = interior.bit_count()
     tables = [enumerate_component(group, budget) for group in components(rules)]
     if any(not t.weight for t in tables):
         raise InconsistentBoard("no mine layout fits the numbers on this board; re-read the board")
+    counts = _Counts(tables, p.remaining, interior.bit_count())
+    prob = np.zeros(len(p.cells))  # interior cells are filled in first, frontier classes after
+    safe, mines = counts.interior(prob, interior)
+    frontier_safe, frontier_mines = counts.frontier(prob)
+    return Solution(prob, safe | frontier_safe, mines | frontier_mines, counts.log_weight)
 
-    # Each component as a dense float distribution over its mine counts, scaled to max 1.
-    dists, offsets, bigs = [], [], []
-    for t in tables:
-        lo, hi = min(t.weight), max(t.weight)
-        big = max(t.weight.values())
-        d = np.zeros(hi - lo + 1)
-        for m, w in t.weight.items():
-            d[m - lo] = w / big
-        dists.append(d)
-        offsets.append(lo)
-        bigs.append(big)
 
-    def convolve_all(skip: int | None) -> tuple[np.ndarray, int]:
+class _Counts:
+    """The components' mine-count distributions (each scaled to a largest weight of 1), convolved,
+    and weighted by C(interior cells, mines left) for each frontier total."""
+
+    def __init__(self, tables: list[Enumeration], remaining: int | None, n_in: int) -> None:
+        self.tables, self.remaining, self.n_in = tables, remaining, n_in
+        self.dists, self.offsets, self.bigs = [], [], []
+        for t in tables:
+            lo, hi = min(t.weight), max(t.weight)
+            big = max(t.weight.values())
+            d = np.zeros(hi - lo + 1)
+            for m, w in t.weight.items():
+                d[m - lo] = w / big
+            self.dists.append(d)
+            self.offsets.append(lo)
+            self.bigs.append(big)
+        self.total, self.t_off = self.convolve_all(None)
+        self.support = np.arange(len(self.total)) + self.t_off  # frontier mine totals
+        if remaining is None:
+            # No global count: components independent, interior unknown.
+            left_log = np.zeros(len(self.total))
+        else:
+            left_log = _log_comb(n_in, remaining - self.support)
+        shift = float(np.max(left_log)) if np.isfinite(left_log).any() else 0.0
+        self.left = np.exp(left_log - shift)
+        self.feasible = (self.total > 0) & (self.left > 0)
+        self.z = float(np.sum(self.total * self.left))
+        if not self.feasible.any() or self.z <= 0:
+            raise InconsistentBoard(
+                "the mine count cannot be met by any layout that fits the numbers; check the mine count"
+            )
+        self.log_weight = math.log(self.z) + shift + sum(math.log(b) for b in self.bigs)
+
+    def convolve_all(self, skip: int | None) -> tuple[np.ndarray, int]:
+        """Every component's distribution but ``skip``'s, convolved, and its lowest total."""
         acc, off = np.ones(1), 0
-        for c, d in enumerate(dists):
+        for c, d in enumerate(self.dists):
             if c != skip:
                 acc = np.convolve(acc, d)
-                off += offsets[c]
+                off += self.offsets[c]
         return acc, off
 
-    total, t_off = convolve_all(None)
-    support = np.arange(len(total)) + t_off  # frontier mine totals
-    if p.remaining is None:
-        # No global count: components independent, interior unknown.
-        left_log = np.zeros(len(total))
-    else:
-        left_log = _log_comb(n_in, p.remaining - support)
-    shift = float(np.max(left_log)) if np.isfinite(left_log).any() else 0.0
-    left = np.exp(left_log - shift)
-    feasible = (total > 0) & (left > 0)
-    z = float(np.sum(total * left))
-    if not feasible.any() or z <= 0:
-        raise InconsistentBoard(
-            "the mine count cannot be met by any layout that fits the numbers; check the mine count"
-        )
-    log_weight = math.log(z) + shift + sum(math.log(b) for b in bigs)
-
-    prob = np.zeros(n_cells)  # interior cells are filled in first, frontier classes after
-    safe = mines = 0
-    if n_in:
-        if p.remaining is None:
+    def interior(self, prob: np.ndarray, interior: int) -> tuple[int, int]:
+        """Fill in the chance of a cell off the frontier (all of ``prob``); the interior as safe or
+        mines where it is certain."""
+        safe = mines = 0
+        if not self.n_in:
+            return safe, mines
+        if self.remaining is None:
             value = float("nan")
         else:
-            left_counts = p.remaining - support
-            if np.all(left_counts[feasible] == 0):
+            left_counts = self.remaining - self.support
+            if np.all(left_counts[self.feasible] == 0):
                 value = 0.0
                 safe |= interior
-            elif np.all(left_counts[feasible] == n_in):
+            elif np.all(left_counts[self.feasible] == self.n_in):
                 value = 1.0
                 mines |= interior
             else:
-                value = float(np.sum(total * left * left_counts) / (z * n_in))
+                value = float(np.sum(self.total * self.left * left_counts) / (self.z * self.n_in))
         prob[:] = value
-    for c, t in enumerate(tables):
-        others, o_off = convolve_all(c)
-        acc = [0.0] * len(t.sizes)
-        ok_ms = []
-        for m in t.weight:
-            idx = m + o_off - t_off
-            # weight of "this component holds m" summed over the other components
-            share = float(np.dot(others, left[idx : idx + len(others)]))
-            if share <= 0.0:
-                continue
-            ok_ms.append(m)
-            vec = t.mines[m]
-            for j in range(len(acc)):
-                acc[j] += vec[j] / bigs[c] * share
-        for j, cls in enumerate(t.classes):
-            size = t.sizes[j]
-            is_safe = all(t.mines[m][j] == 0 for m in ok_ms)
-            is_mine = all(t.mines[m][j] == size * t.weight[m] for m in ok_ms)
-            value = 0.0 if is_safe else 1.0 if is_mine else min(max(acc[j] / (z * size), 0.0), 1.0)
-            for i in bits(cls):
-                prob[i] = value
-            if is_safe:
-                safe |= cls
-            elif is_mine:
-                mines |= cls
-    return Solution(prob, safe, mines, log_weight)
+        return safe, mines
+
+    def frontier(self, prob: np.ndarray) -> tuple[int, int]:
+        """Fill in each frontier class's chance; the classes certain safe and certain mines."""
+        safe = mines = 0
+        for c, t in enumerate(self.tables):
+            others, o_off = self.convolve_all(c)
+            acc = [0.0] * len(t.sizes)
+            ok_ms = []
+            for m in t.weight:
+                idx = m + o_off - self.t_off
+                # weight of "this component holds m" summed over the other components
+                share = float(np.dot(others, self.left[idx : idx + len(others)]))
+                if share <= 0.0:
+                    continue
+                ok_ms.append(m)
+                vec = t.mines[m]
+                for j in range(len(acc)):
+                    acc[j] += vec[j] / self.bigs[c] * share
+            for j, cls in enumerate(t.classes):
+                size = t.sizes[j]
+                is_safe = all(t.mines[m][j] == 0 for m in ok_ms)
+                is_mine = all(t.mines[m][j] == size * t.weight[m] for m in ok_ms)
+                value = 0.0 if is_safe else 1.0 if is_mine else min(max(acc[j] / (self.z * size), 0.0), 1.0)
+                for i in bits(cls):
+                    prob[i] = value
+                if is_safe:
+                    safe |= cls
+                elif is_mine:
+                    mines |= cls
+        return safe, mines

@@ -63,7 +63,7 @@ def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.B
     safes: list[int] = []
     for extra in range(around.bit_count() + 1):
         try:
-            sol = exact.solve(p, base + [Rule(around, extra)] if around else base, budget)
+            sol = exact.probabilities(p, base + [Rule(around, extra)] if around else base, budget)
         except InconsistentBoard:
             continue
         logs.append(sol.log_weight)

@@ -99,7 +99,7 @@ def _fits_without_count(board: Board) -> bool:
     """Whether some mine layout fits the numbers and flags, whatever the mine count (False where
     that is too much work to tell)."""
     try:
-        exact.solve(problem(Board(board.cells, None)), budget=exact.Budget())
+        exact.probabilities(problem(Board(board.cells, None)), budget=exact.Budget())
     except (InconsistentBoard, exact.TooComplex):
         return False
     return True
@@ -204,7 +204,7 @@ class Best(Strategy):
             return self._result(safe, mines, _reveal(safe))
         budget = exact.Budget(self.budget)  # one allowance for the whole decision
         try:
-            sol = exact.solve(p, budget=budget)
+            sol = exact.probabilities(p, budget=budget)
             prob, is_exact, note = sol.probability, True, ""
             safe |= set(p.cells_of(sol.safe))
             mines |= set(p.cells_of(sol.mines))

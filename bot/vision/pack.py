@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
+from typing import TypedDict
 
 import cv2
 import numpy as np
@@ -156,28 +157,61 @@ def _load_pack(name: str, folder: Path) -> SkinPack:
     if not meta_path.is_file():
         known = ", ".join(skin_names()) or "none"
         raise SkinPackError(f"no skin pack {name!r} (packs: {known})")
+    settings = _settings(meta_path)
+    tiles, faces, digits = _pictures(folder, settings["cell_px"])
+    return SkinPack(name=name, tiles=tiles, faces=faces, digits=digits, path=folder, **settings)
+
+
+class _Settings(TypedDict):
+    cell_px: int
+    pitch: tuple[float, float]
+    scales: tuple[float, ...] | None
+    rule: FirstClickRule
+    flags_to_win: bool
+    tolerance: float
+    match_px: int
+    settle: float
+    level_keys: dict[str, str]
+    counter: str
+    counter_text: tuple[tuple[int, int, int], tuple[int, int, int]] | None
+    counter_leds: tuple[int, int, int] | None
+    learnt: bool
+    chord: str | None
+
+
+def _settings(meta_path: Path) -> _Settings:
+    """A pack.json's settings, as SkinPack's keyword arguments (the format: this module's docstring)."""
     try:
         meta = json.loads(meta_path.read_text())
         cell_px = int(meta["cell_px"])
         pitch = tuple(float(p) for p in meta.get("pitch", (cell_px, cell_px)))
-        scales = None if meta.get("scales") == "any" else tuple(float(s) for s in meta.get("scales", (1,)))
-        rule = check_rule(str(meta.get("rule", "safe")))
-        flags_to_win = meta.get("win", "cleared") == "flags"
-        tolerance = float(meta.get("tolerance", 16))
-        match_px = int(meta.get("match_px", cell_px))
-        settle = float(meta.get("settle_ms", 30)) / 1000
-        level_keys = {str(k): str(v) for k, v in meta.get("level_keys", {}).items()}
-        counter = str(meta.get("counter", "left"))
-        text = meta.get("counter_text")
-        counter_text = None if text is None else (_colour(text["ink"]), _colour(text["paper"]))
-        leds = meta.get("counter_leds")
-        counter_leds = None if leds is None else _colour(leds["lit"])
-        learnt = bool(meta.get("learnt", False))
-        chord = meta.get("chord")
+        text, leds, chord = meta.get("counter_text"), meta.get("counter_leds"), meta.get("chord")
         if chord not in (None, "middle", "both", "left"):
             raise ValueError(f"chord must be middle, both or left, not {chord!r}")
+        return {
+            "cell_px": cell_px,
+            "pitch": (pitch[0], pitch[1]),
+            "scales": None if meta.get("scales") == "any" else tuple(float(s) for s in meta.get("scales", (1,))),
+            "rule": check_rule(str(meta.get("rule", "safe"))),
+            "flags_to_win": meta.get("win", "cleared") == "flags",
+            "tolerance": float(meta.get("tolerance", 16)),
+            "match_px": int(meta.get("match_px", cell_px)),
+            "settle": float(meta.get("settle_ms", 30)) / 1000,
+            "level_keys": {str(k): str(v) for k, v in meta.get("level_keys", {}).items()},
+            "counter": str(meta.get("counter", "left")),
+            "counter_text": None if text is None else (_colour(text["ink"]), _colour(text["paper"])),
+            "counter_leds": None if leds is None else _colour(leds["lit"]),
+            "learnt": bool(meta.get("learnt", False)),
+            "chord": chord,
+        }
     except (ValueError, KeyError, TypeError) as exc:
         raise SkinPackError(f"{meta_path}: {exc!r}; see bot/vision/pack.py for the format") from exc
+
+
+def _pictures(
+    folder: Path, cell_px: int
+) -> tuple[tuple[Tile, ...], dict[State, tuple[np.ndarray, ...]], dict[int | str, np.ndarray]]:
+    """A pack's pictures: its tiles, its faces by state, and its counter's digits."""
     tiles: list[Tile] = []
     faces: dict[State, list[np.ndarray]] = {}
     digits: dict[int | str, np.ndarray] = {}
@@ -203,11 +237,7 @@ def _load_pack(name: str, folder: Path) -> SkinPack:
         tiles.append(Tile(CODE_OF[TILE_CHARS[kind]], image, png.name))
     if not any(t.code == CODE_OF["#"] for t in tiles):
         raise SkinPackError(f"{folder}: a pack needs at least covered.png; cut it with `minebot learn`")
-    return SkinPack(
-        name, cell_px, (pitch[0], pitch[1]), rule, scales, tuple(tiles),
-        {k: tuple(v) for k, v in faces.items()}, folder, flags_to_win, tolerance, match_px, settle, level_keys,
-        digits, counter, chord, counter_text, counter_leds, learnt,
-    )
+    return tuple(tiles), {k: tuple(v) for k, v in faces.items()}, digits
 
 
 def _colour(value: list[int]) -> tuple[int, int, int]:

@@ -1,0 +1,82 @@
+"""Real Minesweeper games on a virtual X display: start them, place their window, stop them.
+
+For the end-to-end tests, ``minebot demo`` on a machine with no screen, and recording fixtures.
+``GAMES`` is the registry of the launchers (bot/games/launchers.py), by name; the X side is
+bot/games/x11.py. Linux only: needs Xvfb and xdotool.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.errors import ScreenError, UsageError
+from bot.games.launchers import GNOME_MINES_WINDOW, LAUNCHERS, Launcher
+from bot.games.x11 import GAMES_HOME, installed, virtual_display, wait_window, xdotool
+
+__all__ = ["GAMES", "GAMES_HOME", "GNOME_MINES_WINDOW", "Launcher", "RunningGame", "installed", "start_game",
+           "virtual_display", "xdotool"]
+
+GAMES: dict[str, Launcher] = {launcher.name: launcher for launcher in LAUNCHERS}
+WINDOW_AT = (100, 100)  # where games are placed, clear of the screen's corners
+PLACED = 0.5  # s for a moved window to be drawn where it now is
+STOP_WAIT = 5.0  # s a game has to end once asked to
+
+
+@dataclass
+class RunningGame:
+    launcher: Launcher
+    process: subprocess.Popen[bytes]
+    window: str
+    env: dict[str, str]
+
+    def close(self) -> None:
+        self.launcher.stop(self.env)
+        self.process.terminate()
+        try:
+            self.process.wait(STOP_WAIT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+    def __enter__(self) -> RunningGame:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def start_game(name: str, level: str, workdir: Path, scale: float = 1.0, shift: int = 0) -> RunningGame:
+    """Start a game at a standard level on the current DISPLAY and move its window to WINDOW_AT
+    plus ``shift`` px each way; a web game at device scale ``scale`` (browser zoom)."""
+    if name not in GAMES:
+        raise UsageError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
+    launcher = GAMES[name]
+    if level not in launcher.levels:
+        raise UsageError(f"{name} has no level {level!r}; choose one of {', '.join(launcher.levels)}")
+    if scale != 1.0 and not launcher.web:
+        raise UsageError(f"{name} is not a web game: its scale is its own (--scale is for web games)")
+    # not what importing OpenCV points Qt at (its own plugins): a Qt game would load those and fail
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM_PLUGIN_PATH", "QT_QPA_FONTDIR", "QT_PLUGIN_PATH")}
+    workdir.mkdir(parents=True, exist_ok=True)
+    argv = launcher.command(level, workdir, env, scale)
+    log = workdir / f"{name}.log"
+    for attempt in (1, 2):  # once a gnome-mines showed no window in a minute; the next start was fine
+        with log.open("wb") as out:
+            process = subprocess.Popen(argv, env=env, cwd=workdir, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            window = wait_window(launcher.window_name, process, log)
+            break
+        except ScreenError as exc:
+            process.kill()
+            process.wait(STOP_WAIT)
+            if attempt == 2 or process.returncode != -9:  # it exited by itself: starting again will not help
+                raise
+            print(f"minebot: {exc}; starting it again", file=sys.stderr)
+    launcher.after_start(window, level)
+    xdotool("windowmove", "--sync", window, str(WINDOW_AT[0] + shift), str(WINDOW_AT[1] + shift))
+    time.sleep(PLACED)
+    return RunningGame(launcher, process, window, env)

@@ -1,0 +1,219 @@
+"""One launcher per real game: how to start it at a level, what it needs once its window shows,
+how to stop it, and what minebot must know to play it (its skin, its key for a new game, whether
+it takes flags).
+
+Nobody here wrote these games; they come from Debian's packages (``scripts/install-games``) and
+PyPI. Each starts with settings of its own in the run's folder, and with ten best times of 0 s where
+it keeps best times, so that no win opens a name dialog over the board.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bot.errors import ScreenError
+from bot.games.x11 import which, xdotool
+from bot.vocabulary import GAME_LEVELS, LEVELS, Level, level_of
+
+WEB_SCREEN, SCREEN = (1800, 1600), (1280, 1024)  # the virtual display: a web game at twice the scale needs room
+REG_TRIES = 3  # CI once saw `wine reg add` fail while Wine was still making the new prefix
+REG_PAUSE = 2.0  # s between tries
+SETTLE_AFTER_FOCUS = 2.0  # s gnome-mines takes to load its best times in the background
+
+
+class Launcher:
+    """A real game minebot can start on a virtual display (``minebot demo``, the end-to-end tests)."""
+
+    name: str
+    window_name: str  # a regular expression xdotool can search for (the window's title, or else its class)
+    new_game_key: str | None = None  # keyboard shortcut for a new game, where the face cannot be clicked
+    programs: tuple[str, ...] = ()  # what must be installed to run it
+    pack: bool = True  # a skin pack for it ships with minebot (else its look is learnt by playing)
+    web: bool = False  # played in Chromium, at a device scale of the caller's choice
+    flags: bool = True  # whether to flag mines (a right click)
+
+    @property
+    def skin(self) -> str:
+        return self.name
+
+    @property
+    def levels(self) -> dict[str, Level]:
+        """Its beginner, intermediate and expert: its own sizes (bot/vocabulary.py)."""
+        return GAME_LEVELS.get(self.name, LEVELS)
+
+    @property
+    def screen(self) -> tuple[int, int]:
+        return WEB_SCREEN if self.web else SCREEN
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        """The command line that starts it at ``level``, its settings written into ``workdir`` and
+        ``env``; ``scale``: a web game's device scale."""
+        raise NotImplementedError
+
+    def after_start(self, window: str, level: str) -> None:
+        """What it needs once its window is up, before the window is moved into place."""
+
+    def stop(self, env: dict[str, str]) -> None:
+        """What stopping it needs beyond ending its process."""
+
+
+def focus(window: str) -> None:
+    xdotool("windowfocus", "--sync", window)  # no window manager gives it the keyboard
+
+
+class Winemine(Launcher):
+    """Wine's own Minesweeper (Wine 8 as Debian ships it; drawn green and black there)."""
+
+    name, window_name, new_game_key, programs = "winemine", "^WineMine$", "F2", ("wine",)
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        env.update(WINEPREFIX=str(workdir / "wine"), WINEDEBUG="-all")
+        size = LEVELS[level]
+        values = {
+            "Difficulty": list(LEVELS).index(level), "Height": size.rows, "Width": size.cols, "Mines": size.mines,
+            # best times of 0 s cannot be beaten (the bot wins beginner in under a second), so the
+            # name dialog never covers the board after a win
+            "Time1": 0, "Time2": 0, "Time3": 0,
+        }
+        subprocess.run([which("wineserver"), "-k"], env=env, timeout=30, check=False)
+        for name, value in values.items():
+            command = [which("wine"), "reg", "add", r"HKCU\Software\Microsoft\WinMine", "/v", name,
+                       "/t", "REG_DWORD", "/d", str(value), "/f"]
+            for _ in range(REG_TRIES):
+                done = subprocess.run(command, env=env, capture_output=True, text=True, errors="replace", timeout=120, check=False)
+                if done.returncode == 0:
+                    break
+                time.sleep(REG_PAUSE)
+            else:
+                said = " ".join((done.stdout + done.stderr).split())[-300:]
+                raise ScreenError(f"Wine could not set winemine's {name} (wine reg add: exit {done.returncode}: {said})")
+        return [which("wine"), "winemine"]
+
+    def stop(self, env: dict[str, str]) -> None:
+        subprocess.run([which("wineserver"), "-k"], env=env, timeout=30, check=False)
+
+
+class Xdemineur(Launcher):
+    """Debian's xdemineur: at least 12 columns wide (its beginner is 9x12); opens an area itself."""
+
+    name, window_name, programs = "xdemineur", "mineur$", ("xdemineur",)
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        size = level_of(self.name, level)
+        return [which("xdemineur"), "-geometry", f"{size.cols}x{size.rows}", "-m", str(size.mines)]
+
+
+class Minegauler(Launcher):
+    """minegauler (PyPI), in its own environment; its beginner is the old 8x8."""
+
+    name, window_name, new_game_key, programs = "minegauler", "^Minegauler$", "F2", ("minegauler",)
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        program = which("minegauler")
+        prepare = Path(__file__).parents[1] / "minegauler_prepare.py"
+        size = level_of(self.name, level)
+        subprocess.run([str(Path(program).with_name("python")), str(prepare), str(size.rows), str(size.cols), str(size.mines)],
+                       env=env, timeout=120, check=True)
+        env.update(QT_QPA_PLATFORM="xcb")  # it writes runtime.log into its working directory, workdir
+        return [program]
+
+
+# gnome-mines starts at 610x460 whatever the level: too small for expert
+GNOME_MINES_WINDOW = {"beginner": (610, 460), "intermediate": (800, 640), "expert": (1150, 640)}  # px
+
+
+class GnomeMines(Launcher):
+    """Debian's gnome-mines: its cells follow its window; Ctrl+R plays again once a game is over
+    (Ctrl+N goes back to choosing a size); it pauses when it loses the focus."""
+
+    name, window_name, new_game_key, programs = "gnome-mines", "^Mines$", "ctrl+r", ("gnome-mines",)
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        # its own defaults, nothing saved between runs; and ten best times of 0 s per size
+        env.update(GSETTINGS_BACKEND="memory", XDG_DATA_HOME=str(workdir / "data"))
+        scores = workdir / "data" / "gnome-mines" / "scores"
+        scores.mkdir(parents=True, exist_ok=True)
+        for size in self.levels.values():
+            for key in (f"{size.cols}-{size.rows}-{size.mines}", f"{size.rows}-{size.cols}-{size.mines}"):
+                (scores / key).write_text("0 0 minebot\n" * 10)
+        option = {"beginner": "--small", "intermediate": "--medium", "expert": "--big"}[level]
+        return [which("gnome-mines"), option]
+
+    def after_start(self, window: str, level: str) -> None:
+        xdotool("windowsize", "--sync", window, *(str(n) for n in GNOME_MINES_WINDOW[level]))  # cells follow it
+        focus(window)  # it pauses itself without the focus
+        time.sleep(SETTLE_AFTER_FOCUS)  # it loads the best times in the background; a win before that opens the dialog
+
+
+class Xbomb(Launcher):
+    """Debian's xbomb: no pack ships (learnt by playing); its covered cells are dithered; "s" starts a new game."""
+
+    name, window_name, new_game_key, programs, pack = "xbomb", "^XBomb V[0-9.a-z]+$", "s", ("xbomb",), False
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        return [which("xbomb"), "-square", f"-{list(LEVELS).index(level) + 1}"]
+
+
+KMINES_LEVELS = {"beginner": "Easy", "intermediate": "Medium", "expert": "Hard"}
+
+
+class Kmines(Launcher):
+    """KDE's kmines: no pack; cells drawn partly transparent over a background picture; Ctrl+N for a new game."""
+
+    name, window_name, new_game_key, programs, pack = "kmines", "^kmines$", "ctrl+n", ("kmines",), False
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        # its settings and best times in folders of its own: the level asked for, and ten best times of
+        # 0 s, so that no win opens the best-times dialog over the board (keys cannot reach it here)
+        for name in ("config", "data", "cache"):
+            (workdir / name).mkdir(parents=True, exist_ok=True)
+        env.update(XDG_CONFIG_HOME=str(workdir / "config"), XDG_DATA_HOME=str(workdir / "data"),
+                   XDG_CACHE_HOME=str(workdir / "cache"), QT_QPA_PLATFORM="xcb")
+        difficulty = KMINES_LEVELS[level]
+        scores = "".join(f"{n}_Name=minebot\n{n}_Score=0\n{n}_Time=00:00\n" for n in range(1, 11))
+        (workdir / "config" / "kminesrc").write_text(
+            f"[KgDifficulty]\nLevel={difficulty}\n\n[KHighscore_{difficulty}]\n{scores}"
+        )
+        return [which("dbus-run-session"), which("kmines")]  # it waits for a session bus without one
+
+    def after_start(self, window: str, level: str) -> None:
+        focus(window)
+
+
+class SgtMines(Launcher):
+    """Simon Tatham's Mines (Debian's sgt-puzzles): no pack; every board it deals can be solved with
+    no guess once the first click opens its area; N for a new game."""
+
+    name, window_name, new_game_key, programs, pack = "sgt-mines", "^Mines$", "n", ("sgt-mines",), False
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        size = LEVELS[level]
+        env.update(MINES_DEFAULT=f"{size.cols}x{size.rows}n{size.mines}")  # sgt-puzzles' own way to set a game's parameters
+        return [which("sgt-mines")]
+
+
+class NiceguiMinesweeper(Launcher):
+    """A web game (PyPI's nicegui-minesweeper) in Chromium: one size at every level, 10x10 with 10
+    mines, no counter, no face, no key; a "Restart" button above the board; the first click may be
+    a mine. No flags: a right click opens Chromium's menu over the board (the script that turns the
+    menu off runs 0.5 s after the server starts, for the pages open then: none)."""
+
+    name, window_name, programs, pack = "nicegui-minesweeper", "^Minesweeper$", ("chromium", "minesweeper"), False
+    web, flags = True, False
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        # its server and a Chromium window on it, as one process (bot/web_game.py)
+        cols = level_of(self.name, level).cols
+        # page pixels: its 40 px cells, the button row, margins, and room below the board for the
+        # "You won!" note it shows at the bottom of the window, clear of the board as in a usual window
+        size = f"{40 * cols + 120},{40 * cols + 300}"
+        return [sys.executable, "-m", "bot.web_game", "--scale", f"{scale:g}", "--size", size,
+                "--profile", str(workdir / "chromium"), "--", which("minesweeper", venv="nicegui-minesweeper")]
+
+
+LAUNCHERS: tuple[Launcher, ...] = (
+    Winemine(), Xdemineur(), GnomeMines(), Minegauler(), Xbomb(), Kmines(), SgtMines(), NiceguiMinesweeper(),
+)
