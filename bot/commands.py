@@ -142,15 +142,29 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
         f"({geometry.origin[0]:.0f},{geometry.origin[1]:.0f}), {geometry.cell_px:g} px cells; state {table.state}",
         file=sys.stderr,
     )
+    if ns.dry_run:
+        return _dry_run(table, pack)
+    results = _play_games(ns, table, pack, mines, new_game_key)
+    if not ns.json:
+        _summary(results)
+    return 1 if any(r.lost_on_certain for r in results) else 0
+
+
+def _dry_run(table: LiveTable, pack: SkinPack) -> int:
+    """Read the board once and print what would be played."""
+    board = table.board()
+    print(board)
+    analysis = solve(board, "best", pack.rule, np.random.default_rng())
+    print(f"would play: {analysis.move if analysis.move else 'nothing (game over or stuck)'}")
+    print(f"certain safe: {len(analysis.safe)}, certain mines: {len(analysis.mines)}")
+    return 0
+
+
+def _play_games(ns: argparse.Namespace, table: LiveTable, pack: SkinPack, mines: int | None,
+                new_game_key: str | None) -> list[GameResult]:
+    """Play ``ns.games`` games on the table, a line for each; where a run stops, say where."""
     strategy = get_strategy("best")
     rng = np.random.default_rng()
-    if ns.dry_run:
-        board = table.board()
-        print(board)
-        analysis = solve(board, "best", pack.rule, rng)
-        print(f"would play: {analysis.move if analysis.move else 'nothing (game over or stuck)'}")
-        print(f"certain safe: {len(analysis.safe)}, certain mines: {len(analysis.mines)}")
-        return 0
     results: list[GameResult] = []
     for index in range(ns.games):
         progress = GameProgress(f"game {index + 1}/{ns.games}")
@@ -169,28 +183,32 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
             raise
         progress.clear()
         results.append(result)
-        assert table.image is not None and table.reading is not None
-        try:
-            final = read(table.image, [pack], geometry=table.local, mines=mines)
-            matches = final.board == table.reading.board and final.state == result.state
-        except VisionError:  # the game drew its end over the board (a dialog)
-            matches = False
-        if ns.json:
-            print(json.dumps({
-                "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3),
-                "guesses": result.guesses, "readings": result.decisions, "clicks": result.clicks,
-                "chords": result.chords,
-                "lost_on_certain": result.lost_on_certain, "final_matches_screen": matches,
-                "board": str(table.reading.board).splitlines(),
-            }), flush=True)
-        else:
-            wins = sum(r.won for r in results)
-            print(f"game {index + 1}/{ns.games}: {_describe(result)} ({wins} won so far)", flush=True)
-        if ns.save_final:
-            cv2.imwrite(str(ns.save_final), table.image)
-    if not ns.json:
-        _summary(results)
-    return 1 if any(r.lost_on_certain for r in results) else 0
+        _report(ns, index, table, pack, mines, result, results)
+    return results
+
+
+def _report(ns: argparse.Namespace, index: int, table: LiveTable, pack: SkinPack, mines: int | None,
+            result: GameResult, results: list[GameResult]) -> None:
+    """A game's line (JSON with --json), and its final screen where asked."""
+    assert table.image is not None and table.reading is not None
+    try:
+        final = read(table.image, [pack], geometry=table.local, mines=mines)
+        matches = final.board == table.reading.board and final.state == result.state
+    except VisionError:  # the game drew its end over the board (a dialog)
+        matches = False
+    if ns.json:
+        print(json.dumps({
+            "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3),
+            "guesses": result.guesses, "readings": result.decisions, "clicks": result.clicks,
+            "chords": result.chords,
+            "lost_on_certain": result.lost_on_certain, "final_matches_screen": matches,
+            "board": str(table.reading.board).splitlines(),
+        }), flush=True)
+    else:
+        wins = sum(r.won for r in results)
+        print(f"game {index + 1}/{ns.games}: {_describe(result)} ({wins} won so far)", flush=True)
+    if ns.save_final:
+        cv2.imwrite(str(ns.save_final), table.image)
 
 
 def _summary(results: list[GameResult]) -> None:

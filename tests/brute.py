@@ -25,8 +25,19 @@ def neighbours(board: Board, cell: Cell) -> list[Cell]:
     ]
 
 
+_COUNTED: dict[int, tuple[Board, tuple[int, dict[Cell, int]]]] = {}  # by id; the board kept alive with it
+
+
 def layout_counts(board: Board) -> tuple[int, dict[Cell, int]]:
-    """Number of consistent layouts, and for each unknown cell in how many it holds a mine."""
+    """Number of consistent layouts, and for each unknown cell in how many it holds a mine. Counted
+    once per board object (the position lists are checked by several tests and strategies): the
+    same dict for the same board, not to be changed."""
+    if id(board) not in _COUNTED:
+        _COUNTED[id(board)] = (board, _count(board))
+    return _COUNTED[id(board)][1]
+
+
+def _count(board: Board) -> tuple[int, dict[Cell, int]]:
     assert board.mines is not None
     unknown = [cell for cell in board if board[cell] in (-1, -3)]
     pos = {cell: i for i, cell in enumerate(unknown)}

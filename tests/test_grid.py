@@ -135,6 +135,7 @@ def test_a_second_reading_sorts_cells_as_the_first(path: Path) -> None:
     assert (book.assign(image) == first).all()
 
 
+@pytest.mark.slow  # several seconds
 @pytest.mark.parametrize("game", sorted({p.parent.name for p in CASES}))
 def test_a_pack_learnt_from_some_screenshots_reads_the_others(game: str) -> None:
     """A learnt pack holds a picture per look, cut where the lattice put the cells of the screen it
@@ -169,3 +170,16 @@ def test_a_pack_learnt_from_some_screenshots_reads_the_others(game: str) -> None
         (pack,) = load_packs([folder.name])
         known = [known_share(pack, p.with_suffix(".png"), t) for p, t in group]
         assert np.mean(known) > 0.9, (path.stem, known)
+
+
+@pytest.mark.parametrize("skin", ["gnome-mines", "xbomb", "nicegui-minesweeper", "winemine", "kmines"])
+def test_cells_cut_all_at_once_are_each_cut_alone(skin: str) -> None:
+    """Looks compares every cell shrunk to at most COMPARE_PX, all of a board's cells resized as
+    one tall picture: the same pixels as each cell resized alone."""
+    for path in sorted((ROOT / "fixtures" / skin).glob("*.png"))[:3]:
+        image = load_image(path)
+        book = LookBook(find_grid(image))
+        pictures, crops = book.cut_cells(image)
+        alone = np.stack([book._compared(p) for p in pictures])
+        assert book.size < book.cut or skin == "winemine", path.name  # winemine's 16 px cells are not shrunk
+        np.testing.assert_array_equal(crops, alone, err_msg=path.name)

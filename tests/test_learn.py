@@ -246,6 +246,7 @@ def test_a_new_game_the_game_asks_to_confirm_is_confirmed() -> None:
     learner.play_game()
 
 
+@pytest.mark.slow  # several seconds
 def test_a_game_with_no_face_and_no_key_is_restarted_by_its_button() -> None:
     """No face, no key (a web game): a new game is started by a click on what is drawn just above
     the board, the button, not on the label beside it; the way that worked is kept, and Ctrl+N
@@ -259,6 +260,7 @@ def test_a_game_with_no_face_and_no_key_is_restarted_by_its_button() -> None:
     assert drawn.pressed == ["F2", "ctrl+r", "n"]  # tried once, before the first click on the button
 
 
+@pytest.mark.slow  # several seconds
 def test_a_band_drawn_across_the_board_at_the_end_ends_the_game_as_it_went() -> None:
     """A game that draws a band across the board once it is over ("Congratulations! You have
     won!", "You have lost"): each game ends won or lost as the game has it, reported as a result,
@@ -279,6 +281,7 @@ def test_a_band_drawn_across_the_board_at_the_end_ends_the_game_as_it_went() -> 
         assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
 
 
+@pytest.mark.slow  # several seconds
 @pytest.mark.parametrize("lost", [1, 2])
 def test_a_loss_that_shows_a_mine_next_to_the_one_hit_is_a_loss(lost: int) -> None:
     """A guess that loses where the game shows, besides the mine hit, only a mine next to it (every
@@ -298,6 +301,7 @@ def test_a_loss_that_shows_a_mine_next_to_the_one_hit_is_a_loss(lost: int) -> No
         assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
 
 
+@pytest.mark.slow  # several seconds
 def test_a_loss_that_shows_only_the_exploded_mine_is_a_loss() -> None:
     """A lost game that shows nothing but its exploded mine (gnome-mines, once every other mine is
     flagged) and then ignores clicks: each such game ends lost, none stops the learner, and the look

@@ -160,6 +160,7 @@ def test_naming_real_screenshots(path: Path) -> None:
     assert naming.safe <= true_safe
 
 
+@pytest.mark.slow  # several seconds
 def test_one_screenshot_names_most_looks() -> None:
     """Over every real screenshot in play or won, the rules alone name most revealed looks."""
     named = total = 0

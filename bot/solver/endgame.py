@@ -74,21 +74,35 @@ def layouts(p: Problem, limit: int | None = None) -> list[int] | None:
 
 def search(board: Board, p: Problem, lays: list[int], work_budget: int | None = None) -> EndgameMove:
     """The cell to reveal for the best chance to win; raises :class:`SearchTooBig`."""
-    work_budget = WORK_BUDGET if work_budget is None else work_budget
-    n = len(p.cells)
-    around = [0] * n
-    flags = [0] * n  # flagged neighbours: part of the number shown, and no opening then
-    for i, cell in enumerate(p.cells):
-        for nb in board.neighbours(cell):
-            j = p.index.get(nb)
-            if j is not None:
-                around[i] |= 1 << j
-            elif board[nb] == FLAG:
-                flags[i] += 1
-    memo: dict[tuple[frozenset[int], int], tuple[float, int]] = {}
-    work = 0
+    if len(lays) == 1:
+        free = bits(p.all_cells & ~lays[0])
+        if not free:
+            raise SearchTooBig  # every unknown cell is a mine: nothing to reveal
+        return EndgameMove(free[0], 1.0)
+    win, i = _Search(board, p, WORK_BUDGET if work_budget is None else work_budget).value(frozenset(lays), 0)
+    return EndgameMove(i, win)
 
-    def outcome(layout: int, i: int, opened: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+
+class _Search:
+    """The reveal tree of one position: each node a set of layouts still possible and the cells
+    opened; its value the chance to win from there, playing best (memoised)."""
+
+    def __init__(self, board: Board, p: Problem, work_budget: int) -> None:
+        self.p, self.work_budget = p, work_budget
+        n = len(p.cells)
+        self.around = [0] * n
+        self.flags = [0] * n  # flagged neighbours: part of the number shown, and no opening then
+        for i, cell in enumerate(p.cells):
+            for nb in board.neighbours(cell):
+                j = p.index.get(nb)
+                if j is not None:
+                    self.around[i] |= 1 << j
+                elif board[nb] == FLAG:
+                    self.flags[i] += 1
+        self.memo: dict[tuple[frozenset[int], int], tuple[float, int]] = {}
+        self.work = 0  # one unit per cell a reveal uncovers, over the whole search
+
+    def outcome(self, layout: int, i: int, opened: int) -> tuple[int, tuple[tuple[int, int], ...]]:
         """Cells uncovered by revealing safe cell ``i`` under ``layout``, and what they show."""
         stack = [i]
         newly = 0
@@ -99,18 +113,19 @@ def search(board: Board, p: Problem, lays: list[int], work_budget: int | None = 
             if (opened | newly) & bit:
                 continue
             newly |= bit
-            value = (layout & around[k]).bit_count() + flags[k]
+            value = (layout & self.around[k]).bit_count() + self.flags[k]
             shown.append((k, value))
             if value == 0:
-                stack.extend(j for j in bits(around[k] & ~(opened | newly)))
+                stack.extend(j for j in bits(self.around[k] & ~(opened | newly)))
         return newly, tuple(sorted(shown))
 
-    def value(group: frozenset[int], opened: int) -> tuple[float, int]:
-        nonlocal work
+    def value(self, group: frozenset[int], opened: int) -> tuple[float, int]:
+        """The chance to win with ``group`` the layouts still possible and ``opened`` the cells
+        open, and the cell to reveal for it (-1 where one layout is left: won)."""
         if len(group) == 1:
             return 1.0, -1
         key = (group, opened)
-        hit = memo.get(key)
+        hit = self.memo.get(key)
         if hit is not None:
             return hit
         union = 0
@@ -118,7 +133,7 @@ def search(board: Board, p: Problem, lays: list[int], work_budget: int | None = 
         for lay in group:
             union |= lay
             inter &= lay
-        closed = p.all_cells & ~opened
+        closed = self.p.all_cells & ~opened
         safe_everywhere = closed & ~union
         # A certainly safe cell costs nothing and only adds information: take one first.
         choices = bits(safe_everywhere)[:1] if safe_everywhere else bits(closed & ~inter)
@@ -128,26 +143,18 @@ def search(board: Board, p: Problem, lays: list[int], work_budget: int | None = 
             parts: dict[tuple[int, tuple[tuple[int, int], ...]], list[int]] = {}
             for lay in group:
                 if not lay >> i & 1:
-                    seen = outcome(lay, i, opened)
-                    work += len(seen[1])  # one unit per cell a reveal uncovers
+                    seen = self.outcome(lay, i, opened)
+                    self.work += len(seen[1])
                     parts.setdefault(seen, []).append(lay)
-            if work > work_budget:
+            if self.work > self.work_budget:
                 raise SearchTooBig
             won = 0.0
             for (newly, _), members in parts.items():
-                won += len(members) * value(frozenset(members), opened | newly)[0]
+                won += len(members) * self.value(frozenset(members), opened | newly)[0]
             won /= total
             if won > best:
                 best, best_i = won, i
                 if best >= 1.0:
                     break
-        memo[key] = (best, best_i)
+        self.memo[key] = (best, best_i)
         return best, best_i
-
-    if len(lays) == 1:
-        free = bits(p.all_cells & ~lays[0])
-        if not free:
-            raise SearchTooBig  # every unknown cell is a mine: nothing to reveal
-        return EndgameMove(free[0], 1.0)
-    win, i = value(frozenset(lays), 0)
-    return EndgameMove(i, win)

@@ -142,55 +142,78 @@ class _Intrinsic(TooComplex):
 
 
 def _enumerate(rules: list[Rule], budget: Budget) -> Enumeration:
+    """Every layout of one component's classes that its ``rules`` allow, counted by its number of
+    mines: the weight of each count and each class's mines summed over those layouts. Raises
+    :class:`_Intrinsic` past COMPONENT_LIMIT and TooComplex past the ``budget``."""
     raw = _classes(rules)
-    order = _order(raw, rules)
-    classes = [raw[k] for k in order]
-    sizes = [c.bit_count() for c in classes]
-    n = len(classes)
-    rules_of = [[j for j, r in enumerate(rules) if r.cells & cls] for cls in classes]
-    # capacity of rule j in classes after position i, for each j in rules_of[i]
-    cap_after: list[list[int]] = []
-    for i in range(n):
-        cap_after.append([sum(sizes[t] for t in range(i + 1, n) if rules[j].cells & classes[t]) for j in rules_of[i]])
-    first: dict[int, int] = {}
-    last: dict[int, int] = {}
-    for i, js in enumerate(rules_of):
-        for j in js:
-            first.setdefault(j, i)
-            last[j] = i
-    open_at = [[j for j in range(len(rules)) if first[j] < i <= last[j]] for i in range(n + 1)]
-    need = [r.count for r in rules]
-    combs = [[math.comb(s, k) for k in range(s + 1)] for s in sizes]
-    memo: dict[tuple[int, tuple[int, ...]], dict[int, tuple[int, list[int]]]] = {}
-    end: dict[int, tuple[int, list[int]]] = {0: (1, [])}
-    spent = 0
+    classes = [raw[k] for k in _order(raw, rules)]
+    top = _Enumerator(rules, classes, budget).count(0)
+    return Enumeration(
+        tuple(classes),
+        tuple(c.bit_count() for c in classes),
+        {m: w for m, (w, _) in top.items()},
+        {m: vec for m, (_, vec) in top.items()},
+    )
 
-    def rec(i: int) -> dict[int, tuple[int, list[int]]]:
-        nonlocal spent
-        if i == n:
-            return end
-        key = (i, tuple(need[j] for j in open_at[i]))
-        hit = memo.get(key)
+
+Counts = dict[int, tuple[int, list[int]]]  # mines in the classes from i on -> (layouts, each class's mines summed)
+
+
+class _Enumerator:
+    """Classes taken in order, each given every number of mines its rules still allow; memoised
+    on the position and the counts the rules open there still need (rules whose classes are all
+    before it are settled, those all after it untouched), so long chains stay polynomial."""
+
+    def __init__(self, rules: list[Rule], classes: list[int], budget: Budget) -> None:
+        self.rules, self.classes, self.budget = rules, classes, budget
+        self.sizes = sizes = [c.bit_count() for c in classes]
+        n = self.n = len(classes)
+        self.rules_of = [[j for j, r in enumerate(rules) if r.cells & cls] for cls in classes]
+        # capacity of rule j in classes after position i, for each j in rules_of[i]
+        self.cap_after = [
+            [sum(sizes[t] for t in range(i + 1, n) if rules[j].cells & classes[t]) for j in self.rules_of[i]]
+            for i in range(n)
+        ]
+        first: dict[int, int] = {}
+        last: dict[int, int] = {}
+        for i, js in enumerate(self.rules_of):
+            for j in js:
+                first.setdefault(j, i)
+                last[j] = i
+        self.open_at = [[j for j in range(len(rules)) if first[j] < i <= last[j]] for i in range(n + 1)]
+        self.need = [r.count for r in rules]  # what each rule still needs, as the recursion goes
+        self.combs = [[math.comb(s, k) for k in range(s + 1)] for s in sizes]
+        self.memo: dict[tuple[int, tuple[int, ...]], Counts] = {}
+        self.end: Counts = {0: (1, [])}
+        self.spent = 0
+
+    def count(self, i: int) -> Counts:
+        """The layouts of classes i.. that meet what the rules still need."""
+        if i == self.n:
+            return self.end
+        need = self.need
+        key = (i, tuple(need[j] for j in self.open_at[i]))
+        hit = self.memo.get(key)
         if hit is not None:
             return hit
-        lo, hi = 0, sizes[i]
-        js = rules_of[i]
-        for j, cap in zip(js, cap_after[i]):
+        lo, hi = 0, self.sizes[i]
+        js = self.rules_of[i]
+        for j, cap in zip(js, self.cap_after[i]):
             lo = max(lo, need[j] - cap)
             hi = min(hi, need[j])
-        result: dict[int, tuple[int, list[int]]] = {}
+        result: Counts = {}
         for k in range(lo, hi + 1):
             for j in js:
                 need[j] -= k
-            sub = rec(i + 1)
+            sub = self.count(i + 1)
             for j in js:
                 need[j] += k
-            w = combs[i][k]
-            work = len(sub) * (n - i + 1)
-            spent += work
-            if spent > COMPONENT_LIMIT:
+            w = self.combs[i][k]
+            work = len(sub) * (self.n - i + 1)
+            self.spent += work
+            if self.spent > COMPONENT_LIMIT:
                 raise _Intrinsic
-            budget.spend(work)
+            self.budget.spend(work)
             for m, (weight, vec) in sub.items():
                 ww = w * weight
                 row = [k * ww] + [w * x for x in vec]
@@ -199,16 +222,8 @@ def _enumerate(rules: list[Rule], budget: Budget) -> Enumeration:
                     result[m + k] = (ww, row)
                 else:
                     result[m + k] = (have[0] + ww, [a + b for a, b in zip(have[1], row)])
-        memo[key] = result
+        self.memo[key] = result
         return result
-
-    top = rec(0)
-    return Enumeration(
-        tuple(classes),
-        tuple(sizes),
-        {m: w for m, (w, _) in top.items()},
-        {m: vec for m, (_, vec) in top.items()},
-    )
 
 
 def _log_comb(n: int, k: np.ndarray) -> np.ndarray:

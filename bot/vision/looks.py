@@ -96,10 +96,14 @@ class LookBook:
         geo = self.geometry
         cells = [divmod(i, geo.cols) for i in range(geo.rows * geo.cols)] if cells is None else cells
         pictures = [self.picture(image, cell) for cell in cells]
-        out = np.empty((len(cells), self.size, self.size, 3), dtype=np.float32)
-        for i, picture in enumerate(pictures):
-            out[i] = self._compared(picture)
-        return pictures, out
+        n, size = self.cut, self.size
+        stack = np.stack(pictures).astype(np.float32) if pictures else np.empty((0, n, n, 3), dtype=np.float32)
+        if size == n or not len(pictures):
+            return pictures, stack
+        # shrunk as one tall picture: each cell's edges fall on output rows' edges, so the result
+        # is each cell's own _compared (tests/test_grid.py checks it)
+        tall = cv2.resize(stack.reshape(len(pictures) * n, n, 3), (size, len(pictures) * size), interpolation=cv2.INTER_AREA)
+        return pictures, tall.reshape(len(pictures), size, size, 3)
 
     def distances(self, crops: np.ndarray, prototypes: np.ndarray | None = None, shifts: bool = True) -> np.ndarray:
         """RMS difference of each crop from each prototype, at the best shift (or unshifted):
