@@ -23,12 +23,11 @@ BAND_PITCHES = 6  # the face and the counters sit within this many cell pitches 
 
 @dataclass(frozen=True, eq=False)
 class Reading:
-    """One screenshot read: geometry, board, game state, how well the worst cell matched, the counter."""
+    """One screenshot read: geometry, board, game state, the counter."""
 
     geometry: Geometry
     board: Board
     state: State
-    worst_score: float
     counter: int | None = None  # the mines-left counter, read when the mine count was not given
 
 
@@ -163,7 +162,7 @@ def read(
     if state == "playing":
         face = find_face(image, geometry, pack)
         state = face[0] if face else state
-    return Reading(geometry, board, state, float(scores.max()), counter)
+    return Reading(geometry, board, state, counter)
 
 
 def read_partly(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndarray, np.ndarray]:
