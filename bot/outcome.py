@@ -34,6 +34,7 @@ def apart(clicked: list[Cell], changed: np.ndarray) -> np.ndarray:
     _, parts = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
     return changed & ~np.isin(parts, [parts[c] for c in clicked if changed[c]])
 
+
 def changed_apart(clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> np.ndarray:
     """The cells that changed between the readings apart from the clicks (see apart), a click
     not drawn yet still joining what it opened."""

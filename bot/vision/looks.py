@@ -97,8 +97,10 @@ class LookBook:
         cells = [divmod(i, geo.cols) for i in range(geo.rows * geo.cols)] if cells is None else cells
         pictures = [self.picture(image, cell) for cell in cells]
         n, size = self.cut, self.size
-        stack = np.stack(pictures).astype(np.float32) if pictures else np.empty((0, n, n, 3), dtype=np.float32)
-        if size == n or not len(pictures):
+        if not pictures:
+            return pictures, np.empty((0, size, size, 3), dtype=np.float32)
+        stack = np.stack(pictures).astype(np.float32)
+        if size == n:
             return pictures, stack
         # shrunk as one tall picture: each cell's edges fall on output rows' edges, so the result
         # is each cell's own _compared (tests/test_grid.py checks it)
