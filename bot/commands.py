@@ -20,7 +20,7 @@ from bot.actuator import DryRunMouse, LiveMouse, Mouse
 from bot.bench import wilson
 from bot.board import Board
 from bot.capture import MssScreen, Screen
-from bot.errors import InconsistentBoard, MinebotError, NoBoardFound, ScreenError, UsageError, VisionError
+from bot.errors import BoardGone, InconsistentBoard, MinebotError, NoBoardFound, ScreenError, UsageError, VisionError
 from bot.games import GAMES, start_game, virtual_display
 from bot.learn import Learner
 from bot.live import LiveTable, click_face, find_game, mouse_ratio, park_point
@@ -144,7 +144,16 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
     )
     if ns.dry_run:
         return _dry_run(table, pack)
-    results = _play_games(ns, table, pack, mines, new_game_key)
+    # a shipped pack that has read only a new board's covered cells may know another look's covered
+    # tile: the new board is kept, to learn its look from should the pack not read it once opened
+    fresh = screen.grab() if not pack.learnt and not table.proven and table.state == "playing" else None
+    try:
+        results = _play_games(ns, table, pack, mines, new_game_key, learnable=fresh is not None)
+    except _LearnOn as other:
+        assert fresh is not None
+        print(f"minebot: skin pack {pack.name} read the new board but not the opened one ({other.__cause__}); "
+              "learning its look by playing on", file=sys.stderr)
+        return _learn(ns, screen, other.grid, None, new_game_key, fresh=fresh)
     if not ns.json:
         _summary(results)
     return 1 if any(r.lost_on_certain for r in results) else 0
@@ -160,9 +169,19 @@ def _dry_run(table: LiveTable, pack: SkinPack) -> int:
     return 0
 
 
+class _LearnOn(MinebotError):
+    """The pack read a new board but not the opened one, which stands on its lattice at ``grid``."""
+
+    def __init__(self, grid: Geometry) -> None:
+        super().__init__(f"a board on its lattice at {grid.origin}")
+        self.grid = grid
+
+
 def _play_games(ns: argparse.Namespace, table: LiveTable, pack: SkinPack, mines: int | None,
-                new_game_key: str | None) -> list[GameResult]:
-    """Play ``ns.games`` games on the table, a line for each; where a run stops, say where."""
+                new_game_key: str | None, learnable: bool = False) -> list[GameResult]:
+    """Play ``ns.games`` games on the table, a line for each; where a run stops, say where. Where
+    the pack (``learnable``: a shipped one, on a new board) cannot read the first game once opened,
+    and the same board stands on its lattice, _LearnOn."""
     strategy = get_strategy("best")
     rng = np.random.default_rng()
     results: list[GameResult] = []
@@ -176,8 +195,11 @@ def _play_games(ns: argparse.Namespace, table: LiveTable, pack: SkinPack, mines:
             result = play_game(
                 table, strategy, pack.rule, rng, flags=not ns.no_flags or pack.flags_to_win, progress=progress
             )
-        except MinebotError:
+        except MinebotError as exc:
             progress.clear()
+            grid = _unread_look(exc, table) if learnable and not results else None
+            if grid is not None:
+                raise _LearnOn(grid) from exc
             won = sum(r.won for r in results)
             print(f"minebot: stopped {where}; {len(results)} finished before it ({won} won)", file=sys.stderr)
             raise
@@ -185,6 +207,22 @@ def _play_games(ns: argparse.Namespace, table: LiveTable, pack: SkinPack, mines:
         results.append(result)
         _report(ns, index, table, pack, mines, result, results)
     return results
+
+
+def _unread_look(exc: MinebotError, table: LiveTable) -> Geometry | None:
+    """Where the pack has read only covered cells and now reads no board (or a cell as no tile),
+    while the lattice shows a board of the same size in the same place: that board, its cells in
+    another look with a covered tile like the pack's (winxp's and classic98's, or react-minesweeper's).
+    (Not when the window moved or closed: the lattice shows no such board then.)"""
+    if table.proven or not isinstance(exc, (VisionError, BoardGone)):
+        return None
+    try:
+        grid = find_grid_on(table.screen)
+    except NoBoardFound:
+        return None
+    was = table.geometry
+    same = all(abs(a - b) <= p / 2 for a, b, p in zip(grid.origin, was.origin, grid.pitch, strict=True))
+    return grid if same and (grid.rows, grid.cols) == (was.rows, was.cols) else None
 
 
 def _report(ns: argparse.Namespace, index: int, table: LiveTable, pack: SkinPack, mines: int | None,
@@ -229,9 +267,10 @@ def find_grid_on(screen: Screen) -> Geometry:
 
 def _learn(
     ns: argparse.Namespace, screen: Screen, geometry: Geometry, name: str | None, new_game_key: str | None,
-    known: SkinPack | None = None,
+    known: SkinPack | None = None, fresh: np.ndarray | None = None,
 ) -> int:
-    """Play ``ns.games`` games learning the look (bot/learn.py), from nothing or from a learnt pack."""
+    """Play ``ns.games`` games learning the look (bot/learn.py), from nothing or from a learnt pack;
+    ``fresh``: a grab of the screen on the new board of the game in play, whose first click was played."""
     if ns.dry_run:
         raise UsageError("learning a look needs clicks: leave out --dry-run (or give the skin with --skin)")
     mines = _mines(ns, "", geometry.rows, geometry.cols)
@@ -239,6 +278,8 @@ def _learn(
     learner = Learner(screen, mouse, geometry, mines, name=name, flags=not ns.no_flags)
     if known is not None:
         learner.seed(known)
+    if fresh is not None:
+        learner.prime(fresh)
     print(
         f"{'learning a new look' if known is None else f'playing with learnt pack {known.name}, learning on'}: "
         f"{geometry.rows}x{geometry.cols} board ({mines} mines) at "

@@ -54,5 +54,10 @@ class ScreenError(MinebotError):
     """The live screen cannot be used: no display, Wayland, the window moved or closed, the user took the mouse."""
 
 
+class BoardGone(ScreenError):
+    """The board is no longer where it was read: the window moved, closed or is covered, or the skin
+    pack no longer reads it."""
+
+
 class ClicksIgnored(ScreenError):
     """Cells clicked still look as they did: the game ignores the clicks (paused, covered, or over)."""

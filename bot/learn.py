@@ -99,6 +99,23 @@ class Learner:
             elif code >= 0:
                 self.looks.possible[look] = frozenset({code})
 
+    def prime(self, shot: np.ndarray) -> None:
+        """Start from a grab of the whole screen (as Screen.grab gives it) taken on this game's new
+        board, before its first click: its cells are the covered ones. (play learns on from there
+        when a pack read the new board but not the board once opened: the pack's covered tile
+        matched another look's.)"""
+        top, left = self.region.top - self.screen.whole.top, self.region.left - self.screen.whole.left
+        self.image = shot[top : top + self.region.height, left : left + self.region.width]
+        self._cover(self._assign(self.image))
+
+    def _cover(self, looks: np.ndarray) -> None:
+        """Take the looks of a new game's board as the covered ones."""
+        try:
+            self.looks.hidden.update({k: COVERED for k in covered_looks(looks, self.mines)})
+        except ScreenError as exc:
+            raise ScreenError(f"{exc} (the screen is saved in {self.save_screen()})") from exc
+        self._shown(looks)
+
     # -- reading ----------------------------------------------------------------------------
     def read(self) -> np.ndarray:
         """The look of every cell, once the board has stayed still for SETTLE seconds. A look not
@@ -190,11 +207,7 @@ class Learner:
         start = time.perf_counter()
         looks = self.read()
         if not self.looks.hidden:  # nothing known: a new game's board says what covered cells look like
-            try:
-                self.looks.hidden.update({k: COVERED for k in covered_looks(looks, self.mines)})
-            except ScreenError as exc:
-                raise ScreenError(f"{exc} (the screen is saved in {self.save_screen()})") from exc
-            self._shown(looks)
+            self._cover(looks)
         opened = not np.isin(looks, self.looks.covered()).all()
         if not self._new(looks):
             raise ScreenError("minebot learns and plays from a new game: start one and run it again")

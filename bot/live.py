@@ -18,7 +18,7 @@ import numpy as np
 from bot.actuator import Mouse, pyautogui
 from bot.board import Board
 from bot.capture import Region, Screen
-from bot.errors import ClicksIgnored, ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
+from bot.errors import BoardGone, ClicksIgnored, ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.solver import check_layout
 from bot.userdata import cache_dir
 from bot.vision import Geometry, Reading, read
@@ -146,6 +146,7 @@ class LiveTable:
         self._pressed_at = 0.0  # when the last click was sent
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
         self._covered_at_end = False  # the game drew its end over the board (a dialog): see reveal_many
+        self.proven = False  # the pack has read a cell other than a covered one here (see commands.play)
         self.guard = ClickGuard(screen, self.region, self.local)
         self.refresh()
 
@@ -161,7 +162,7 @@ class LiveTable:
             saved = f"{self._save_screen()}, a grab of the screen from ({self.region.left},{self.region.top}) on"
             if isinstance(exc, UnreadableCell) and self._board_still_here():
                 raise UnreadableCell(f"{exc} (the screen is saved in {saved})") from exc
-            raise ScreenError(
+            raise BoardGone(
                 f"the board is no longer where it was ({exc}); the game window moved, closed or is covered (a dialog?) "
                 f"(the screen is saved in {saved}): bring it back and run minebot again"
             ) from exc
@@ -227,6 +228,7 @@ class LiveTable:
                 self.latency = max(self.latency, time.perf_counter() - self._pressed_at)
             self._acted = []
             self.reading, self._previous, self.state = reading, reading.board, reading.state
+            self.proven = self.proven or not reading.board.is_fresh()
             return reading
 
     def _save_screen(self) -> Path:

@@ -330,3 +330,20 @@ def test_what_changed_away_from_the_clicks_is_told_apart() -> None:
     after[4, 0] = 2  # a mine shown far from the click
     assert changed_apart([(0, 0)], before, after).tolist()[4][0]
     assert changed_apart([(0, 0)], before, after).sum() == 1
+
+
+@pytest.mark.parametrize("seed", [23, 9, 13])
+def test_a_game_whose_first_click_was_played_is_learnt_from_its_new_board(seed: int) -> None:
+    """Where a pack read a new board but not the board once opened (see commands.play), the learner
+    plays on from the new board the bot kept: its cells are the covered ones. Here the first click
+    opened one number (seeds 23 and 9), which alone would be taken for a second covered look, or
+    most of the board (seed 13)."""
+    drawn = DrawnGame("winemine", "beginner", seed=seed)
+    fresh = drawn.grab()
+    drawn.click(ORIGIN[0] + 8, ORIGIN[1] + 8)  # the corner, as a pack's play clicked it
+    learner = _learner(drawn)
+    learner.prime(fresh)
+    result = learner.play_game()
+    assert not result.lost_on_certain and drawn.clicks[1:] and (0, 0, "left") not in drawn.clicks[1:]
+    for look, code in learner.looks.names().items():
+        assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code

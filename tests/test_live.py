@@ -18,6 +18,7 @@ from bot.errors import ClicksIgnored, InconsistentBoard, ScreenError, Unreadable
 from bot.live import LiveTable, _new_board, contradiction, park_point, wait_for_new_second
 from bot.userdata import cache_dir
 from bot.vision import Geometry, load_image, load_packs, read
+from bot.vision.labels import read_label
 from bot.vision.pack import SkinPack, pack_named
 from bot.vision.reading import board_state
 from bot.vocabulary import COVERED, FLAG
@@ -269,7 +270,6 @@ def test_a_cell_pressed_for_a_moment_is_read_again_not_taken_for_empty() -> None
     """A covered cell held under the button looks like an empty one (0) in many games; the issue saw
     one read as 0 and a game lost beside it. A 0 beside a covered cell is a reading no game shows:
     the live loop reads again, and stops without clicking if it lasts."""
-    from bot.vision.labels import read_label
 
     truth = read_label(FIXTURE.with_suffix(".board")).board
     image = load_image(FIXTURE)
@@ -415,3 +415,44 @@ def test_a_game_that_fails_to_start_has_all_it_printed_kept(tmp_path: Path) -> N
     assert kept.parent == cache_dir() and kept.read_text() == log.read_text()
     (tmp_path / "quiet.log").write_text("")
     assert _tail(tmp_path / "quiet.log") == "; it printed nothing"
+
+
+@pytest.mark.parametrize("then", ["opened", "closed"])
+def test_a_pack_that_read_only_a_new_board_hands_the_game_to_the_learner(
+    monkeypatch: pytest.MonkeyPatch, then: str
+) -> None:
+    """winxp's covered tile is classic98's: with classic98's pack hidden, winxp reads classic98's
+    new expert board (every cell covered) but not the board once opened. play then learns the look
+    on in the game in play (no new game), from the board on the lattice and the new board it kept.
+    A board that is gone after the click (the window closed) is no look to learn: play stops."""
+    from argparse import Namespace
+
+    import bot.commands as commands
+
+    shots = FIXTURE.parents[1] / "classic98"
+    fresh = load_image(shots / "expert-fresh.png")
+    after = load_image(shots / "expert-midgame.png") if then == "opened" else np.zeros_like(fresh)
+    monkeypatch.setenv("MINEBOT_HIDE_SKINS", "classic98")
+    mouse = DryRunMouse()
+    monkeypatch.setattr(commands, "LiveMouse", lambda ratio: mouse)
+    monkeypatch.setattr(commands, "mouse_ratio", lambda screen: 1.0)
+    learnt: list[tuple[Geometry, np.ndarray | None]] = []
+    monkeypatch.setattr(commands, "_learn", lambda ns, screen, grid, name, key, fresh=None: learnt.append((grid, fresh)) or 0)
+
+    class Game(ClickScreen):
+        def grab(self, region: Region | None = None) -> np.ndarray:
+            return super().grab(region or self.whole)
+
+    ns = Namespace(skin=None, mines=None, level=None, dry_run=False, games=1, no_flags=False, save_final=None,
+                   json=False, new_game_key=None)
+    screen = Game(fresh, after, mouse, clicks=1)
+    if then == "closed":
+        with pytest.raises(ScreenError, match="no longer where it was"):
+            commands.play(ns, screen=screen)  # type: ignore[arg-type]
+        assert not learnt
+        return
+    assert commands.play(ns, screen=screen) == 0  # type: ignore[arg-type]
+    assert len(mouse.clicks) == 1  # the first click, by winxp's pack
+    ((grid, kept),) = learnt
+    truth = read_label(shots / "expert-midgame.board")
+    assert (grid.rows, grid.cols) == (truth.rows, truth.cols) and kept is not None and np.array_equal(kept, fresh)
