@@ -146,10 +146,14 @@ def main(*args: str) -> int:
     try:
         if ns.command in _COMMANDS:
             return _COMMANDS[ns.command](ns)
-        if ns.command in ("play", "advise", "record", "demo"):
+        if ns.command in ("play", "demo"):
             from bot import commands  # the live commands: screen and mouse imports stay out of the rest
 
             return int(getattr(commands, ns.command)(ns))
+        if ns.command in ("advise", "record"):
+            from bot import watch  # they watch the screen and never click
+
+            return int(getattr(watch, ns.command)(ns))
     except MinebotError as err:
         print(f"minebot: {err}", file=sys.stderr)
         return 1

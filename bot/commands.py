@@ -18,9 +18,16 @@ import numpy as np
 
 from bot.actuator import DryRunMouse, LiveMouse, Mouse
 from bot.bench import wilson
-from bot.board import Board
 from bot.capture import MssScreen, Screen
-from bot.errors import BoardGone, InconsistentBoard, MinebotError, NoBoardFound, ScreenError, UsageError, VisionError
+from bot.errors import (
+    BoardGone,
+    MinebotError,
+    NoBoardFound,
+    ScreenError,
+    UnreadableCell,
+    UsageError,
+    VisionError,
+)
 from bot.games import GAMES, start_game, virtual_display
 from bot.learn import Learner
 from bot.live import LiveTable, click_face, find_game, mouse_ratio, park_point
@@ -30,9 +37,7 @@ from bot.userdata import hidden_skins, learnt_skins
 from bot.vision import Reading, load_packs, read
 from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid
-from bot.vision.labels import UNREAD, Labelled, write_label
-from bot.vision.pack import SkinPack, pack_named, skin_names
-from bot.vision.reading import read_partly
+from bot.vision.pack import SkinPack, skin_names
 from bot.vocabulary import CHAR_OF, STANDARD_MINES, level_of
 
 
@@ -121,13 +126,19 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
     packs = load_packs([ns.skin]) if ns.skin else load_packs() if skin_names() else []
     try:
         pack, geometry, reading = find_game(screen, packs, ns.mines)
-    except NoBoardFound as missed:
+    except (NoBoardFound, UnreadableCell) as missed:
+        # a learnt pack that finds the board but cannot read all of it has not seen this size of
+        # it (kmines draws its cells to fit the window): learnt on, into NAME-<size>px
+        learnt = [p.name for p in packs if p.learnt and isinstance(missed, UnreadableCell) and p.name == missed.skin]
+        if not isinstance(missed, NoBoardFound) and not learnt:
+            raise
         try:
             grid = find_grid_on(screen)
         except NoBoardFound:
             raise missed from None
-        print(f"minebot: no skin pack reads this board ({missed}); learning its look by playing it", file=sys.stderr)
-        return _learn(ns, screen, grid, None, new_game_key)
+        print(f"minebot: {f'learnt pack {learnt[0]} does not read' if learnt else 'no skin pack reads'} this board "
+              f"({missed}); learning its look by playing it", file=sys.stderr)
+        return _learn(ns, screen, grid, learnt[0] if learnt else None, new_game_key)
     if pack.learnt and not ns.dry_run:  # a learnt pack may not know every look yet: play on learning
         # where its pictures line up with the cells, so that what it learns now is cut as they were
         return _learn(ns, screen, geometry, pack.name, new_game_key, known=pack)
@@ -313,68 +324,6 @@ def _learn(
     if not ns.json:
         _summary(results)
     return 1 if any(r.lost_on_certain for r in results) else 0
-
-
-def advise(ns: argparse.Namespace, screen: Screen | None = None) -> int:
-    """Watch the screen and print the advice for each new board. Watching, a board that cannot be
-    read or cannot be right (a wrong flag of the player's, a window over the game) is said once, in
-    a line, and the watch goes on; with ``--once`` it is the error."""
-    if screen is None:
-        with MssScreen() as own:
-            return advise(ns, own)
-    packs = load_packs([ns.skin] if ns.skin else None)
-    last: Board | None = None
-    trouble = ""  # the last problem said
-    while True:
-        try:
-            reading = read(screen.grab(), packs, mines=ns.mines)
-            if last is None or reading.board != last:
-                geo = reading.geometry
-                advice = ""
-                if reading.state == "playing":
-                    pack = pack_named(packs, geo.skin)
-                    analysis = solve(reading.board, "best", pack.rule, np.random.default_rng(0))
-                    advice = f"safe: {sorted(analysis.safe)}\nmines: {sorted(analysis.mines)}\nmove: {analysis.move}\n"
-                last, trouble = reading.board, ""
-                print(f"{geo.skin} {geo.rows}x{geo.cols}, state {reading.state}\n{reading.board}\n{advice}", flush=True)
-        except (VisionError, InconsistentBoard) as exc:
-            if ns.once:
-                raise
-            if str(exc) != trouble:
-                trouble, last = str(exc), None
-                print(f"minebot: {exc}; still watching", file=sys.stderr, flush=True)
-        if ns.once:
-            return 0
-        time.sleep(0.25)
-
-
-def record(ns: argparse.Namespace, screen: Screen | None = None) -> int:
-    if screen is None:
-        with MssScreen() as own:
-            return record(ns, own)
-    image = screen.grab()
-    png, board_file = ns.out.with_suffix(".png"), ns.out.with_suffix(".board")
-    cv2.imwrite(str(png), image)
-    packs = load_packs([ns.skin] if ns.skin else None)
-    try:
-        reading = read(image, packs, mines=ns.mines, save_unreadable=str(ns.out.with_suffix(".cell.png")))
-    except VisionError as missed:  # write what can be read, the rest marked for a person to fill in
-        geo, codes, known = read_partly(image, packs)
-        board = Board(codes, ns.mines if ns.mines is not None else STANDARD_MINES.get((geo.rows, geo.cols)))
-        write_label(board_file, _label(geo, ns.skin or geo.skin or "unknown", "playing", board), known)
-        print(
-            f"minebot: {missed}\nsaved {png} and {board_file}: {int(known.sum())} of {known.size} cells read; the others "
-            f"are marked {UNREAD}: replace each by what the picture shows, and check the rest, the mines and the state"
-        )
-        return 0
-    label = _label(reading.geometry, reading.geometry.skin, reading.state, reading.board)
-    write_label(board_file, label)
-    print(f"saved {png} and {board_file}: check every cell of the .board file by eye against the picture and correct it")
-    return 0
-
-
-def _label(geo: Geometry, game: str, state: str, board: Board) -> Labelled:
-    return Labelled(game, (round(geo.origin[0]), round(geo.origin[1])), geo.pitch, round(geo.cell_px), state, board)
 
 
 def demo(ns: argparse.Namespace) -> int:

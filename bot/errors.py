@@ -43,7 +43,11 @@ class NoBoardFound(VisionError):
 
 
 class UnreadableCell(VisionError):
-    """A cell whose picture matches no tile of the skin."""
+    """A cell whose picture matches no tile of the skin (``skin``, where known)."""
+
+    def __init__(self, message: str, skin: str | None = None) -> None:
+        super().__init__(message)
+        self.skin = skin
 
 
 class ImpossibleReading(UnreadableCell):

@@ -30,7 +30,8 @@ from bot.actuator import Mouse
 from bot.board import Board
 from bot.capture import Region, Screen
 from bot.errors import ClicksIgnored, InconsistentBoard, ScreenError
-from bot.live import LATENCY_FACTOR, SLOW_GAME, ClickGuard, board_region, park_point, wait_for_new_second
+from bot.guard import ClickGuard
+from bot.live import LATENCY_FACTOR, SLOW_GAME, board_region, park_point, wait_for_new_second
 from bot.naming import Looks, Naming, covered_looks, name_looks
 from bot.outcome import Judge, changed_apart
 from bot.play import GameResult

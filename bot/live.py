@@ -19,6 +19,7 @@ from bot.actuator import Mouse, pyautogui
 from bot.board import Board
 from bot.capture import Region, Screen
 from bot.errors import BoardGone, ClicksIgnored, ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
+from bot.guard import ClickGuard
 from bot.solver import check_layout
 from bot.userdata import cache_dir
 from bot.vision import Geometry, Reading, read
@@ -29,9 +30,6 @@ from bot.vocabulary import COVERED, FLAG, HIDDEN, QUESTION, Cell, State
 
 SLOW_GAME = 2.0  # s a click may take to show before the measured redraw time says otherwise
 LATENCY_FACTOR = 5  # a click not shown after this many times the slowest redraw seen is lost
-MOVED_SHARE = 0.01  # of the pixels a click cannot change, the share that may differ (noise) before the board counts as moved
-CHANGED_SHARE = 0.1  # of the middle of a cell, the share that differs once something changed it
-SHADOW = 0.15  # of the pitch round a covered cell that its click may redraw too (flat tiles' shadows)
 READ_TRIES = 3  # readings that contradict themselves or the last one before the bot stops
 BACK_OFF = 0.05  # s before the next reading after a contradiction (times the contradictions so far)
 REDRAW_POLL = 0.05  # s between readings while a click does not show yet
@@ -45,49 +43,6 @@ def board_region(geometry: Geometry, screen: Screen) -> Region:
     right = min(x + w, screen.whole.left + screen.whole.width)
     bottom = min(y + h, screen.whole.top + screen.whole.height)
     return Region(left, top, right - left, bottom - top)
-
-
-class ClickGuard:
-    """Before each click, a grab of the board's region (a fraction of a millisecond) held against the
-    last reading: the board must be where it was read, and the cell about to be clicked must look as
-    it did. A window moved one cell in the middle of a batch would take every later click one cell
-    off, onto cells nobody called safe; a window over the board, or a game killed, would take them.
-    Once the board changed, no click at all (``halted``) until the next reading says what it is now:
-    the game's own end drawn over it ("Congratulations"), or the window gone."""
-
-    def __init__(self, screen: Screen, region: Region, geometry: Geometry) -> None:
-        self.screen, self.region, self.geometry = screen, region, geometry  # geometry: in the region
-        self.image: np.ndarray | None = None
-        self._steady: np.ndarray | None = None
-        self.halted = False
-
-    def seen(self, image: np.ndarray, hidden: np.ndarray) -> None:
-        """A reading of ``image`` whose ``hidden`` cells (covered, flagged, or not known) a click may
-        change. The rest of the region from the board's top down (the face and counters above it do
-        change) no click changes: the cells opened, and the rim round the board."""
-        steady = np.zeros(image.shape[:2], bool)
-        steady[max(0, round(self.geometry.origin[1])) :, :] = True
-        pad = max(2, round(SHADOW * self.geometry.pitch[0]))
-        for r, c in np.argwhere(hidden):
-            x, y, w, h = self.geometry.box(int(r), int(c))
-            steady[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad] = False
-        self.image, self._steady, self.halted = image, steady, False
-
-    def check(self, cell: Cell) -> bool:
-        """Whether to click ``cell``: not once the board changed (halted), nor where the cell no longer
-        looks as it was read (an area an earlier click opened took it in: no click needed, or wanted)."""
-        if self.halted or self.image is None or self._steady is None:
-            return not self.halted
-        now = self.screen.grab(self.region)
-        if now.shape != self.image.shape:
-            return True
-        differs = np.abs(now.astype(np.int16) - self.image).max(axis=2) > 24
-        if (differs & self._steady).sum() > MOVED_SHARE * self._steady.sum():
-            self.halted = True
-            return False
-        x, y, w, h = self.geometry.box(*cell)
-        inset = round(w / 4)  # the middle of the cell: a box a pixel off takes in its neighbours' edges
-        return not differs[y + inset : y + h - inset, x + inset : x + w - inset].mean() > CHANGED_SHARE
 
 
 def contradiction(before: Board, after: Board) -> str | None:

@@ -134,7 +134,8 @@ class Judge:
         You have won!"): at least OVERLAY_CELLS revealed cells, which never change in a game, now
         show a look of another value or none. Then the game is over, and the board outside the
         smallest box round those cells tells how: lost if a clicked cell or a cell hidden before
-        shows a mine there, else won. None where nothing is drawn across it."""
+        shows a mine there, or hidden cells apart from the clicks show a look that is no hidden
+        one, else won. None where nothing is drawn across it."""
         names = self.looks.names()
         value = np.vectorize(lambda k: names.get(int(k), UNNAMED), otypes=[np.int64])
         was, now = value(before), value(after)
@@ -146,7 +147,11 @@ class Judge:
         outside[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1] = False
         mines = np.isin(now, [MINE, EXPLODED]) & outside
         hidden_before = np.isin(before, list(self.looks.hidden))
-        shows_mine = any(mines[c] for c in clicked) or bool((mines & hidden_before).any())
+        # hidden cells that show something new apart from the clicks and the band: the mines of a
+        # lost game, in a look not learnt yet (a won game leaves its mines covered, or flags them)
+        kept = np.isin(after, [*self.looks.hidden, *np.unique(after[over])])
+        shown = changed_apart(clicked, before, after) & hidden_before & outside & ~kept
+        shows_mine = any(mines[c] for c in clicked) or bool((mines & hidden_before).any()) or bool(shown.any())
         print(f"minebot: something is drawn across the board: the game is over ({'lost' if shows_mine else 'won'}, "
               "from what shows around it)", file=self.out)
         return "lost" if shows_mine else "won"

@@ -20,6 +20,7 @@ from bot.errors import ScreenError
 from bot.vision.geometry import Geometry
 
 NEW_GAME_KEYS = ("F2", "ctrl+r", "n", "ctrl+n")  # tried in turn after a game
+ANSWER = "Return"  # what answers a game's prompt ("Reset the game?") with its default button
 LAST_KEY = "ctrl+n"  # tried after clicks on the face and buttons: a browser opens a new window on it
 BUTTONS_WITHIN = 2.0  # cells above the board where buttons to click are looked for
 BUTTONS_TRIED = 4  # of those, the nearest the board
@@ -60,16 +61,18 @@ class Restarter:
 
     def start(self, watcher: Watcher, key: str | None = None) -> None:
         """Start the next game: the way that worked last time; else the key given, else F2, Ctrl+R
-        and N; else a click on what changed above the board when the game ended (the face), then
-        on each thing drawn just above the board (a web game's "Restart" button); else Ctrl+N
-        (last: a browser opens a window on it). Done when a new game shows; the way that worked is
-        kept. A key after which no new game shows but something is drawn over the board (kmines
-        asks "Reset the game?") is confirmed with Return, its default button; a click after which
+        and N; else Return (kmines asks "Reset the game?" by itself when a game is lost); else a
+        click on what changed above the board when the game ended (the face), then on each thing
+        drawn just above the board (a web game's "Restart" button); else Ctrl+N (last: a browser
+        opens a window on it). Done when a new game shows; the way that worked is kept. A key after
+        which no new game shows but something is drawn over the board (kmines asks "Reset the
+        game?" on Ctrl+N too) is confirmed with Return, its default button; a click after which
         something is drawn over the board (a menu) is undone with Escape. (No Escape after a key:
         xdemineur quits on it, with no prompt.)"""
         keys: list[Way] = [("key", k) for k in ((key,) if key else NEW_GAME_KEYS)]
         ways: list[Way] = [] if self.way is None else [self.way]
         ways += [way for way in keys if way[1] != LAST_KEY]
+        ways.append(("key", ANSWER))  # a prompt the game showed by itself at its end (kmines after a loss)
         face = self._face(watcher.image)
         if face is not None:
             ways.append(("face", face))
@@ -87,7 +90,7 @@ class Restarter:
                 self.way = way
                 return
             if how == "key" and _drawn_over(watcher.image, ended):
-                self.mouse.press("Return")
+                self.mouse.press(ANSWER)
                 if watcher.fresh_within(KEY_WAIT):
                     self.way = way
                     return
@@ -95,7 +98,7 @@ class Restarter:
                 self.mouse.press("Escape")
                 time.sleep(PAUSE)
         raise ScreenError(
-            "could not start a new game (tried F2, Ctrl+R, N, the face, what is drawn just above the board and Ctrl+N); "
+            "could not start a new game (tried F2, Ctrl+R, N, Return, the face, what is drawn just above the board and Ctrl+N); "
             "start one by hand and run minebot "
             f"again (the screen is saved in {watcher.save_screen()})"
         )

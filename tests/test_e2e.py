@@ -23,10 +23,9 @@ from bot.games import GAMES, GNOME_MINES_WINDOW, installed, start_game, virtual_
 
 pytestmark = pytest.mark.e2e
 
-# the games a pack ships for, and those only ever learnt (kmines not yet: after some wins it draws
-# "Congratulations! You have won!" across the board before the learner has seen the win)
+# the games a pack ships for, and those only ever learnt
 PACKED = [name for name, launcher in GAMES.items() if launcher.pack]
-UNPACKED = [name for name, launcher in GAMES.items() if not launcher.pack and name != "kmines"]
+UNPACKED = [name for name, launcher in GAMES.items() if not launcher.pack]
 WEB_GAME = next(name for name, launcher in GAMES.items() if launcher.web)  # nicegui-minesweeper, in Chromium
 
 

@@ -43,6 +43,7 @@ class DrawnGame:
         self.paired_corner = False  # mined_corner games have a second mine next to the corner
         self.over_ignores = False  # a game over ignores every click (winemine)
         self.asking = False
+        self.ask_at_end = False  # the game asks by itself once it is over, and takes no key but Return then
         self.face = True  # else no face: a "Restart" button above the board, a label beside it (a web game)
         self.banner = False  # a band drawn across the board's middle rows once the game is over (kmines)
         self.pressed: list[str] = []
@@ -90,6 +91,8 @@ class DrawnGame:
 
     # the mouse
     def click(self, x: float, y: float, button: str = "left") -> None:
+        if self.asking:
+            return  # the prompt takes every click
         fx, fy, fw, fh = FACE if self.face else BUTTON
         if fx <= x < fx + fw and fy <= y < fy + fh:
             self._new_game()
@@ -106,12 +109,15 @@ class DrawnGame:
             self.game.reveal(cell)
         else:
             self.game.flag(cell)
+        self.asking = self.asking or self.ask_at_end and self.game.state != "playing"
 
     def park(self, x: float, y: float) -> None:
         pass
 
     def press(self, keys: str) -> None:
         self.pressed.append(keys)
+        if self.asking and keys != "Return":
+            return  # the prompt has the keys
         if self.keys and keys == "F2" and self.confirm:
             self.asking = True  # "Reset the game?" over the board
         elif self.keys and keys == "F2" or self.asking and keys == "Return":
@@ -246,6 +252,19 @@ def test_a_new_game_the_game_asks_to_confirm_is_confirmed() -> None:
     learner.play_game()
 
 
+def test_a_prompt_the_game_shows_by_itself_at_its_end_is_answered() -> None:
+    """A game that asks over the board at its end, and takes no other key while it asks (kmines,
+    after a click on a lost board): the key for a new game does nothing, Return answers it."""
+    drawn = DrawnGame("winemine", "beginner", seed=5)
+    drawn.ask_at_end = True
+    learner = _learner(drawn)
+    learner.play_game()
+    assert drawn.asking
+    learner.new_game()
+    assert not drawn.asking and drawn.game.state == "playing" and (drawn.game.view == COVERED).all()
+    assert drawn.pressed == ["F2", "ctrl+r", "n", "Return"]
+
+
 @pytest.mark.slow  # several seconds
 def test_a_game_with_no_face_and_no_key_is_restarted_by_its_button() -> None:
     """No face, no key (a web game): a new game is started by a click on what is drawn just above
@@ -257,7 +276,7 @@ def test_a_game_with_no_face_and_no_key_is_restarted_by_its_button() -> None:
     results = _play(learner, 3)
     assert len(results) == 3 and learner.restarter.way is not None and learner.restarter.way[0] == "face"
     assert "ctrl+n" not in drawn.pressed
-    assert drawn.pressed == ["F2", "ctrl+r", "n"]  # tried once, before the first click on the button
+    assert drawn.pressed == ["F2", "ctrl+r", "n", "Return"]  # tried once, before the first click on the button
 
 
 @pytest.mark.slow  # several seconds
@@ -347,3 +366,57 @@ def test_a_game_whose_first_click_was_played_is_learnt_from_its_new_board(seed: 
     assert not result.lost_on_certain and drawn.clicks[1:] and (0, 0, "left") not in drawn.clicks[1:]
     for look, code in learner.looks.names().items():
         assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
+
+
+@pytest.mark.parametrize("then", ["opened", "lost"])
+def test_a_click_after_covered_cells_changed_apart_from_the_clicks_is_held_back(then: str) -> None:
+    """The guard before each click: an area opened by the last click (covered cells changed, joined
+    to it) lets the next click through; the mines a lost game shows all over the board stop it."""
+    from bot.guard import ClickGuard
+    from bot.vocabulary import MINE
+
+    drawn = DrawnGame("winemine", "beginner", seed=13)
+    geometry = find_grid(drawn.grab())
+    guard = ClickGuard(drawn, drawn.whole, geometry)  # type: ignore[arg-type]
+    guard.seen(drawn.grab(), np.ones((9, 9), bool))
+    assert guard.check((0, 0))
+    if then == "opened":
+        drawn.game.reveal((0, 0))  # opens most of the board
+        assert (drawn.game.view != COVERED).sum() > 40
+        safe = next(tuple(int(v) for v in c) for c in np.argwhere(drawn.game.view == COVERED)
+                    if not drawn.game.mines[tuple(c)])
+        assert guard.check(safe) and not guard.halted
+    else:
+        drawn.game.reveal((0, 0))
+        guard.seen(drawn.grab(), drawn.game.view == COVERED)
+        mine = tuple(int(v) for v in np.argwhere(drawn.game.mines)[-1])
+        assert guard.check(mine)
+        drawn.game.reveal(mine)  # lost: every mine shows
+        assert (drawn.game.view == MINE).sum() > 1
+        covered = [tuple(int(v) for v in c) for c in np.argwhere(drawn.game.view == COVERED)]
+        assert not guard.check(covered[0]) and guard.halted
+
+
+@pytest.mark.parametrize("end", ["won", "lost"])
+def test_a_band_across_a_board_whose_mines_were_never_seen_ends_the_game_as_it_went(end: str) -> None:
+    """kmines draws "You have lost." across the board and shows every mine, in a look the learner
+    has not learnt yet (its first loss): the covered cells that show a new look apart from the
+    clicks say lost. A win leaves them covered (or flags them): won."""
+    import io
+
+    from bot.naming import Looks
+    from bot.outcome import Judge
+
+    covered, zero, one, band, mine = 0, 1, 2, 3, 4
+    looks = Looks(hidden={covered: COVERED}, possible={zero: frozenset({0}), one: frozenset({1})})
+    before = np.full((6, 8), covered)
+    before[:, :4] = zero
+    before[:, 4] = one
+    after = before.copy()
+    after[2:4, 1:7] = band  # drawn across opened and covered cells
+    clicked = [(0, 5)]
+    after[0, 5] = mine if end == "lost" else one
+    if end == "lost":
+        after[5, 7] = after[1, 7] = mine
+    judge = Judge(looks, 10, io.StringIO(), lambda: Path("unused"))
+    assert judge.drawn_across(clicked, before, after) == end

@@ -290,7 +290,7 @@ def test_advise_says_what_is_wrong_and_keeps_watching(capsys: pytest.CaptureFixt
     the error.)"""
     from argparse import Namespace
 
-    from bot.commands import advise
+    from bot.watch import advise
 
     right = load_image(FIXTURES / "winemine" / "custom-30x16-140mines-midgame.png")
     wrong = load_image(FIXTURES / "winemine" / "expert-midgame-flags.png")
@@ -371,7 +371,7 @@ class _Still:
 def _record(image: np.ndarray, out: Path, capsys: pytest.CaptureFixture[str]) -> str:
     import argparse
 
-    from bot.commands import record
+    from bot.watch import record
 
     assert record(argparse.Namespace(out=out, skin=None, mines=None), _Still(image)) == 0  # type: ignore[arg-type]
     return capsys.readouterr().out

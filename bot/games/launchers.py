@@ -166,8 +166,9 @@ class Kmines(Launcher):
     name, window_name, new_game_key, programs, pack = "kmines", "^kmines$", "ctrl+n", ("kmines",), False
 
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
-        # its settings and best times in folders of its own: the level asked for, and ten best times of
-        # 0 s, so that no win opens the best-times dialog over the board (keys cannot reach it here)
+        # its settings and best times in folders of its own: the level asked for; no "Reset the Game?"
+        # after a loss (its answer, Yes, plays the same board again: a run would deal its lost boards
+        # again and again); and ten best times of 0 s, so that no win opens the best-times dialog
         for name in ("config", "data", "cache"):
             (workdir / name).mkdir(parents=True, exist_ok=True)
         env.update(XDG_CONFIG_HOME=str(workdir / "config"), XDG_DATA_HOME=str(workdir / "data"),
@@ -175,7 +176,7 @@ class Kmines(Launcher):
         difficulty = KMINES_LEVELS[level]
         scores = "".join(f"{n}_Name=minebot\n{n}_Score=0\n{n}_Time=00:00\n" for n in range(1, 11))
         (workdir / "config" / "kminesrc").write_text(
-            f"[KgDifficulty]\nLevel={difficulty}\n\n[KHighscore_{difficulty}]\n{scores}"
+            f"[General]\nkmines_reset=false\n\n[Options]\nkmines_reset=false\n\n[KgDifficulty]\nLevel={difficulty}\n\n[KHighscore_{difficulty}]\n{scores}"
         )
         return [which("dbus-run-session"), which("kmines")]  # it waits for a session bus without one
 

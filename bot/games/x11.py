@@ -6,13 +6,16 @@ Linux only: needs Xvfb and xdotool (``scripts/install-games``).
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from bot.actuator import NO_COOKIE
 from bot.errors import ScreenError
@@ -21,6 +24,7 @@ from bot.userdata import cache_dir
 GAMES_HOME = Path(os.environ.get("MINEBOT_GAMES", Path.home() / ".cache" / "minebot-games"))
 WINDOW_WAIT = 60.0  # s a game may take to show its window
 POLL = 0.2  # s between looks for it
+FOCUS_POLL = 0.1  # s between looks whether DialogFocus should stop
 
 
 def which(program: str, venv: str | None = None) -> str:
@@ -71,9 +75,11 @@ def virtual_display(size: tuple[int, int] = (1280, 1024)) -> Iterator[str]:
     os.write(handle, NO_COOKIE)
     os.close(handle)
     os.environ["DISPLAY"], os.environ["XAUTHORITY"] = display, auth
+    keeper = DialogFocus(display)
     try:
         yield display
     finally:
+        keeper.stop()
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
@@ -86,6 +92,70 @@ def virtual_display(size: tuple[int, int] = (1280, 1024)) -> Iterator[str]:
             proc.kill()
             proc.wait(5)
         Path(auth).unlink(missing_ok=True)
+
+
+class DialogFocus:
+    """What a window manager does for a dialog, on a display with none: a window that shows for
+    another one (WM_TRANSIENT_FOR: "Reset the game?", a best-times dialog) gets the keyboard, so
+    that Return answers it as on a desktop; when it goes, the window that had the keyboard gets it
+    back. A thread of its own with its own connection, until ``stop``."""
+
+    def __init__(self, display: str) -> None:
+        from Xlib import X, Xatom, Xutil
+        from Xlib.display import Display
+
+        self._x, self._atoms, self._input_hint = X, Xatom, Xutil.InputHint
+        self.conn = Display(display)
+        self.conn.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
+        self.conn.flush()
+        self.before: dict[int, object] = {}  # a dialog's window id: the focus before it showed
+        self._stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="dialog-focus", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        from Xlib.error import CatchError, XError
+
+        X = self._x
+        while not self._stopping.is_set():
+            if not select.select([self.conn], [], [], FOCUS_POLL)[0] and not self.conn.pending_events():
+                continue
+            try:
+                while self.conn.pending_events():
+                    event = self.conn.next_event()
+                    if event.type == X.MapNotify and not event.override:
+                        if self._dialog(event.window):
+                            self.before[event.window.id] = self.conn.get_input_focus().focus
+                            event.window.set_input_focus(X.RevertToPointerRoot, X.CurrentTime, onerror=CatchError())
+                    elif event.type in (X.UnmapNotify, X.DestroyNotify) and event.window.id in self.before:
+                        back = self.before.pop(event.window.id)
+                        if hasattr(back, "set_input_focus"):
+                            back.set_input_focus(X.RevertToPointerRoot, X.CurrentTime, onerror=CatchError())
+                self.conn.flush()
+            except XError:  # the window went before it was asked about
+                continue
+            except (OSError, ConnectionError):  # the server went
+                return
+
+    def _dialog(self, window: Any) -> bool:
+        """Whether a window is a dialog: shown for another window, of the dialog type (not a
+        notification: kmines shows "You have lost" in a window of its own), taking keys."""
+        kind = window.get_full_property(self.conn.intern_atom("_NET_WM_WINDOW_TYPE"), self._x.AnyPropertyType)
+        Xatom = self._atoms
+        hints = window.get_full_property(Xatom.WM_HINTS, Xatom.WM_HINTS)  # (python-xlib's get_wm_hints fails on 3.11)
+        takes_keys = hints is None or len(hints.value) < 2 or not hints.value[0] & self._input_hint or hints.value[1]
+        return bool(
+            window.get_wm_transient_for() is not None and takes_keys
+            and kind is not None and self.conn.intern_atom("_NET_WM_WINDOW_TYPE_DIALOG") in kind.value
+        )
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.thread.join(2 * FOCUS_POLL + 1)
+        try:
+            self.conn.close()
+        except Exception:  # the server is going: nothing to close cleanly
+            pass
 
 
 def xdotool(*args: str) -> str:

@@ -46,7 +46,8 @@ def check_cells(
     raise UnreadableCell(
         f"cell ({r},{c}) at ({x},{y}) in the screenshot matches no tile of skin {geometry.skin!r} "
         f"(best RMS difference {scores[r, c]:.0f}, limit {limit:.0f}){where}; "
-        "move anything covering the board, or add the tile with `minebot learn`"
+        "move anything covering the board, or add the tile with `minebot learn`",
+        geometry.skin,
     )
 
 
@@ -60,7 +61,8 @@ def check_zeros(geometry: Geometry, codes: np.ndarray) -> None:
         x, y, _, _ = geometry.box(r, c)
         raise ImpossibleReading(
             f"cell ({r},{c}) at ({x},{y}) reads as empty (0) beside a covered cell, which no game shows: something "
-            "is drawn over it (the pointer's highlight? a pressed cell?); move the pointer off the board and read again"
+            "is drawn over it (the pointer's highlight? a pressed cell?); move the pointer off the board and read again",
+            geometry.skin,
         )
 
 

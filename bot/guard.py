@@ -1,0 +1,94 @@
+"""The check before each click on a real game: the board still where it was read, and still as
+it was read (a window moved, covered or closed; the game's end drawn over it, or its mines shown).
+Used by the live table (bot/live.py) and the learner (bot/learn.py)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from bot.capture import Region, Screen
+from bot.vision.geometry import Geometry
+from bot.vocabulary import Cell
+
+MOVED_SHARE = 0.01  # of the pixels a click cannot change, the share that may differ (noise) before the board counts as moved
+CHANGED_SHARE = 0.1  # of the middle of a cell, the share that differs once something changed it
+SAMPLES = 9  # points looked at in each covered cell, for a change apart from the clicks
+SHADOW = 0.15  # of the pitch round a covered cell that its click may redraw too (flat tiles' shadows)
+
+
+class ClickGuard:
+    """Before each click, a grab of the board's region (a fraction of a millisecond) held against the
+    last reading: the board must be where it was read, and the cell about to be clicked must look as
+    it did. A window moved one cell in the middle of a batch would take every later click one cell
+    off, onto cells nobody called safe; a window over the board, or a game killed, would take them.
+    Covered cells that changed apart from the cells clicked since the reading (not beside them, nor
+    joined to them by changed cells, as an opened area is) mean the game is over too: the mines a
+    lost game shows, the flags a won game puts on them. A click on a lost game's board is no new
+    move (kmines asks "Reset the game?" on it, and then plays the same board again).
+    Once the board changed, no click at all (``halted``) until the next reading says what it is now:
+    the game's own end drawn over it ("Congratulations"), or the window gone."""
+
+    def __init__(self, screen: Screen, region: Region, geometry: Geometry) -> None:
+        self.screen, self.region, self.geometry = screen, region, geometry  # geometry: in the region
+        self.image: np.ndarray | None = None
+        self._steady: np.ndarray | None = None
+        self._hidden = np.zeros((0, 2), int)  # the cells a click may change, as read
+        self._points = (np.zeros((0, SAMPLES), int), np.zeros((0, SAMPLES), int))  # ys, xs in each of them
+        self._clicked = np.zeros((geometry.rows, geometry.cols), bool)  # since the reading
+        self.halted = False
+
+    def seen(self, image: np.ndarray, hidden: np.ndarray) -> None:
+        """A reading of ``image`` whose ``hidden`` cells (covered, flagged, or not known) a click may
+        change. The rest of the region from the board's top down (the face and counters above it do
+        change) no click changes: the cells opened, and the rim round the board."""
+        steady = np.zeros(image.shape[:2], bool)
+        steady[max(0, round(self.geometry.origin[1])) :, :] = True
+        pad = max(2, round(SHADOW * self.geometry.pitch[0]))
+        self._hidden = np.argwhere(hidden)
+        boxes = np.array([self.geometry.box(int(r), int(c)) for r, c in self._hidden]).reshape(-1, 4)
+        for x, y, w, h in boxes:
+            steady[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad] = False
+        # a few points in the middle half of each such cell, where a change of what it shows is seen
+        grid = np.linspace(0.3, 0.7, 3)
+        fy, fx = (f.ravel() for f in np.meshgrid(grid, grid, indexing="ij"))
+        ys = (boxes[:, 1:2] + boxes[:, 3:4] * fy).astype(int).clip(0, image.shape[0] - 1)
+        xs = (boxes[:, 0:1] + boxes[:, 2:3] * fx).astype(int).clip(0, image.shape[1] - 1)
+        self._points = (ys, xs)
+        self._clicked[:] = False
+        self.image, self._steady, self.halted = image, steady, False
+
+    def check(self, cell: Cell) -> bool:
+        """Whether to click ``cell``: not once the board changed (halted), nor where the cell no longer
+        looks as it was read (an area an earlier click opened took it in: no click needed, or wanted)."""
+        if self.halted or self.image is None or self._steady is None:
+            return not self.halted
+        now = self.screen.grab(self.region)
+        if now.shape != self.image.shape:
+            return True
+        differs = np.abs(now.astype(np.int16) - self.image).max(axis=2) > 24
+        if (differs & self._steady).sum() > MOVED_SHARE * self._steady.sum() or self._changed_apart(differs, cell):
+            self.halted = True
+            return False
+        x, y, w, h = self.geometry.box(*cell)
+        inset = round(w / 4)  # the middle of the cell: a box a pixel off takes in its neighbours' edges
+        if differs[y + inset : y + h - inset, x + inset : x + w - inset].mean() > CHANGED_SHARE:
+            return False
+        self._clicked[cell] = True
+        return True
+
+    def _changed_apart(self, differs: np.ndarray, cell: Cell) -> bool:
+        """Whether a covered cell changed that is neither beside a cell clicked since the reading
+        (or ``cell``, about to be) nor joined to one by other changed cells."""
+        changed = np.zeros_like(self._clicked)
+        ys, xs = self._points
+        moved = differs[ys, xs].mean(axis=1) > CHANGED_SHARE
+        changed[self._hidden[moved, 0], self._hidden[moved, 1]] = True
+        if not changed.any():
+            return False
+        clicked = self._clicked.copy()
+        clicked[cell] = True
+        near = cv2.dilate(clicked.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        _, parts = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+        reached = np.unique(parts[changed & near])
+        return bool((changed & ~np.isin(parts, reached)).any())
