@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -105,7 +106,9 @@ class DialogFocus:
         from Xlib.display import Display
 
         self._x, self._atoms, self._input_hint = X, Xatom, Xutil.InputHint
-        self.conn = Display(display)
+        with warnings.catch_warnings():  # python-xlib reads the Xauthority file and leaves it to be closed
+            warnings.simplefilter("ignore", ResourceWarning)
+            self.conn = Display(display)
         self.conn.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
         self.conn.flush()
         self.before: dict[int, object] = {}  # a dialog's window id: the focus before it showed
