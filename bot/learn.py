@@ -40,8 +40,8 @@ from bot.solver import get_strategy
 from bot.solver.guess import first_click
 from bot.userdata import cache_dir, learnt_skins
 from bot.vision.geometry import Geometry
-from bot.vision.looks import LOOK_LIMIT, LookBook
-from bot.vision.pack import SkinPack, add_tiles, start_learnt_pack
+from bot.vision.looks import LOOK_LIMIT, MOVED, LookBook
+from bot.vision.pack import SkinPack, add_board, add_tiles, start_learnt_pack
 from bot.vocabulary import CHAR_OF, COVERED, EXPLODED, FLAG, MINE, NUMBERS, TILE_NAMES, WRONG_FLAG, Cell, FirstClickRule, State
 
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
@@ -84,6 +84,7 @@ class Learner:
         self.out = out if out is not None else sys.stderr
         self.image: np.ndarray | None = None
         self.shown: np.ndarray | None = None  # the looks of the last reading
+        self.new_board: list[np.ndarray] | None = None  # the cells of the last new board read, as cut
         self._first_click_second: int | None = None
         self.restarter = Restarter(mouse, self.region, self.local)
         self.judge = Judge(self.looks, mines, self.out, self.save_screen)
@@ -99,14 +100,17 @@ class Learner:
                 self.looks.ends[look] = code
             elif code >= 0:
                 self.looks.possible[look] = frozenset({code})
+        board = pack.new_board(self.geometry.rows, self.geometry.cols)
+        if board is not None:  # each cell as it showed covered there (cells over a background picture)
+            self.covered_pictures[:] = self.book.compared(board)
 
     def prime(self, shot: np.ndarray) -> None:
-        """Start from a grab of the whole screen (as Screen.grab gives it) taken on this game's new
-        board, before its first click: its cells are the covered ones. (play learns on from there
-        when a pack read the new board but not the board once opened: the pack's covered tile
-        matched another look's.)"""
+        """Start from a grab of the whole screen (as Screen.grab gives it) on this game's new board,
+        taken before its first click: its cells are the covered ones (play learns on from there when
+        a shipped pack read the new board but not the opened one: another look's covered tile)."""
         top, left = self.region.top - self.screen.whole.top, self.region.left - self.screen.whole.left
         self.image = shot[top : top + self.region.height, left : left + self.region.width]
+        self.new_board = self.book.cut_cells(self.image)[0]
         self._cover(self._assign(self.image))
 
     def _cover(self, looks: np.ndarray) -> None:
@@ -142,7 +146,13 @@ class Learner:
     def _assign(self, image: np.ndarray) -> np.ndarray:
         """The looks of a screenshot's cells; a cell not as it was when last seen covered is not
         covered (cells over a background picture: see LookBook.assign)."""
-        return self.book.assign(image, self.covered_pictures, self.looks.covered())
+        covered = self.looks.covered()
+        looks = self.book.assign(image, self.covered_pictures, covered)
+        if covered:  # a cell as it was when last seen covered is covered, like no look or not
+            with np.errstate(invalid="ignore"):
+                same = (self.book.drift(self.book.shown, self.covered_pictures) < MOVED).reshape(looks.shape)
+            looks[same & ~np.isin(looks, covered)] = covered[0]
+        return looks
 
     def _shown(self, looks: np.ndarray) -> np.ndarray:
         """Take a stable reading: keep its looks, and the picture of every covered cell in it."""
@@ -210,6 +220,8 @@ class Learner:
         if not self.looks.hidden:  # nothing known: a new game's board says what covered cells look like
             self._cover(looks)
         opened = not np.isin(looks, self.looks.covered()).all()
+        if not opened and self.image is not None:
+            self.new_board = self.book.cut_cells(self.image)[0]
         if not self._new(looks):
             raise ScreenError("minebot learns and plays from a new game: start one and run it again")
         assert self.image is not None
@@ -382,6 +394,7 @@ class Learner:
         tiles: dict[str, list[np.ndarray]] = {}
         for look, code in self.looks.names().items():
             tiles.setdefault(TILE_NAMES[CHAR_OF[code]], []).append(self.book.pictures[look])
-        return add_tiles(folder, tiles)
+        board = self.new_board and add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols)
+        return add_tiles(folder, tiles) + ([board] if board else [])
 
 

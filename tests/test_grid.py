@@ -13,8 +13,8 @@ from bot.vision import load_image
 from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid, find_grids
 from bot.vision.labels import Labelled, read_label
-from bot.vision.looks import LookBook
-from bot.vocabulary import CHAR_OF, CODE_OF
+from bot.vision.looks import LOOK_LIMIT, LookBook
+from bot.vocabulary import CHAR_OF, CODE_OF, COVERED
 from tests.looks import fresh_board
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -183,3 +183,40 @@ def test_cells_cut_all_at_once_are_each_cut_alone(skin: str) -> None:
         alone = np.stack([book._compared(p) for p in pictures])
         assert book.size < book.cut or skin == "winemine", path.name  # winemine's 16 px cells are not shrunk
         np.testing.assert_array_equal(crops, alone, err_msg=path.name)
+
+
+def test_a_learnt_pack_reads_covered_cells_over_a_picture_by_its_new_board() -> None:
+    """kmines draws its cells over a background picture, so a covered cell looks different at each
+    position: some are as near its empty cell (0) as its covered one, and a pack cannot tell them
+    apart by its pictures. The new board a learnt pack keeps (boards/covered-RxC.png) says how each
+    position looks covered: with it, every covered cell of the same game's screenshots is read, and
+    none of them is read wrong (known_share checks)."""
+    from bot.userdata import learnt_skins
+    from bot.vision import load_packs
+    from bot.vision.pack import add_board, add_tiles, start_learnt_pack
+    from bot.vision.tiles import read_cells
+    from tests.looks import known_share
+
+    fresh = ROOT / "fixtures" / "kmines" / "beginner-fresh.png"
+    image = load_image(fresh)
+    book = LookBook(find_grid(image))
+    pictures, _ = book.cut_cells(image)
+    folder = learnt_skins() / "learnt-over-a-picture"
+    start_learnt_pack(folder, book.cut, book.geometry.pitch, "safe", 100, 16.0)
+    opened = load_image(fresh.with_name("beginner-more.png"))
+    zero = tuple(int(v) for v in np.argwhere(read_label(fresh.with_name("beginner-more.board")).board.cells == 0)[0])
+    add_tiles(folder, {"covered": [pictures[0]], "0": [book.picture(opened, zero)]})
+    (without,) = load_packs([folder.name])
+    codes, scores = read_cells(image, book.geometry, without)
+    assert (scores < LOOK_LIMIT).mean() < 0.9  # the covered picture of one position reads too few of them
+    assert add_board(folder, pictures, 9, 9) == "boards/covered-9x9.png"
+    assert add_board(folder, pictures[::-1], 9, 9) is None  # kept, not overwritten
+    (pack,) = load_packs([folder.name])
+    np.testing.assert_array_equal(pack.new_board(9, 9), np.stack(pictures))
+    codes, scores = read_cells(image, book.geometry, pack)
+    assert (codes == COVERED).all() and (scores < LOOK_LIMIT).all()
+    for other in ("beginner-midgame", "beginner-more"):  # opened cells are no covered cell's picture
+        truth = read_label(fresh.with_name(f"{other}.board"))
+        known_share(pack, fresh.with_name(f"{other}.png"), truth)
+        codes, scores = read_cells(load_image(fresh.with_name(f"{other}.png")), book.geometry, pack)
+        assert ((codes == COVERED) == (truth.board.cells == COVERED))[scores < LOOK_LIMIT].all()

@@ -96,16 +96,22 @@ class LookBook:
         geo = self.geometry
         cells = [divmod(i, geo.cols) for i in range(geo.rows * geo.cols)] if cells is None else cells
         pictures = [self.picture(image, cell) for cell in cells]
+        return pictures, self.compared(pictures)
+
+    def compared(self, pictures: list[np.ndarray] | np.ndarray) -> np.ndarray:
+        """Pictures of cells as cut, at the compared size: (len(pictures), size, size, 3)."""
         n, size = self.cut, self.size
-        if not pictures:
-            return pictures, np.empty((0, size, size, 3), dtype=np.float32)
-        stack = np.stack(pictures).astype(np.float32)
+        if not len(pictures):
+            return np.empty((0, size, size, 3), dtype=np.float32)
+        stack = np.stack(list(pictures)).astype(np.float32)
+        if stack.shape[1:3] != (n, n):
+            stack = np.stack([cv2.resize(p, (n, n), interpolation=cv2.INTER_AREA) for p in stack])
         if size == n:
-            return pictures, stack
+            return stack
         # shrunk as one tall picture: each cell's edges fall on output rows' edges, so the result
         # is each cell's own _compared (tests/test_grid.py checks it)
-        tall = cv2.resize(stack.reshape(len(pictures) * n, n, 3), (size, len(pictures) * size), interpolation=cv2.INTER_AREA)
-        return pictures, tall.reshape(len(pictures), size, size, 3)
+        tall = cv2.resize(stack.reshape(len(stack) * n, n, 3), (size, len(stack) * size), interpolation=cv2.INTER_AREA)
+        return tall.reshape(len(stack), size, size, 3)
 
     def distances(self, crops: np.ndarray, prototypes: np.ndarray | None = None, shifts: bool = True) -> np.ndarray:
         """RMS difference of each crop from each prototype, at the best shift (or unshifted):
@@ -137,10 +143,8 @@ class LookBook:
         self.shown = crops
         moved = np.zeros(len(crops), dtype=bool)
         if reference is not None and len(barred):
-            m = SHIFT  # the outermost pixels, which a cell shares with its neighbours, left out
-            inner = (crops - reference)[:, m : self.size - m, m : self.size - m]
             with np.errstate(invalid="ignore"):
-                moved = np.sqrt((inner**2).mean(axis=(1, 2, 3))) >= MOVED
+                moved = self.drift(crops, reference) >= MOVED
         looks, _ = self.nearest(crops, pictures, moved, barred)
         known = len(self.prototypes)
         while (looks < 0).any():
@@ -155,6 +159,14 @@ class LookBook:
         if len(self.prototypes) > known:
             looks, _ = self.nearest(crops, pictures, moved, barred)
         return looks.reshape(geo.rows, geo.cols)
+
+    def drift(self, crops: np.ndarray, reference: np.ndarray) -> np.ndarray:
+        """Each cell's RMS difference from ``reference`` (the same cells at the compared size, as
+        ``crops`` are; NaN where there is none), leaving out the outermost SHIFT pixels, which a
+        cell shares with its neighbours."""
+        m = SHIFT
+        inner = (crops - reference)[:, m : self.size - m, m : self.size - m]
+        return np.sqrt((inner**2).mean(axis=(1, 2, 3)))
 
     def nearest(
         self, crops: np.ndarray, pictures: list[np.ndarray], moved: np.ndarray | None = None, barred: Collection[int] = ()

@@ -30,7 +30,10 @@ by spaces (winemine: ``"alt+g e"``, its Game menu); the game's own size for that
 on the number (gnome-mines); no ``chord``, no chording.
 ``"win": "flags"`` marks a game that is only won once every mine is flagged (xdemineur).
 ``"learnt": true`` marks a pack learnt by playing (bot/learn.py): its tiles are pitch squares centred
-on the cells, and it is located by the board's lattice only.
+on the cells, and it is located by the board's lattice only. Its ``boards/covered-RxC.png`` is a new
+board of R x C cells as it learnt it, each cell's picture tiled row by row: where covered cells are
+drawn over a background picture (kmines), each position looks different, and a cell that looks as
+it did there is covered.
 """
 
 from __future__ import annotations
@@ -92,6 +95,7 @@ class SkinPack:
     counter_text: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None  # text counters: ink, paper
     counter_leds: tuple[int, int, int] | None = None  # seven-segment counters decoded by segment: lit colour
     learnt: bool = False  # learnt by playing (bot/learn.py): located by its lattice, not by flat colours
+    boards: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)  # (rows, cols): a new board, tiled
 
     @property
     def has_counter(self) -> bool:
@@ -106,6 +110,12 @@ class SkinPack:
 
     def codes(self) -> np.ndarray:
         return np.array([t.code for t in self.tiles], dtype=np.int8)
+
+    def new_board(self, rows: int, cols: int) -> np.ndarray | None:
+        """A learnt pack's new board of that size, cell by cell (rows * cols, cell_px, cell_px, 3), if it has one."""
+        board = self.boards.get((rows, cols))
+        n = self.cell_px
+        return None if board is None else board.reshape(rows, n, cols, n, 3).swapaxes(1, 2).reshape(-1, n, n, 3)
 
 
 def _interior(tile: np.ndarray) -> Interior:
@@ -159,7 +169,33 @@ def _load_pack(name: str, folder: Path) -> SkinPack:
         raise SkinPackError(f"no skin pack {name!r} (packs: {known})")
     settings = _settings(meta_path)
     tiles, faces, digits = _pictures(folder, settings["cell_px"])
-    return SkinPack(name=name, tiles=tiles, faces=faces, digits=digits, path=folder, **settings)
+    boards = _boards(folder, settings["cell_px"])
+    return SkinPack(name=name, tiles=tiles, faces=faces, digits=digits, path=folder, boards=boards, **settings)
+
+
+def _boards(folder: Path, cell_px: int) -> dict[tuple[int, int], np.ndarray]:
+    """A learnt pack's new boards by size (boards/covered-RxC.png)."""
+    found: dict[tuple[int, int], np.ndarray] = {}
+    for png in sorted((folder / "boards").glob("covered-*x*.png")):
+        rows, _, cols = png.stem.removeprefix("covered-").partition("x")
+        image = cv2.imread(str(png), cv2.IMREAD_COLOR)
+        if not (rows.isdigit() and cols.isdigit()) or image is None or image.shape[:2] != (int(rows) * cell_px, int(cols) * cell_px):
+            raise SkinPackError(f"{png}: not a new board of {cell_px} px cells named covered-ROWSxCOLS.png; delete it")
+        found[int(rows), int(cols)] = image
+    return found
+
+
+def add_board(folder: Path, cells: list[np.ndarray], rows: int, cols: int) -> str | None:
+    """Keep a learnt pack's new board of rows x cols cells (each cell's picture, row by row), unless it
+    has one of that size; the file written."""
+    path = folder / "boards" / f"covered-{rows}x{cols}.png"
+    if path.is_file() or len(cells) != rows * cols:
+        return None
+    path.parent.mkdir(exist_ok=True)
+    n = cells[0].shape[0]
+    cv2.imwrite(str(path), np.stack(cells).reshape(rows, cols, n, n, 3).swapaxes(1, 2).reshape(rows * n, cols * n, 3))
+    _load_pack.cache_clear()
+    return str(path.relative_to(folder))
 
 
 class _Settings(TypedDict):

@@ -10,7 +10,7 @@ import numpy as np
 
 from bot.board import neighbour_sum
 from bot.vision.geometry import Geometry
-from bot.vision.looks import LOOK_LIMIT, LookBook
+from bot.vision.looks import LOOK_LIMIT, MOVED, LookBook
 from bot.vision.pack import SkinPack
 from bot.vocabulary import COVERED, Cell
 
@@ -168,12 +168,14 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
         book = _look_book(geometry, pack)
         pictures, crops = book.cut_cells(image)
         looks, rms = book.nearest(crops, pictures)
+        as_new = _as_on_new_board(book, pack, crops)
+        looks[as_new], rms[as_new] = int(np.flatnonzero(pack.codes() == COVERED)[0]), 0.0
         codes = pack.codes()[np.maximum(looks, 0)]
         # a cell as like a look of another value as its own is not read (cells over a background
         # picture: kmines' empty cell may be nearer a covered cell elsewhere than its own look)
         d = book.distances(crops)
         d[pack.codes()[None, :] == codes[:, None]] = np.inf
-        rival = np.flatnonzero((d.min(axis=1) < LOOK_LIMIT) & (looks >= 0))
+        rival = np.flatnonzero((d.min(axis=1) < LOOK_LIMIT) & (looks >= 0) & ~as_new)
         if len(rival):
             alike = book.alike(rival, d[rival].argmin(axis=1), d[rival].min(axis=1), pictures)
             looks[rival[alike]] = -1
@@ -185,6 +187,17 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
     best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells], snapped=bool(geometry.xs))
     shape = (geometry.rows, geometry.cols)
     return classifier.codes[best].reshape(shape), rms.reshape(shape)
+
+
+def _as_on_new_board(book: LookBook, pack: SkinPack, crops: np.ndarray) -> np.ndarray:
+    """The cells that look as they did on the learnt pack's new board of this size (covered ones:
+    a cell drawn over a background picture looks different at each position); none where it has
+    no such board."""
+    cells = pack.new_board(book.geometry.rows, book.geometry.cols)
+    if cells is None:
+        return np.zeros(len(crops), dtype=bool)
+    with np.errstate(invalid="ignore"):
+        return book.drift(crops, book.compared(cells)) < MOVED
 
 
 def _look_book(geometry: Geometry, pack: SkinPack) -> LookBook:
