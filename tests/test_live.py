@@ -456,3 +456,39 @@ def test_a_pack_that_read_only_a_new_board_hands_the_game_to_the_learner(
     ((grid, kept),) = learnt
     truth = read_label(shots / "expert-midgame.board")
     assert (grid.rows, grid.cols) == (truth.rows, truth.cols) and kept is not None and np.array_equal(kept, fresh)
+
+
+@pytest.mark.parametrize("learnt", [True, False])
+def test_a_board_a_learnt_pack_finds_but_cannot_read_is_learnt_on_into_that_pack(
+    monkeypatch: pytest.MonkeyPatch, learnt: bool
+) -> None:
+    """kmines draws its cells to fit its window: a pack learnt at beginner (29 px cells) finds the
+    expert board (16 px) but reads a cell as no tile. play then learns on under that pack's name
+    (its pictures of the new size go to NAME-16px). A shipped pack's unreadable cell (the pointer
+    over it, say) stays the error it is."""
+    from argparse import Namespace
+
+    import bot.commands as commands
+    from bot.errors import UnreadableCell
+
+    pack = replace(pack_named(load_packs(["winemine"]), "winemine"), name="learnt-here", learnt=learnt)
+    monkeypatch.setattr(commands, "load_packs", lambda names=None: [pack])
+    monkeypatch.setattr(commands, "skin_names", lambda: ["learnt-here"])
+
+    def unread(screen: object, packs: object, mines: object) -> None:
+        raise UnreadableCell("cell (0,0) matches no tile of skin 'learnt-here'", "learnt-here")
+
+    monkeypatch.setattr(commands, "find_game", unread)
+    grid = Geometry("", 16, 30, (10.0, 20.0), (16.0, 16.0), 16.0, 1.0)
+    monkeypatch.setattr(commands, "find_grid_on", lambda screen: grid)
+    learnt_as: list[tuple[Geometry, str | None]] = []
+    monkeypatch.setattr(commands, "_learn", lambda ns, screen, geo, name, key, **_: learnt_as.append((geo, name)) or 0)
+    ns = Namespace(skin=None, mines=None, level=None, dry_run=False, games=1, no_flags=False, save_final=None,
+                   json=False, new_game_key=None)
+    if not learnt:
+        with pytest.raises(UnreadableCell):
+            commands.play(ns, screen=FakeScreen(np.zeros((100, 100, 3), np.uint8)))  # type: ignore[arg-type]
+        assert not learnt_as
+        return
+    assert commands.play(ns, screen=FakeScreen(np.zeros((100, 100, 3), np.uint8))) == 0  # type: ignore[arg-type]
+    assert learnt_as == [(grid, "learnt-here")]
