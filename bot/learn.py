@@ -394,7 +394,7 @@ class Learner:
         tiles: dict[str, list[np.ndarray]] = {}
         for look, code in self.looks.names().items():
             tiles.setdefault(TILE_NAMES[CHAR_OF[code]], []).append(self.book.pictures[look])
-        board = self.new_board and add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols)
+        board = add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols) if self.new_board else None
         return add_tiles(folder, tiles) + ([board] if board else [])
 
 

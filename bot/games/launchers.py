@@ -176,7 +176,7 @@ class Kmines(Launcher):
         difficulty = KMINES_LEVELS[level]
         scores = "".join(f"{n}_Name=minebot\n{n}_Score=0\n{n}_Time=00:00\n" for n in range(1, 11))
         (workdir / "config" / "kminesrc").write_text(
-            f"[General]\nkmines_reset=false\n\n[Options]\nkmines_reset=false\n\n[KgDifficulty]\nLevel={difficulty}\n\n[KHighscore_{difficulty}]\n{scores}"
+            f"[General]\nkmines_reset=false\n\n[KgDifficulty]\nLevel={difficulty}\n\n[KHighscore_{difficulty}]\n{scores}"
         )
         return [which("dbus-run-session"), which("kmines")]  # it waits for a session bus without one
 

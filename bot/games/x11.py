@@ -141,11 +141,10 @@ class DialogFocus:
                 return
 
     def _dialog(self, window: Any) -> bool:
-        """Whether a window is a dialog: shown for another window, of the dialog type (not a
-        notification: kmines shows "You have lost" in a window of its own), taking keys."""
+        """Whether a window is a dialog: shown for another window, of the dialog type (not a menu or
+        a tooltip), taking keys."""
         kind = window.get_full_property(self.conn.intern_atom("_NET_WM_WINDOW_TYPE"), self._x.AnyPropertyType)
-        Xatom = self._atoms
-        hints = window.get_full_property(Xatom.WM_HINTS, Xatom.WM_HINTS)  # (python-xlib's get_wm_hints fails on 3.11)
+        hints = window.get_full_property(self._atoms.WM_HINTS, self._atoms.WM_HINTS)  # python-xlib's get_wm_hints fails on 3.11
         takes_keys = hints is None or len(hints.value) < 2 or not hints.value[0] & self._input_hint or hints.value[1]
         return bool(
             window.get_wm_transient_for() is not None and takes_keys
