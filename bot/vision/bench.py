@@ -12,8 +12,11 @@ import numpy as np
 
 from bot.errors import NoBoardFound
 from bot.vision import load_image, load_packs, locate, pack_named
+from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid
+from bot.vision.labels import read_label
 from bot.vision.looks import LookBook
+from bot.vision.pack import SkinPack, Tile
 from bot.vision.tiles import read_cells
 
 
@@ -43,8 +46,8 @@ def bench_vision(images: list[Path], repeat: int) -> None:
         grid = find_grid(image)
         gx, gy, gw, gh = grid.region(margin=2)
         grid_crop = np.ascontiguousarray(image[max(gy, 0) : gy + gh, max(gx, 0) : gx + gw])
-        book = LookBook(grid.moved(-max(gx, 0), -max(gy, 0)))
-        book.assign(grid_crop)  # the looks known, as while playing
+        local_grid = grid.moved(-max(gx, 0), -max(gy, 0))
+        learnt = _learnt_pack(path, grid_crop, local_grid)
         try:
             geo = locate(image, packs)
         except NoBoardFound:
@@ -56,16 +59,32 @@ def bench_vision(images: list[Path], repeat: int) -> None:
             skin = geo.skin
             with_pack = (timed(lambda: locate(image, packs)), timed(lambda: read_cells(crop, local, pack)))  # noqa: B023 (timed at once)
         per_shot.setdefault((skin, f"{image.shape[1]}x{image.shape[0]}"), []).append((
-            *with_pack, timed(lambda: find_grid(image)), timed(lambda: book.assign(grid_crop)), grid.rows * grid.cols,  # noqa: B023
+            *with_pack, timed(lambda: find_grid(image)), timed(lambda: read_cells(grid_crop, local_grid, learnt)), grid.rows * grid.cols,  # noqa: B023
         ))
     print(f"{'skin':12} {'screenshot':>10} {'shots':>5} {'locate, packs':>15} {'read, pack':>12} "
-          f"{'locate, no pack':>16} {'read, looks':>12}  cells")
+          f"{'locate, no pack':>16} {'read, learnt':>12}  cells")
     for (skin, size), rows in sorted(per_shot.items(), key=lambda kv: (kv[0][0], -len(kv[1]))):
         cols = [f"{statistics.median(v):6.1f} {max(v):6.1f}" for v in zip(*(r[:4] for r in rows), strict=True)]
         print(f"{skin:12} {size:>10} {len(rows):5d} {cols[0]:>15} {cols[1]:>12} {cols[2]:>16} {cols[3]:>12}  "
               f"up to {max(r[4] for r in rows)}")
     print(f"ms, median and max over the shots of each shot's median of {repeat} runs. locate, packs: find the board "
           "in the whole screenshot with every pack; read, pack: every cell from a capture of the board region; "
-          "locate, no pack: find the board by its lattice alone; read, looks: every cell sorted into its look, "
-          "as a learnt look is read while playing; skin 'no pack': screenshots no pack reads (locate, packs: until "
-          "every pack gave up; nan: no figure)")
+          "locate, no pack: find the board by its lattice alone; read, learnt: every cell from a capture of the "
+          "board's region with a pack learnt from the shot's own looks (the first read of a game checks new pictures "
+          "window by window, later ones remember them); skin 'no pack': screenshots no pack reads (locate, packs: "
+          "until every pack gave up; nan: no figure)")
+
+
+def _learnt_pack(path: Path, image: np.ndarray, grid: Geometry) -> SkinPack:
+    """A learnt pack of a screenshot's own looks, a picture each, as the learner keeps them: each
+    named by the screenshot's true board where it has one, else by its number."""
+    book = LookBook(grid)
+    looks = book.assign(image)
+    label = path.with_suffix(".board")
+    truth = read_label(label).board.cells if label.is_file() else None
+    tiles = []
+    for k, picture in enumerate(book.pictures):
+        where = np.argwhere(looks == k)
+        code = k if truth is None or truth.shape != looks.shape or not len(where) else int(truth[tuple(where[0])])
+        tiles.append(Tile(code, picture, f"look-{k}"))
+    return SkinPack(name="bench", cell_px=book.cut, pitch=grid.pitch, rule="safe", scales=None, tiles=tuple(tiles), learnt=True)

@@ -17,8 +17,8 @@ cell square) differs from the look's picture by INK_LIMIT or more, compared at f
 best shift of up to a compared pixel. Measured on every fixture: the same value, a pixel off or laid
 out at a fractional pitch (gnome-mines), differs by at most 55 in a window; different values within
 LOOK_LIMIT by at least 83 (xbomb's light cyan 5 on white; its 1, 2, 3 and gnome-mines' "?" flag more).
-Cells within EXACT of their look (nearly every cell of a game drawn at whole pixels) skip that
-check, and a picture checked once is not checked again.
+Cells within EXACT of their look at the best shift (nearly every cell of a game drawn at whole
+pixels) skip that check, and a picture checked once against a look is not checked again.
 A look split in two (a hover highlight, a checkerboard's two shades) only costs a second naming;
 two values in one look would lose a game, so the limits err low.
 """
@@ -65,6 +65,15 @@ class LookBook:
         self.pictures.append(picture.copy())
         return len(self.prototypes) - 1
 
+    def placed(self, geometry: Geometry) -> LookBook:
+        """This book's looks (shared, with what was checked of them) for a board where ``geometry``
+        puts it, whose cells are cut to the same size: for reading only (add no look to it)."""
+        book = LookBook(geometry)
+        if book.cut != self.cut:
+            raise ValueError(f"cells of {book.cut} px, not {self.cut}")
+        book.prototypes, book.pictures, book._checked = self.prototypes, self.pictures, self._checked
+        return book
+
     def forget(self, known: int) -> None:
         """Forget every look from number ``known`` on."""
         self.prototypes, self.pictures = self.prototypes[:known], self.pictures[:known]
@@ -82,9 +91,14 @@ class LookBook:
         return crop
 
     def _compared(self, picture: np.ndarray) -> np.ndarray:
-        """A cell's picture at the compared size, as floats."""
-        crop = picture.astype(np.float32)
-        return crop if crop.shape[0] == self.size else cv2.resize(crop, (self.size, self.size), interpolation=cv2.INTER_AREA)
+        """A cell's picture (``cut`` pixels square) at the compared size, as floats."""
+        return self._shrunk(picture, 1, 1)
+
+    def _shrunk(self, pictures: np.ndarray, rows: int, cols: int) -> np.ndarray:
+        """Rows x cols cells laid side by side, each ``cut`` pixels square, shrunk to the compared
+        size (area-averaged), as floats."""
+        size, shrunk = self.size, pictures.astype(np.float32)
+        return shrunk if size == self.cut else cv2.resize(shrunk, (cols * size, rows * size), interpolation=cv2.INTER_AREA)
 
     def crops(self, image: np.ndarray, cells: list[tuple[int, int]] | None = None) -> np.ndarray:
         """The pictures of ``cells`` (default: every cell, row by row) at the compared size:
@@ -93,41 +107,52 @@ class LookBook:
 
     def cut_cells(self, image: np.ndarray, cells: list[tuple[int, int]] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
         """The pictures of ``cells`` (default: every cell, row by row) as cut, and at the compared size."""
-        geo = self.geometry
-        cells = [divmod(i, geo.cols) for i in range(geo.rows * geo.cols)] if cells is None else cells
+        if cells is None:
+            return self._cut_board(image)
         pictures = [self.picture(image, cell) for cell in cells]
         return pictures, self.compared(pictures)
+
+    def _cut_board(self, image: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+        """Every cell's picture as ``picture`` cuts it, and at the compared size: the cells are laid
+        side by side as one picture of rows x cols cells and shrunk at once. Each cell's edges fall
+        on the edges of output pixels, so each is shrunk as if alone (tests/test_grid.py checks it)."""
+        geo, n, size = self.geometry, self.cut, self.size
+        xs = np.array([int(np.floor(geo.centre((0, c))[0] - n / 2 + 0.5)) for c in range(geo.cols)])
+        ys = np.array([int(np.floor(geo.centre((r, 0))[1] - n / 2 + 0.5)) for r in range(geo.rows)])
+        if xs.min() < 0 or ys.min() < 0 or xs.max() + n > image.shape[1] or ys.max() + n > image.shape[0]:
+            raise ValueError("cells lie outside the image")
+        x0, x1 = xs.min(), xs.max() + n
+        band = np.concatenate([image[y : y + n, x0:x1] for y in ys])  # a row of cells under another
+        board = np.concatenate([band[:, x - x0 : x - x0 + n] for x in xs], axis=1)
+        pictures = list(board.reshape(geo.rows, n, geo.cols, n, 3).swapaxes(1, 2).reshape(-1, n, n, 3))
+        shrunk = self._shrunk(board, geo.rows, geo.cols)
+        crops = shrunk.reshape(geo.rows, size, geo.cols, size, 3).swapaxes(1, 2).reshape(-1, size, size, 3)
+        return pictures, crops
 
     def compared(self, pictures: list[np.ndarray] | np.ndarray) -> np.ndarray:
         """Pictures of cells as cut, at the compared size: (len(pictures), size, size, 3)."""
         n, size = self.cut, self.size
         if not len(pictures):
             return np.empty((0, size, size, 3), dtype=np.float32)
-        stack = np.stack(list(pictures)).astype(np.float32)
+        stack = np.stack(list(pictures))
         if stack.shape[1:3] != (n, n):
             stack = np.stack([cv2.resize(p, (n, n), interpolation=cv2.INTER_AREA) for p in stack])
-        if size == n:
-            return stack
         # shrunk as one tall picture: each cell's edges fall on output rows' edges, so the result
         # is each cell's own _compared (tests/test_grid.py checks it)
-        tall = cv2.resize(stack.reshape(len(stack) * n, n, 3), (size, len(stack) * size), interpolation=cv2.INTER_AREA)
-        return tall.reshape(len(stack), size, size, 3)
+        return self._shrunk(stack.reshape(len(stack) * n, n, 3), len(stack), 1).reshape(len(stack), size, size, 3)
 
     def distances(self, crops: np.ndarray, prototypes: np.ndarray | None = None, shifts: bool = True) -> np.ndarray:
         """RMS difference of each crop from each prototype, at the best shift (or unshifted):
-        (len(crops), len(prototypes))."""
+        (len(crops), len(prototypes)). Every shift of every prototype is one matrix product."""
         protos = self.prototypes if prototypes is None else prototypes
         if len(protos) == 0 or len(crops) == 0:
             return np.full((len(crops), len(protos)), np.inf, dtype=np.float32)
         s, m = self.size, SHIFT
         inner = crops[:, m : s - m, m : s - m].reshape(len(crops), -1)
-        inner_sq = (inner * inner).sum(axis=1)[:, None]
-        best = np.full((len(crops), len(protos)), np.inf, dtype=np.float32)
         moves = [(dy, dx) for dy in range(-m, m + 1) for dx in range(-m, m + 1)] if shifts else [(0, 0)]
-        for dy, dx in moves:
-            p = protos[:, m + dy : s - m + dy, m + dx : s - m + dx].reshape(len(protos), -1)
-            d2 = inner_sq + (p * p).sum(axis=1)[None, :] - 2 * inner @ p.T
-            np.minimum(best, d2, out=best)
+        p = np.concatenate([protos[:, m + dy : s - m + dy, m + dx : s - m + dx].reshape(len(protos), -1) for dy, dx in moves])
+        d2 = (inner * inner).sum(axis=1)[:, None] + (p * p).sum(axis=1)[None, :] - 2 * inner @ p.T
+        best = d2.reshape(len(crops), len(moves), len(protos)).min(axis=1)
         return np.sqrt(np.maximum(best, 0) / inner.shape[1])
 
     def assign(self, image: np.ndarray, reference: np.ndarray | None = None, barred: Collection[int] = ()) -> np.ndarray:
@@ -169,14 +194,21 @@ class LookBook:
         return np.sqrt((inner**2).mean(axis=(1, 2, 3)))
 
     def nearest(
-        self, crops: np.ndarray, pictures: list[np.ndarray], moved: np.ndarray | None = None, barred: Collection[int] = ()
+        self,
+        crops: np.ndarray,
+        pictures: list[np.ndarray],
+        moved: np.ndarray | None = None,
+        barred: Collection[int] = (),
+        shifted: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Each cell's nearest look and its RMS difference from it; the look is -1 where none is
         nearer than LOOK_LIMIT or a window of the cell differs from it by INK_LIMIT or more.
         ``crops`` are the cells at the compared size, ``pictures`` as cut. Most cells match their
-        look unshifted and plainly (under half the limit); only the others are tried at every shift,
-        where a look a pixel off may be nearer than one that is not. Cells ``moved`` take none of
-        the looks ``barred`` (see assign)."""
+        look unshifted and exactly (under EXACT); only the others are tried at every shift, where a
+        look a pixel off may be nearer than one that is not (and a cell a pixel off its look may be
+        within EXACT of it, which spares the windows' check). Cells ``moved`` take none of
+        the looks ``barred`` (see assign). ``shifted``: every cell's distances at the best shift,
+        where the caller has them already."""
         looks = np.full(len(crops), -1, dtype=np.int64)
         best = np.full(len(crops), np.inf, dtype=np.float32)
         if not len(self.prototypes):
@@ -184,9 +216,9 @@ class LookBook:
         moved = np.zeros(len(crops), dtype=bool) if moved is None else moved
         d = self._bar(self.distances(crops, shifts=False), moved, barred)
         looks, best = d.argmin(axis=1), d.min(axis=1)
-        rest = np.flatnonzero(best >= LOOK_LIMIT / 2)
+        rest = np.flatnonzero(best >= EXACT)
         if len(rest):
-            d = self._bar(self.distances(crops[rest]), moved[rest], barred)
+            d = self._bar(self.distances(crops[rest]) if shifted is None else shifted[rest], moved[rest], barred)
             looks[rest], best[rest] = d.argmin(axis=1), d.min(axis=1)
         near = np.flatnonzero(best < LOOK_LIMIT)
         alike = np.zeros(len(crops), dtype=bool)
@@ -204,36 +236,43 @@ class LookBook:
 
     def alike(self, cells: np.ndarray, looks: np.ndarray, rms: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
         """Whether each of ``cells`` (indexes into ``pictures``), within LOOK_LIMIT of its look, is
-        that look window by window too (see the module's docstring)."""
+        that look window by window too (see the module's docstring). The same picture against the
+        same look is checked once, and remembered."""
         alike = rms < EXACT
-        todo: list[int] = []
+        todo: dict[tuple[bytes, int], list[int]] = {}
         for i in np.flatnonzero(~alike):
             key = (pictures[cells[i]].tobytes(), int(looks[i]))
             if key in self._checked:
                 alike[i] = self._checked[key]
             else:
-                todo.append(int(i))
+                todo.setdefault(key, []).append(int(i))
         if todo:
-            a = np.stack([pictures[cells[i]] for i in todo]).astype(np.float32)
-            b = np.stack([self.pictures[looks[i]] for i in todo]).astype(np.float32)
+            first = [same[0] for same in todo.values()]
+            a = np.stack([pictures[cells[i]] for i in first]).astype(np.float32)
+            b = np.stack([self.pictures[looks[i]] for i in first]).astype(np.float32)
             ok = self._window_differences(a, b) < INK_LIMIT
-            for j, good in zip(todo, ok):
-                alike[j] = good
-                self._checked[(pictures[cells[j]].tobytes(), int(looks[j]))] = bool(good)
+            for (key, same), good in zip(todo.items(), ok):
+                alike[same] = good
+                self._checked[key] = bool(good)
         return alike
 
     def _window_differences(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """For pairs of pictures (n, cut, cut, 3): the largest RMS difference over square windows
-        of INK_WINDOW of a cell, at the best shift of up to a compared pixel."""
-        n = self.cut
+        of INK_WINDOW of a cell, at the best shift of up to a compared pixel. The pairs' squared
+        differences are summed over windows as one tall picture: only windows wholly inside a
+        cell are kept."""
+        n, count = self.cut, len(a)
         w = max(2, round(INK_WINDOW * n))
         m = max(1, round(SHIFT * n / self.size))
+        k = n - 2 * m
         inner = a[:, m : n - m, m : n - m]
-        best = np.full(len(a), np.inf, dtype=np.float32)
+        best = np.full(count, np.inf, dtype=np.float32)
+        channels = np.ones((1, 3), dtype=np.float32)
         for dy in range(-m, m + 1):
             for dx in range(-m, m + 1):
-                d2 = ((inner - b[:, m + dy : n - m + dy, m + dx : n - m + dx]) ** 2).sum(axis=3)
-                sums = np.pad(d2, ((0, 0), (1, 0), (1, 0))).cumsum(axis=1).cumsum(axis=2)
-                windows = sums[:, w:, w:] - sums[:, :-w, w:] - sums[:, w:, :-w] + sums[:, :-w, :-w]
-                np.minimum(best, np.sqrt(windows.max(axis=(1, 2)) / (w * w * 3)), out=best)
+                diff = (inner - b[:, m + dy : n - m + dy, m + dx : n - m + dx]).reshape(count * k, k, 3)
+                d2 = cv2.transform(cv2.multiply(diff, diff), channels)
+                sums = cv2.boxFilter(d2, -1, (w, w), anchor=(0, 0), normalize=False)
+                top = sums.reshape(count, k, k)[:, : k - w + 1, : k - w + 1].max(axis=(1, 2))
+                np.minimum(best, np.sqrt(np.maximum(top, 0) / (w * w * 3)), out=best)
         return best

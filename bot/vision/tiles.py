@@ -167,13 +167,14 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
     if pack.learnt:
         book = _look_book(geometry, pack)
         pictures, crops = book.cut_cells(image)
-        looks, rms = book.nearest(crops, pictures)
+        d = book.distances(crops)
+        looks, rms = book.nearest(crops, pictures, shifted=d.copy())
         as_new = _as_on_new_board(book, pack, crops)
-        looks[as_new], rms[as_new] = int(np.flatnonzero(pack.codes() == COVERED)[0]), 0.0
+        if as_new.any():
+            looks[as_new], rms[as_new] = int(np.flatnonzero(pack.codes() == COVERED)[0]), 0.0
         codes = pack.codes()[np.maximum(looks, 0)]
         # a cell as like a look of another value as its own is not read (cells over a background
         # picture: kmines' empty cell may be nearer a covered cell elsewhere than its own look)
-        d = book.distances(crops)
         d[pack.codes()[None, :] == codes[:, None]] = np.inf
         rival = np.flatnonzero((d.min(axis=1) < LOOK_LIMIT) & (looks >= 0) & ~as_new)
         if len(rival):
@@ -200,12 +201,20 @@ def _as_on_new_board(book: LookBook, pack: SkinPack, crops: np.ndarray) -> np.nd
         return book.drift(crops, book.compared(cells)) < MOVED
 
 
+_BOOKS: WeakKeyDictionary[SkinPack, dict[int, LookBook]] = WeakKeyDictionary()
+
+
 def _look_book(geometry: Geometry, pack: SkinPack) -> LookBook:
-    """A learnt pack's looks, for cutting cells where ``geometry`` puts them as the learner cut them."""
+    """A learnt pack's looks, for cutting cells where ``geometry`` puts them as the learner cut them.
+    One book per pack and cell size, so that a picture checked window by window against a look
+    (looks.py) is checked once in a game, not at every reading."""
     book = LookBook(geometry)
-    for tile in pack.tiles:
-        book.add(tile.image)
-    return book
+    books = _BOOKS.setdefault(pack, {})
+    if book.cut not in books:
+        for tile in pack.tiles:
+            book.add(tile.image)
+        books[book.cut] = book
+    return books[book.cut].placed(geometry)
 
 
 def look_distances(image: np.ndarray, geometry: Geometry, pack: SkinPack, cells: list[Cell]) -> np.ndarray:
