@@ -31,6 +31,8 @@ class Mouse(Protocol):
 
     def park(self, x: float, y: float) -> None: ...
 
+    def park_if_within(self, region: tuple[float, float, float, float], x: float, y: float) -> bool: ...
+
     def press(self, keys: str) -> None: ...
 
 
@@ -46,6 +48,9 @@ class DryRunMouse:
 
     def park(self, x: float, y: float) -> None:
         pass
+
+    def park_if_within(self, region: tuple[float, float, float, float], x: float, y: float) -> bool:
+        return False
 
     def press(self, keys: str) -> None:
         self.keys.append(keys)
@@ -206,6 +211,16 @@ class LiveMouse:
         self._own_moves.append((px, py))
         self._gui.moveTo(px, py)
         self._expected = (px, py)
+
+    def park_if_within(self, region: tuple[float, float, float, float], x: float, y: float) -> bool:
+        """Park the pointer at (x, y) if it lies within ``region`` (x, y, width, height); whether it
+        was. Before a live game's first reading: the user may have left it on a cell."""
+        left, top, width, height = region
+        px, py = (v * self.ratio for v in self._gui.position())
+        if not (left <= px < left + width and top <= py < top + height):
+            return False
+        self.park(x, y)
+        return True
 
     def press(self, keys: str) -> None:
         """A key or a combination such as ``ctrl+r``; on X11 also a lone keysym pyautogui cannot

@@ -40,6 +40,7 @@ from bot.vision.grid import find_grid
 from bot.vision.pack import SkinPack, skin_names
 from bot.vocabulary import CHAR_OF, STANDARD_MINES, level_of
 
+HOVER_GONE = 0.3  # s for a game to redraw a cell the pointer has left
 
 def _mines(ns: argparse.Namespace, skin: str, rows: int, cols: int, counted: int | None = None) -> int:
     """The game's mine count: --mines, else what its counter says (``counted``), else --level's in
@@ -120,10 +121,12 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
             return play(ns, own)
     new_game_key = getattr(ns, "new_game_key", None)
     learn = getattr(ns, "learn", None)
+    mouse: Mouse = DryRunMouse() if ns.dry_run else LiveMouse(ratio=mouse_ratio(screen))
     if learn is not None:
-        return _learn(ns, screen, find_grid_on(screen), learn or None, new_game_key)
+        return _learn(ns, screen, mouse, find_grid_on(screen), learn or None, new_game_key)
     # every pack hidden (MINEBOT_HIDE_SKINS): none to try, the board is learnt
     packs = load_packs([ns.skin]) if ns.skin else load_packs() if skin_names() else []
+    _pointer_off_the_board(screen, mouse)
     try:
         pack, geometry, reading = find_game(screen, packs, ns.mines)
     except (NoBoardFound, UnreadableCell) as missed:
@@ -138,11 +141,10 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
             raise missed from None
         print(f"minebot: {f'learnt pack {learnt[0]} does not read' if learnt else 'no skin pack reads'} this board "
               f"({missed}); learning its look by playing it", file=sys.stderr)
-        return _learn(ns, screen, grid, learnt[0] if learnt else None, new_game_key)
+        return _learn(ns, screen, mouse, grid, learnt[0] if learnt else None, new_game_key)
     if pack.learnt and not ns.dry_run:  # a learnt pack may not know every look yet: play on learning
         # where its pictures line up with the cells, so that what it learns now is cut as they were
-        return _learn(ns, screen, geometry, pack.name, new_game_key, known=pack)
-    mouse: Mouse = DryRunMouse() if ns.dry_run else LiveMouse(ratio=mouse_ratio(screen))
+        return _learn(ns, screen, mouse, geometry, pack.name, new_game_key, known=pack)
     if ns.level and ns.level in pack.level_keys and not ns.dry_run:
         pack, geometry, reading = _switch_level(screen, pack, geometry, reading, mouse, ns.level)
     counted = reading.board.mines if reading.counter is not None else None
@@ -164,7 +166,7 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
         assert fresh is not None
         print(f"minebot: skin pack {pack.name} read the new board but not the opened one ({other.__cause__}); "
               "learning its look by playing on", file=sys.stderr)
-        return _learn(ns, screen, other.grid, None, new_game_key, fresh=fresh)
+        return _learn(ns, screen, mouse, other.grid, None, new_game_key, fresh=fresh)
     if not ns.json:
         _summary(results)
     return 1 if any(r.lost_on_certain for r in results) else 0
@@ -271,13 +273,25 @@ def _summary(results: list[GameResult]) -> None:
     )
 
 
+def _pointer_off_the_board(screen: Screen, mouse: Mouse) -> None:
+    """A pointer the user left on a cell lights it up in most games (gnome-mines draws a covered cell
+    under it a grey close to its empty cell's, which a learnt pack read as a 0 and so did not take
+    the board for its own): it is moved where readings park it (park_point) before the first one."""
+    try:
+        grid = find_grid_on(screen)
+    except NoBoardFound:
+        return
+    if mouse.park_if_within(grid.region(), *park_point(grid, screen)):
+        time.sleep(HOVER_GONE)
+
+
 def find_grid_on(screen: Screen) -> Geometry:
     """The board on the whole screen found by its lattice alone, in screen coordinates."""
     return find_grid(screen.grab()).moved(screen.whole.left, screen.whole.top)
 
 
 def _learn(
-    ns: argparse.Namespace, screen: Screen, geometry: Geometry, name: str | None, new_game_key: str | None,
+    ns: argparse.Namespace, screen: Screen, mouse: Mouse, geometry: Geometry, name: str | None, new_game_key: str | None,
     known: SkinPack | None = None, fresh: np.ndarray | None = None,
 ) -> int:
     """Play ``ns.games`` games learning the look (bot/learn.py), from nothing or from a learnt pack;
@@ -285,7 +299,6 @@ def _learn(
     if ns.dry_run:
         raise UsageError("learning a look needs clicks: leave out --dry-run (or give the skin with --skin)")
     mines = _mines(ns, "", geometry.rows, geometry.cols)
-    mouse = LiveMouse(ratio=mouse_ratio(screen))
     learner = Learner(screen, mouse, geometry, mines, name=name, flags=not ns.no_flags)
     if known is not None:
         learner.seed(known)

@@ -14,7 +14,7 @@ import pytest
 from bot.actuator import DryRunMouse
 from bot.board import Board
 from bot.capture import Region
-from bot.errors import ClicksIgnored, InconsistentBoard, ScreenError, UnreadableCell, VisionError
+from bot.errors import ClicksIgnored, InconsistentBoard, NoBoardFound, ScreenError, UnreadableCell, VisionError
 from bot.live import LiveTable, _new_board, contradiction, park_point, wait_for_new_second
 from bot.userdata import cache_dir
 from bot.vision import Geometry, load_image, load_packs, read
@@ -437,7 +437,7 @@ def test_a_pack_that_read_only_a_new_board_hands_the_game_to_the_learner(
     monkeypatch.setattr(commands, "LiveMouse", lambda ratio: mouse)
     monkeypatch.setattr(commands, "mouse_ratio", lambda screen: 1.0)
     learnt: list[tuple[Geometry, np.ndarray | None]] = []
-    monkeypatch.setattr(commands, "_learn", lambda ns, screen, grid, name, key, fresh=None: learnt.append((grid, fresh)) or 0)
+    monkeypatch.setattr(commands, "_learn", lambda ns, screen, mouse, grid, name, key, fresh=None: learnt.append((grid, fresh)) or 0)
 
     class Game(ClickScreen):
         def grab(self, region: Region | None = None) -> np.ndarray:
@@ -482,7 +482,9 @@ def test_a_board_a_learnt_pack_finds_but_cannot_read_is_learnt_on_into_that_pack
     grid = Geometry("", 16, 30, (10.0, 20.0), (16.0, 16.0), 16.0, 1.0)
     monkeypatch.setattr(commands, "find_grid_on", lambda screen: grid)
     learnt_as: list[tuple[Geometry, str | None]] = []
-    monkeypatch.setattr(commands, "_learn", lambda ns, screen, geo, name, key, **_: learnt_as.append((geo, name)) or 0)
+    monkeypatch.setattr(commands, "_learn", lambda ns, screen, mouse, geo, name, key, **_: learnt_as.append((geo, name)) or 0)
+    monkeypatch.setattr(commands, "LiveMouse", lambda ratio: DryRunMouse())
+    monkeypatch.setattr(commands, "mouse_ratio", lambda screen: 1.0)
     ns = Namespace(skin=None, mines=None, level=None, dry_run=False, games=1, no_flags=False, save_final=None,
                    json=False, new_game_key=None)
     if not learnt:
@@ -492,3 +494,45 @@ def test_a_board_a_learnt_pack_finds_but_cannot_read_is_learnt_on_into_that_pack
         return
     assert commands.play(ns, screen=FakeScreen(np.zeros((100, 100, 3), np.uint8))) == 0  # type: ignore[arg-type]
     assert learnt_as == [(grid, "learnt-here")]
+
+
+def test_the_pointer_is_parked_off_the_board_before_the_first_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gnome-mines lights up the covered cell under the pointer in a grey near its empty cell's: a pack
+    it learnt read that cell as a 0 beside covered cells, a board no game shows, and the next run
+    learnt the look from nothing again. Before its first reading, play parks a pointer it finds on
+    the board where every reading parks it, off every cell."""
+    from argparse import Namespace
+
+    import bot.commands as commands
+
+    shot = FIXTURE.parents[1] / "gnome-mines" / "expert-fresh-hover-window-1150x640"
+    events: list[tuple[str, object]] = []
+
+    class Pointer(DryRunMouse):
+        def park_if_within(self, region: tuple[float, float, float, float], x: float, y: float) -> bool:
+            events.append(("parked", (region, (x, y))))
+            return True
+
+    def find_game(screen: object, packs: object, mines: object) -> None:
+        events.append(("read", None))
+        raise NoBoardFound("no pack here")
+
+    monkeypatch.setattr(commands, "LiveMouse", lambda ratio: Pointer())
+    monkeypatch.setattr(commands, "mouse_ratio", lambda screen: 1.0)
+    monkeypatch.setattr(commands, "HOVER_GONE", 0.0)
+    monkeypatch.setattr(commands, "find_game", find_game)
+    monkeypatch.setattr(commands, "_learn", lambda *args, **kwargs: 0)
+    ns = Namespace(skin=None, mines=None, level=None, dry_run=False, games=1, no_flags=False, save_final=None,
+                   json=False, new_game_key=None)
+
+    class Screen(FakeScreen):
+        def grab(self, region: Region | None = None) -> np.ndarray:
+            return super().grab(region or self.whole)
+
+    assert commands.play(ns, screen=Screen(load_image(shot.with_suffix(".png")))) == 0  # type: ignore[arg-type]
+    assert [what for what, _ in events] == ["parked", "read"]
+    (left, top, width, height), (x, y) = events[0][1]  # type: ignore[misc]
+    truth = read_label(shot.with_suffix(".board"))
+    assert left <= truth.origin[0] and left + width >= truth.origin[0] + (truth.cols - 1) * truth.pitch[0] + truth.cell_px
+    assert top <= truth.origin[1] and top + height >= truth.origin[1] + (truth.rows - 1) * truth.pitch[1] + truth.cell_px
+    assert not (left <= x < left + width and top <= y < top + height)
