@@ -218,13 +218,21 @@ def _look_book(geometry: Geometry, pack: SkinPack) -> LookBook:
 
 
 def look_distances(image: np.ndarray, geometry: Geometry, pack: SkinPack, cells: list[Cell]) -> np.ndarray:
-    """How far each of ``cells`` is from each look of a learnt pack, unshifted (len(cells) x
-    len(tiles)); inf where a cell lies outside the image."""
+    """How far each of ``cells`` is from each look of a learnt pack, unshifted, and last from its
+    own picture on the pack's new board of this size (inf where it has none): len(cells) x
+    (len(tiles) + 1); inf where a cell lies outside the image. (gnome-mines lays its cells out in
+    whole pixels at a fractional pitch: its covered picture matched most cells exactly a pixel
+    below where the new board, and the learner, had cut them.)"""
     book = _look_book(geometry, pack)
     try:
-        return book.distances(book.crops(image, cells), shifts=False)
+        crops = book.crops(image, cells)
     except ValueError:
-        return np.full((len(cells), len(pack.tiles)), np.inf, dtype=np.float32)
+        return np.full((len(cells), len(pack.tiles) + 1), np.inf, dtype=np.float32)
+    board = pack.new_board(geometry.rows, geometry.cols)
+    own = np.full(len(cells), np.inf, dtype=np.float32)
+    if board is not None:
+        own = book.drift(crops, book.compared(board[[r * geometry.cols + c for r, c in cells]]))
+    return np.column_stack([book.distances(crops, shifts=False), own])
 
 
 def zeros_beside_covered(codes: np.ndarray) -> np.ndarray:
