@@ -19,11 +19,15 @@ import numpy as np
 from bot.errors import NoBoardFound
 from bot.vision.geometry import Geometry, fit_lattice, grow
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, Grid, find_grids, same_board
+from bot.vision.looks import MOVED
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 from bot.vision.tiles import LINE_SHARE, SHIFTS, Classifier, classifier_for, look_distances, read_cells, zeros_beside_covered
 from bot.vocabulary import EXPLODED, HIDDEN, MINE, Cell
 
 LINE_UP_KEEP = 4  # offsets of a pack on a lattice kept from the first, rough comparison
+# added to a cell's score where a learnt pack keeps a new board and the cell is not as it showed
+# there: lining up, cells as on the new board count first, how near a look the others are next
+OFF_NEW_BOARD = 1000.0
 SNAP_SAMPLE = 5  # cells per column (row) that measure its offset
 # Covered-colour blobs need this share of their bounding box filled to count as a cell face.
 SOLID = 0.85
@@ -292,7 +296,9 @@ def _line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) ->
     """The pack's geometry on a lattice: its tiles centred on the lattice's cells, then moved by
     the offset (within a tenth of a pitch, at least 3 px) at which cells spread over it match best;
     None where the pack's tiles match too few of them at any offset to read the board. With it: the
-    best score of any cell sampled."""
+    best score of any cell sampled. A learnt pack that keeps a new board of this size is lined up
+    where most cells look as they did on it: a covered picture cut from an edge cell or another
+    row (whole pixels at a fractional pitch) may match most cells as well a pixel off."""
     if pack.learnt:  # its looks were cut around the lattice's centres: from there, whole pixels either way
         geo = replace(grid, skin=pack.name, scale=scale)
     else:  # whole pixels to start from, so that the offsets below reach every pixel (round() sends .5 to even)
@@ -323,8 +329,13 @@ def _offset_scores(
 ) -> np.ndarray:
     """How well ``cells`` match the pack with the board moved by each offset: len(offsets) x
     len(cells) scores."""
-    if pack.learnt:  # each offset's cells against the looks, as the pack will read them
-        return np.array([look_distances(image, geo.moved(dx, dy), pack, cells).min(axis=1) for dx, dy in offsets])
+    if pack.learnt:  # each offset's cells against the looks, as the pack will read them (see OFF_NEW_BOARD)
+        scores = []
+        for dx, dy in offsets:
+            d = look_distances(image, geo.moved(dx, dy), pack, cells)
+            off = np.isfinite(d[:, -1]) & ~(d[:, -1] < MOVED)  # a new board of this size, and not as there
+            scores.append(d.min(axis=1) + OFF_NEW_BOARD * off)
+        return np.array(scores)
     (ox, oy), (px, py), n = geo.origin, geo.pitch, round(geo.cell_px)
     # geo.moved(dx, dy).box(r, c), without building a geometry per offset
     boxes = [(round(ox + dx + c * px), round(oy + dy + r * py), n, n) for dx, dy in offsets for r, c in cells]

@@ -41,6 +41,14 @@ EXACT = 4.0  # RMS difference under which a cell is its look without the windows
 MOVED = 8.0  # RMS difference from its own earlier picture at which a cell is taken to have changed
 
 
+def _first_pixel(centre: float, n: int) -> int:
+    """The first pixel of ``n`` centred on ``centre``; a centre half a pixel off the pixels' centres
+    goes up, whatever rounding noise a fitted lattice leaves (sgt-mines' fit gave cells of
+    19.999999999999986 px on one screen: columns 0-1 of a learnt new board were cut a pixel left of
+    the others, and the next run, whose fit was a hair the other way, was a pixel off them there)."""
+    return int(np.floor(round(centre - n / 2 + 0.5, 6)))
+
+
 class LookBook:
     """The looks seen so far on one board; ``assign`` sorts a screenshot's cells into them."""
 
@@ -84,7 +92,7 @@ class LookBook:
         (what a learnt pack's tiles are, so that reading and learning cut cells alike)."""
         n = self.cut
         cx, cy = self.geometry.centre(cell)
-        x, y = int(np.floor(cx - n / 2 + 0.5)), int(np.floor(cy - n / 2 + 0.5))
+        x, y = _first_pixel(cx, n), _first_pixel(cy, n)
         crop = image[max(y, 0) : y + n, max(x, 0) : x + n]
         if crop.shape[:2] != (n, n):
             raise ValueError(f"cell {cell} lies outside the image")
@@ -117,8 +125,8 @@ class LookBook:
         side by side as one picture of rows x cols cells and shrunk at once. Each cell's edges fall
         on the edges of output pixels, so each is shrunk as if alone (tests/test_grid.py checks it)."""
         geo, n, size = self.geometry, self.cut, self.size
-        xs = np.array([int(np.floor(geo.centre((0, c))[0] - n / 2 + 0.5)) for c in range(geo.cols)])
-        ys = np.array([int(np.floor(geo.centre((r, 0))[1] - n / 2 + 0.5)) for r in range(geo.rows)])
+        xs = np.array([_first_pixel(geo.centre((0, c))[0], n) for c in range(geo.cols)])
+        ys = np.array([_first_pixel(geo.centre((r, 0))[1], n) for r in range(geo.rows)])
         if xs.min() < 0 or ys.min() < 0 or xs.max() + n > image.shape[1] or ys.max() + n > image.shape[0]:
             raise ValueError("cells lie outside the image")
         x0, x1 = xs.min(), xs.max() + n
