@@ -34,9 +34,10 @@ def _require(game: str) -> None:
         pytest.skip(f"Xvfb, xdotool or {' '.join(GAMES[game].programs)} missing: run scripts/install-games")
 
 
-def _demo(game: str, games: int, tmp_path: Path, *options: str) -> list[dict[str, object]]:
+def _demo(game: str, games: int, tmp_path: Path, *options: str, again: bool = False) -> list[dict[str, object]]:
     """``minebot demo`` of ``games`` beginner games of ``game`` learnt from nothing (its pack
-    hidden, no learnt pack), in a folder of the test's own; its JSON lines, once it exited 0."""
+    hidden, no learnt pack), in a folder of the test's own; its JSON lines, once it exited 0.
+    ``again``: a later run in the same folder, which plays with the pack the first one learnt."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env.update(MINEBOT_HIDE_SKINS=GAMES[game].skin, MINEBOT_DATA=str(tmp_path / "data"), MINEBOT_CACHE=str(tmp_path / "cache"))
     out = subprocess.run(
@@ -45,7 +46,7 @@ def _demo(game: str, games: int, tmp_path: Path, *options: str) -> list[dict[str
         capture_output=True, text=True, timeout=900, env=env,
     )
     assert out.returncode == 0, out.stderr[-2000:]
-    assert "learning its look by playing it" in out.stderr
+    assert ("playing with learnt pack" if again else "learning its look by playing it") in out.stderr, out.stderr[-2000:]
     results = [json.loads(line) for line in out.stdout.splitlines()]
     assert len(results) == games
     assert all(r["state"] in ("won", "lost") and not r["lost_on_certain"] for r in results)
@@ -110,6 +111,7 @@ def test_a_window_too_small_for_the_level_is_reported(tmp_path: Path) -> None:
 
 
 LEARN_GAMES = 20
+AGAIN_GAMES = 3  # played by the run after, with the pack learnt
 
 
 @pytest.mark.parametrize("game", [*PACKED, *UNPACKED])
@@ -119,11 +121,15 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
     (never losing on a cell it called safe, never stopping), and the pack it learnt reads the screenshots of that
     game at the size it learnt it (a pointer's highlight over the board, which the bot never sees
     while it plays, excepted): no cell misread, nine in ten cells read (the rest show values or
-    looks it never saw), and a screenshot whose every cell it knows read exactly by `read`."""
+    looks it never saw), and a screenshot whose every cell it knows read exactly by `read`. The next
+    run plays with the pack it learnt (a pointer left on the board, gnome-mines' fit of its lattice a
+    pixel off the first run's, and sgt-mines' half-pixel cell centres each made it learn from nothing
+    again, or stop)."""
     _require(game)
     results = _demo(game, LEARN_GAMES, tmp_path)
     assert sum(r["state"] == "won" for r in results) >= LEARN_GAMES // 3
     assert set("#0123" + "F" * GAMES[game].flags) <= set(str(results[-1]["looks_named"]))
+    _demo(game, AGAIN_GAMES, tmp_path, again=True)
 
     packs = list((tmp_path / "data" / "skins").glob("*/pack.json"))
     assert len(packs) == 1
