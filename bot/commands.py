@@ -241,10 +241,12 @@ def _unread_look(exc: MinebotError, table: LiveTable) -> Geometry | None:
 def _report(ns: argparse.Namespace, index: int, table: LiveTable, pack: SkinPack, mines: int | None,
             result: GameResult, results: list[GameResult]) -> None:
     """A game's line (JSON with --json), and its final screen where asked."""
-    assert table.image is not None and table.reading is not None
+    assert table.image is not None
+    # the last board read: None where the game drew its end over the board right after a flag
+    board = table.reading.board if table.reading is not None else None
     try:
         final = read(table.image, [pack], geometry=table.local, mines=mines)
-        matches = final.board == table.reading.board and final.state == result.state
+        matches = final.board == board and final.state == result.state
     except VisionError:  # the game drew its end over the board (a dialog)
         matches = False
     if ns.json:
@@ -253,7 +255,7 @@ def _report(ns: argparse.Namespace, index: int, table: LiveTable, pack: SkinPack
             "guesses": result.guesses, "readings": result.decisions, "clicks": result.clicks,
             "chords": result.chords,
             "lost_on_certain": result.lost_on_certain, "final_matches_screen": matches,
-            "board": str(table.reading.board).splitlines(),
+            "board": str(board).splitlines() if board is not None else [],
         }), flush=True)
     else:
         wins = sum(r.won for r in results)

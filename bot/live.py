@@ -26,9 +26,12 @@ from bot.vision import Geometry, Reading, read
 from bot.vision.locate import locate
 from bot.vision.pack import SkinPack, pack_named
 from bot.vision.reading import BAND_PITCHES, face_centre
-from bot.vocabulary import COVERED, FLAG, HIDDEN, QUESTION, Cell, State
+from bot.vision.tiles import classifier_for, read_cells
+from bot.vocabulary import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, Cell, State
 
 SLOW_GAME = 2.0  # s a click may take to show before the measured redraw time says otherwise
+SHOWN_AT_END = 0.25  # share of cells that must still read beside a dialog to judge the game from them
+DIALOGS_AT_END = 3  # Returns pressed, each given SLOW_GAME, for dialogs in a row at a game's end
 LATENCY_FACTOR = 5  # a click not shown after this many times the slowest redraw seen is lost
 READ_TRIES = 3  # readings that contradict themselves or the last one before the bot stops
 BACK_OFF = 0.05  # s before the next reading after a contradiction (times the contradictions so far)
@@ -228,8 +231,8 @@ class LiveTable:
 
     def reveal_many(self, cells: list[Cell], chords: Sequence[Cell] = (), guess: bool = False) -> State:
         """Open ``cells`` and chord ``chords``; the state the game then shows. Where the board cannot
-        be read after clicks on cells called safe (not a ``guess``) that opened the last safe cells,
-        the game drew its end over the board (a best-times dialog, "Congratulations"): won."""
+        be read after the clicks, the game may have drawn its end over it (a best-times dialog,
+        "Congratulations"): see _won_under_a_drawing."""
         first = self.reading is not None and self.reading.board.is_fresh()
         before = self._previous
         for number in chords:
@@ -248,9 +251,9 @@ class LiveTable:
         try:
             self.refresh()
         except (VisionError, ScreenError) as exc:  # not readable; the game ignoring the clicks is no win
-            if isinstance(exc, ClicksIgnored) or guess or before is None or self.mines is None:
+            if isinstance(exc, ClicksIgnored) or before is None or self.mines is None:
                 raise
-            if not self._last_safe_cells(before, opened):
+            if not self._won_under_a_drawing(before, opened, guess):
                 raise
             print("minebot: the board cannot be read after the last safe cells were opened: the game drew its end "
                   "over it; won", file=sys.stderr)
@@ -259,6 +262,36 @@ class LiveTable:
             self._first_click_second = int(time.time())  # the game read its clock before this
         return self.state
 
+
+    def _won_under_a_drawing(self, before: Board, opened: set[Cell], guess: bool) -> bool:
+        """Whether a board that no longer reads after clicks was won, and the game drew over it:
+        the clicks opened the last safe cells (after a ``guess``, only where the cells that still read
+        show no mine: a game lost there shows its mines); or an area opened the rest, what the game
+        drew lies across whole rows of the board, and the rows that still read (a quarter of the
+        board or more) show no mine and no covered cell (winemine flags every mine of a won game).
+        A window of the user's over part of the board is not taken for the game's end: it does not
+        cover whole rows, or leaves covered cells in sight."""
+        assert self.image is not None
+        codes, scores = read_cells(self.image, self.local, self.pack)
+        shown = scores < classifier_for(self.pack).limit(self.local.scale)
+        if shown.mean() < SHOWN_AT_END or np.isin(codes[shown], (MINE, EXPLODED, WRONG_FLAG)).any():
+            return not guess and self._last_safe_cells(before, opened)
+        if self._last_safe_cells(before, opened):
+            return True
+        was_hidden = np.isin(before.cells, HIDDEN) & shown
+        across = shown.all(axis=1) | ~shown.any(axis=1)  # each row wholly read or wholly drawn over
+        return bool(across.all() and not np.isin(codes[was_hidden], (COVERED, QUESTION)).any())
+
+    def _readable_within(self, seconds: float) -> bool:
+        """Whether the board reads again within ``seconds``."""
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            try:
+                self._read_once()
+                return True
+            except (VisionError, BoardGone):  # still drawn over (it reads as gone, not as unread)
+                time.sleep(0.1)
+        return False
 
     def _last_safe_cells(self, before: Board, opened: set[Cell]) -> bool:
         """Whether opening ``opened`` leaves only the mines hidden on ``before``."""
@@ -274,16 +307,17 @@ class LiveTable:
         """Start the next game: click the face where the game has one, else press ``key``. Where
         the game drew its end over the board (a best-times dialog), Return first: its default button."""
         assert self.image is not None
-        if self._covered_at_end:
+        if self._covered_at_end:  # winemine: a name for the best times, then the best times
             self._covered_at_end = False
-            self.mouse.press("Return")
-            deadline = time.perf_counter() + SLOW_GAME
-            while time.perf_counter() < deadline:
-                try:
-                    self._read_once()
+            for _ in range(DIALOGS_AT_END):
+                self.mouse.press("Return")
+                if self._readable_within(SLOW_GAME):
                     break
-                except VisionError:
-                    time.sleep(0.1)
+            else:
+                raise BoardGone(
+                    f"the game drew its end over the board and it is still there after {DIALOGS_AT_END} presses of "
+                    f"Return (the screen is saved in {self._save_screen()}): close it and run minebot again"
+                )
         if not click_face(self.mouse, self.image, self.local, self.pack, (self.region.left, self.region.top)):
             if key is None:
                 raise ScreenError(f"skin {self.pack.name!r} has no face to click for a new game; start one by hand")

@@ -142,10 +142,12 @@ class DialogFocus:
 
     def _dialog(self, window: Any) -> bool:
         """Whether a window is a dialog: shown for another window, of the dialog type (not a menu or
-        a tooltip), taking keys."""
+        a tooltip), taking keys: by its input hint, or by taking the focus itself when offered
+        (WM_TAKE_FOCUS: Wine's windows, whose input hint says no)."""
         kind = window.get_full_property(self.conn.intern_atom("_NET_WM_WINDOW_TYPE"), self._x.AnyPropertyType)
         hints = window.get_full_property(self._atoms.WM_HINTS, self._atoms.WM_HINTS)  # python-xlib's get_wm_hints fails on 3.11
-        takes_keys = hints is None or len(hints.value) < 2 or not hints.value[0] & self._input_hint or hints.value[1]
+        takes_keys = (hints is None or len(hints.value) < 2 or not hints.value[0] & self._input_hint or hints.value[1]
+                      or self.conn.intern_atom("WM_TAKE_FOCUS") in (window.get_wm_protocols() or ()))
         return bool(
             window.get_wm_transient_for() is not None and takes_keys
             and kind is not None and self.conn.intern_atom("_NET_WM_WINDOW_TYPE_DIALOG") in kind.value
