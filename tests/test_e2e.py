@@ -159,3 +159,42 @@ def test_a_web_game_is_learnt_at_any_browser_zoom_and_alignment(scale: float, sh
     _require(WEB_GAME)
     results = _demo(WEB_GAME, 6, tmp_path, "--scale", str(scale), "--shift", str(shift))
     assert any(r["state"] == "won" for r in results)
+
+
+BEATABLE_BEST_TIMES = """
+import subprocess, sys
+import bot.games.launchers as launchers
+from bot.cli import entry
+from bot.games.x11 import which
+
+seeded = launchers.Winemine.command
+
+def command(self, level, workdir, env, scale):  # best times of 999 s: a win opens the name dialog
+    line = seeded(self, level, workdir, env, scale)
+    for name in ("Time1", "Time2", "Time3"):
+        subprocess.run([which("wine"), "reg", "add", r"HKCU\\Software\\Microsoft\\WinMine", "/v", name,
+                        "/t", "REG_DWORD", "/d", "999", "/f"], env=env, capture_output=True, timeout=120, check=True)
+    return line
+
+launchers.Winemine.command = command
+sys.argv = ["minebot", *sys.argv[1:]]
+entry()
+"""
+
+
+def test_a_win_under_winemines_best_times_dialogs_is_reported_and_play_goes_on(tmp_path: Path) -> None:
+    """Best times a win beats (the launcher seeds unbeatable ones): winemine asks for a name over the
+    board, then shows the best times. The game is reported won on its line, Return answers each
+    dialog, and the run plays all its games (before: it stopped at the first dialog)."""
+    _require("winemine")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(MINEBOT_DATA=str(tmp_path / "data"), MINEBOT_CACHE=str(tmp_path / "cache"))
+    out = subprocess.run(
+        [sys.executable, "-c", BEATABLE_BEST_TIMES, "demo", "--game", "winemine", "--level", "beginner", "--games", "8",
+         "--json", "--save-final", str(tmp_path / "final.png")],
+        capture_output=True, text=True, timeout=600, env=env,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    results = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(results) == 8 and all(r["state"] in ("won", "lost") and not r["lost_on_certain"] for r in results)
+    assert "the game drew its end over it; won" in out.stderr, out.stderr[-2000:]
