@@ -42,6 +42,7 @@ from bot.vocabulary import CHAR_OF, STANDARD_MINES, level_of
 
 HOVER_GONE = 0.3  # s for a game to redraw a cell the pointer has left
 
+
 def _mines(ns: argparse.Namespace, skin: str, rows: int, cols: int, counted: int | None = None) -> int:
     """The game's mine count: --mines, else what its counter says (``counted``), else --level's in
     that game (its size checked), else the standard level's for the board's size."""
@@ -126,7 +127,8 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
         return _learn(ns, screen, mouse, find_grid_on(screen), learn or None, new_game_key)
     # every pack hidden (MINEBOT_HIDE_SKINS): none to try, the board is learnt
     packs = load_packs([ns.skin]) if ns.skin else load_packs() if skin_names() else []
-    _pointer_off_the_board(screen, mouse)
+    if not ns.dry_run:
+        _pointer_off_the_board(screen, mouse)
     try:
         pack, geometry, reading = find_game(screen, packs, ns.mines)
     except (NoBoardFound, UnreadableCell) as missed:

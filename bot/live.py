@@ -262,7 +262,6 @@ class LiveTable:
             self._first_click_second = int(time.time())  # the game read its clock before this
         return self.state
 
-
     def _won_under_a_drawing(self, before: Board, opened: set[Cell], guess: bool) -> bool:
         """Whether a board that no longer reads after clicks was won, and the game drew over it:
         the clicks opened the last safe cells (after a ``guess``, only where the cells that still read

@@ -39,6 +39,7 @@ INK_LIMIT = 60.0  # RMS difference in any window of INK_WINDOW of a cell, at ful
 INK_WINDOW = 0.1  # the window's side, as a share of the cell's
 EXACT = 4.0  # RMS difference under which a cell is its look without the windows' check
 MOVED = 8.0  # RMS difference from its own earlier picture at which a cell is taken to have changed
+CHECKED_MOST = 4096  # pictures checked window by window that a book remembers (46 px cells: 26 MB)
 
 
 def _first_pixel(centre: float, n: int) -> int:
@@ -247,6 +248,8 @@ class LookBook:
         that look window by window too (see the module's docstring). The same picture against the
         same look is checked once, and remembered."""
         alike = rms < EXACT
+        if len(self._checked) > CHECKED_MOST:  # a long run of a game drawn anew at every position
+            self._checked.clear()
         todo: dict[tuple[bytes, int], list[int]] = {}
         for i in np.flatnonzero(~alike):
             key = (pictures[cells[i]].tobytes(), int(looks[i]))
