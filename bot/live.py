@@ -273,9 +273,10 @@ class LiveTable:
         assert self.image is not None
         codes, scores = read_cells(self.image, self.local, self.pack)
         shown = scores < classifier_for(self.pack).limit(self.local.scale)
+        last = self._last_safe_cells(before, opened)
         if shown.mean() < SHOWN_AT_END or np.isin(codes[shown], (MINE, EXPLODED, WRONG_FLAG)).any():
-            return not guess and self._last_safe_cells(before, opened)
-        if self._last_safe_cells(before, opened):
+            return last and not guess
+        if last:
             return True
         was_hidden = np.isin(before.cells, HIDDEN) & shown
         across = shown.all(axis=1) | ~shown.any(axis=1)  # each row wholly read or wholly drawn over
