@@ -210,3 +210,62 @@ def test_a_lost_board_gets_no_move_and_a_wrong_mine_count_is_named_as_such() -> 
         solve(Board.parse("1#\n1#", mines=0), "best")
     with pytest.raises(InconsistentBoard, match="no mine layout fits the numbers"):
         solve(Board.parse("131\n###", mines=3), "best")
+
+
+def test_look_ahead_figures_equal_brute_force() -> None:
+    """What ``outlook`` expects of revealing a cell (given that it is safe), against counting
+    layouts: for each number it could show, the board with that number, counted again. Progress:
+    the chance that some other cell is then certainly safe; secondary: the chance to survive the
+    next move too (1 where a cell is then certainly safe, else the safest cell's chance)."""
+    from bot.solver import exact
+    from bot.solver.guess import outlook
+    from bot.solver.rules import problem
+    from tests.brute import neighbours
+
+    checked = 0
+    for board in POSITIONS:
+        total, per_cell = layout_counts(board)
+        if total > 2000:
+            continue
+        p = problem(board)
+        for cell in [c for c, n in per_cell.items() if n < total][:3]:
+            outcomes = []  # (layouts, some cell certainly safe, safest other cell's chance)
+            for value in range(9):
+                shown = board.copy()
+                shown.cells[cell] = value
+                if value < sum(shown[nb] == -2 for nb in neighbours(board, cell)):  # fewer than its flags
+                    continue
+                count, mines = layout_counts(shown)
+                if count:
+                    others = [1 - n / count for c, n in mines.items()]
+                    outcomes.append((count, min(mines.values(), default=1) == 0, max(others, default=1.0)))
+            weight = sum(n for n, _, _ in outcomes)
+            progress = sum(n for n, free, _ in outcomes if free) / weight
+            secondary = sum(n * (1.0 if free else best) for n, free, best in outcomes) / weight
+            look = outlook(board, p, list(p.rules), p.index[cell], exact.Budget())
+            assert look.progress == pytest.approx(progress, abs=1e-9), (cell, str(board))
+            assert look.secondary == pytest.approx(secondary, abs=1e-9), (cell, str(board))
+            checked += 1
+    assert checked >= 100
+
+
+@pytest.mark.parametrize(("mines", "weighed"), [(2, [0, 1]), (8, [0, 1, 2])])
+def test_guesses_weighed_are_wider_where_mines_are_dense(mines: int, weighed: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Look-ahead weighs the cells within TOLERANCE of the safest; where mines left per unknown
+    cell reach DENSE (here 8 of 16, not 2), those within WIDER of the best safety (0.8 x 0.1)."""
+    from bot.solver import exact, guess
+    from bot.solver.rules import problem
+
+    board = Board.covered(4, 4, mines=mines)
+    p = problem(board)
+    prob = np.full(len(p.cells), 0.9)
+    prob[:4] = [0.2, 0.21, 0.27, 0.29]
+    seen: list[int] = []
+
+    def recorded(board: Board, p: object, rules: object, i: int, budget: object) -> guess.Outlook:
+        seen.append(i)
+        return guess.Outlook(0.0, 0.0, 0.0, 0.0)
+
+    monkeypatch.setattr(guess, "outlook", recorded)
+    guess.best_guess(board, p, list(p.rules), prob, exact.Budget())
+    assert sorted(seen) == weighed

@@ -2,13 +2,21 @@
 
 The ``best`` choice: the lowest mine probability first; among cells within ``TOLERANCE`` of
 it, look one move ahead. For each number the cell could show, solve the board that would
-follow. Prefer the cell with the highest chance of being safe *and* yielding a certain safe
-cell next ("progress"), then the most expected safe cells, then the most informative
-(entropy of the number it will show).
+follow. Prefer the cell with the highest chance of being safe *and*, while the mines left are
+sparse (under DENSE per unknown cell), yielding a certain safe cell next ("progress"); where
+they are dense, of surviving the next move too ("secondary": 1 where a certain safe cell
+follows, else the safest guess's chance), with candidates within WIDER of the best safety;
+then the most expected safe cells, then the most informative (entropy of the number it will
+show). Where mines are dense a free move leads less far, and a bad next guess costs more (D. N.
+Hill's solver switches its tie-break with density too, and weighs cells within 10% of the best).
 
-Scoring by the expected safety of the best next move instead (1.0 where a cell becomes
-certain) was measured and dropped: paired runs on the same seeded games, +63 of 14,000 expert
-games (about 1.3 sigma), but -104 of 16,000 intermediate games (about 2.2 sigma).
+Measured on the same seeded games (paired, *safe* rule, 2026-11-23; docs/solver.md has the
+table): ranking by secondary safety everywhere won +90 of 8,000 expert games (z 2.6) but lost
+-144 of 16,000 intermediate ones (z -3.1); a blend half and half was level at both. Switching by
+density at 0.18 (expert starts at 0.206, intermediate at 0.156): +121 of 28,000 expert games
+(z 1.9), +5 of 16,000 intermediate, -1 of 30,000 beginner; with the wider candidates there too:
++214 of 28,000 expert (z 3.2; +93 over the switch alone, z 3.4), +5 intermediate, at 36 ms per
+expert game rather than 28. An endgame search up to 1,000 layouts won +1 of 8,000: not kept.
 """
 
 from __future__ import annotations
@@ -25,6 +33,8 @@ from bot.solver.rules import Problem, Rule
 from bot.vocabulary import Cell, FirstClickRule
 
 TOLERANCE = 0.02  # absolute mine-probability slack for look-ahead candidates
+DENSE = 0.18  # mines left per unknown cell from which guesses are ranked by the chance to survive two moves
+WIDER = 0.1  # there, candidates are the cells within this share of the best safety
 MAX_CANDIDATES = 8
 
 
@@ -47,6 +57,7 @@ class Outlook:
     progress: float  # chance the revealed number yields a certain safe cell
     expected_safe: float  # expected number of certain safe cells afterwards
     information: float  # entropy (bits) of the number it will show
+    secondary: float = 0.0  # chance to survive the next move too: 1 where a safe cell follows, else the safest guess's
 
 
 def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.Budget) -> Outlook:
@@ -61,6 +72,7 @@ def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.B
     base.append(Rule(bit, 0))
     logs: list[float] = []
     safes: list[int] = []
+    nexts: list[float] = []
     for extra in range(around.bit_count() + 1):
         try:
             sol = exact.probabilities(p, base + [Rule(around, extra)] if around else base, budget)
@@ -68,6 +80,9 @@ def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.B
             continue
         logs.append(sol.log_weight)
         safes.append((sol.safe & ~bit).bit_count())
+        others = np.delete(sol.probability, i)
+        others = others[~np.isnan(others)]  # cells touching no number, where the mine count is unknown
+        nexts.append(1.0 if safes[-1] or not len(others) else 1.0 - float(others.min()))
         if not around:
             break
     if not logs:
@@ -78,7 +93,8 @@ def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.B
     progress = float(sum(w for w, s in zip(weights, safes) if s))
     expected = float(sum(w * s for w, s in zip(weights, safes)))
     information = float(-sum(w * math.log2(w) for w in weights if w > 0))
-    return Outlook(progress, expected, information)
+    secondary = float(sum(w * n for w, n in zip(weights, nexts)))
+    return Outlook(progress, expected, information, secondary)
 
 
 def best_guess(
@@ -93,7 +109,11 @@ def best_guess(
 ) -> tuple[int, dict[str, float]]:
     """Index (into ``p.cells``) of the cell to reveal, and the figures behind the choice."""
     lowest = float(np.min(prob))
-    close = np.flatnonzero(prob <= lowest + tolerance).tolist()
+    # where mines are dense, progress is worth less than surviving the next guess too, and a
+    # somewhat riskier cell may be worth it: candidates within WIDER of the best safety
+    dense = p.remaining is not None and p.remaining >= DENSE * len(p.cells)
+    slack = max(tolerance, WIDER * (1.0 - lowest)) if dense else tolerance
+    close = np.flatnonzero(prob <= lowest + slack).tolist()
 
     def unknown_around(i: int) -> int:
         return sum(1 for nb in board.neighbours(p.cells[i]) if nb in p.index)
@@ -108,7 +128,7 @@ def best_guess(
         except exact.TooComplex:
             break  # out of time for look-ahead: choose among the cells already weighed
         safe_chance = 1.0 - float(prob[i])
-        head = safe_chance * look.progress
+        head = safe_chance * (look.secondary if dense else look.progress)
         scored.append(((head, look.expected_safe, look.information, safe_chance), i, look))
     if not scored:
         return candidates[0], {"probability": float(prob[candidates[0]])}
@@ -118,4 +138,5 @@ def best_guess(
         "progress": look.progress,
         "expected_safe": look.expected_safe,
         "information": look.information,
+        "secondary": look.secondary,
     }
