@@ -72,8 +72,7 @@ class Learner:
         self.local = geometry.moved(-self.region.left, -self.region.top)
         self.book = LookBook(self.local)
         # each cell's picture when it last showed covered (NaN before): a cell not so is not covered
-        self.covered_pictures = np.full((geometry.rows * geometry.cols, self.book.size, self.book.size, 3), np.nan,
-                                        dtype=np.float32)
+        self.covered_pictures = np.full((geometry.rows * geometry.cols, self.book.size, self.book.size, 3), np.nan, dtype=np.float32)
         self.looks = Looks()
         self.park = park_point(geometry, screen)
         self.guard = ClickGuard(screen, self.region, self.local)
@@ -161,6 +160,7 @@ class Learner:
         self.guard.seen(self.image, ~np.isin(looks, list(self.looks.possible)))  # value looks: opened cells
         covered = np.isin(looks, self.looks.covered()).ravel()
         self.covered_pictures[covered] = self.book.shown[covered]
+        self.book.tally(looks)
         return looks
 
     def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right") -> np.ndarray:
@@ -393,7 +393,7 @@ class Learner:
         start_learnt_pack(folder, n, self.geometry.pitch, self.rule, round(1000 * SETTLE), LOOK_LIMIT)
         tiles: dict[str, list[np.ndarray]] = {}
         for look, code in self.looks.names().items():
-            tiles.setdefault(TILE_NAMES[CHAR_OF[code]], []).append(self.book.pictures[look])
+            tiles.setdefault(TILE_NAMES[CHAR_OF[code]], []).append(self.book.typical(look))
         board = add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols) if self.new_board else None
         return add_tiles(folder, tiles) + ([board] if board else [])
 

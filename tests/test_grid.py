@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -14,6 +15,7 @@ from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid, find_grids
 from bot.vision.labels import Labelled, read_label
 from bot.vision.looks import LOOK_LIMIT, LookBook
+from bot.vision.pack import SkinPack
 from bot.vocabulary import CHAR_OF, CODE_OF, COVERED
 from tests.looks import fresh_board
 
@@ -253,6 +255,59 @@ def test_a_learnt_pack_reads_covered_cells_over_a_picture_by_its_new_board() -> 
         known_share(pack, fresh.with_name(f"{other}.png"), truth)
         codes, scores = read_cells(load_image(fresh.with_name(f"{other}.png")), book.geometry, pack)
         assert ((codes == COVERED) == (truth.board.cells == COVERED))[scores < LOOK_LIMIT].all()
+        _as_on_new_board_is_every_cell_compared(pack, book.geometry, load_image(fresh.with_name(f"{other}.png")))
+
+
+def _as_on_new_board_is_every_cell_compared(pack: SkinPack, grid: Geometry, image: np.ndarray) -> None:
+    """A reading compares with the new board only the cells whose distances from the looks leave it
+    in doubt: it finds what comparing every cell finds, on the screenshot and on it with a little
+    noise (then no covered cell is its new-board self to the pixel)."""
+    from bot.vision.looks import MOVED
+    from bot.vision.tiles import _as_on_new_board, _look_book
+
+    book = _look_book(grid, pack)
+    noise = np.random.default_rng(5).integers(-4, 5, image.shape)
+    for shot in (image, np.clip(image + noise, 0, 255).astype(np.uint8)):
+        pictures = book.board_pictures(shot)
+        plain, _ = book.known_distances(pictures)
+        every = book.drift(book.compared(pictures), book.compared(pack.new_board(grid.rows, grid.cols))) < MOVED
+        assert 0 < every.sum() < len(every)
+        np.testing.assert_array_equal(_as_on_new_board(book, pack, pictures, plain), every)
+
+
+@pytest.mark.parametrize("skin", ["gnome-mines", "kmines", "nicegui-minesweeper"])
+def test_a_reading_compares_each_distinct_picture_once(skin: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading with a learnt pack, each distinct cell picture is compared with the looks once and
+    remembered (most of a board is as it was at the last reading): the same distances as comparing
+    every cell, and none worked out again on the next reading; a look added forgets them."""
+    paths = sorted((ROOT / "fixtures" / skin).glob("*.png"))[:2]
+    book = LookBook(find_grid(load_image(paths[0])))
+    book.assign(load_image(paths[0]))
+    compared: list[int] = []
+    distances = LookBook.distances
+
+    def counted(self: LookBook, crops: np.ndarray, prototypes: np.ndarray | None = None, shifts: bool = True) -> np.ndarray:
+        compared.append(len(crops))
+        return distances(self, crops, prototypes, shifts)
+
+    monkeypatch.setattr(LookBook, "distances", counted)
+    for path in paths:
+        image = load_image(path)
+        here = LookBook(find_grid(image))
+        if here.cut != book.cut:
+            continue
+        placed = book.placed(here.geometry)
+        pictures, crops = placed.cut_cells(image)
+        plain, shifted = placed.known_distances(np.stack(pictures))
+        # float32 products come out a hair apart with how many rows are multiplied together
+        np.testing.assert_allclose(plain, distances(placed, crops, shifts=False), atol=0.2, err_msg=path.name)
+        np.testing.assert_allclose(shifted, distances(placed, crops), atol=0.2, err_msg=path.name)
+        compared.clear()
+        placed.known_distances(np.stack(pictures))
+        assert compared == []
+    book.add(pictures[0])
+    book.known_distances(np.stack(pictures))
+    assert sum(compared) == 2 * len({p.tobytes() for p in pictures})
 
 
 def test_a_learnt_pack_checks_a_picture_window_by_window_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -357,3 +412,23 @@ def test_a_learnt_pack_is_lined_up_where_most_of_its_new_board_is() -> None:
     add_board(folder, board, grid.rows, grid.cols)
     (pack,) = load_packs([folder.name])
     assert locate(image, [pack]).origin == grid.origin
+
+
+@pytest.mark.parametrize("shot", ["classic98/beginner-fresh", "gnome-mines/expert-fresh-hover-window-1150x640"])
+def test_a_look_is_kept_as_the_picture_it_showed_most_often(shot: str) -> None:
+    """A look's first picture is the first cell that showed it: (0,0), which in these shots is not
+    drawn like most covered cells (classic98's has the board's border in it; gnome-mines lays its
+    cells out in whole pixels). The learner keeps the picture tallied most often; a look forgotten
+    forgets its tally."""
+    image = load_image(ROOT / "fixtures" / f"{shot}.png")
+    book = LookBook(find_grid(image))
+    looks = book.assign(image)
+    book.tally(looks)
+    covered = int(looks[0, 0])
+    pictures = book.cut_cells(image)[0]
+    counts = Counter(p.tobytes() for p in pictures)
+    assert not np.array_equal(book.typical(covered), book.pictures[covered])
+    assert counts[book.typical(covered).tobytes()] == max(counts.values())
+    book.forget(0)
+    book.add(pictures[0])
+    assert np.array_equal(book.typical(0), pictures[0])

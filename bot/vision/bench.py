@@ -6,6 +6,7 @@ import contextlib
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +41,7 @@ def bench_vision(images: list[Path], repeat: int) -> None:
             locate(image, packs)
 
     # (skin, size): figures; a look no pack reads ("no pack"): the time every pack takes to give up
-    per_shot: dict[tuple[str, str], list[tuple[float, float, float, float, int]]] = {}
+    per_shot: dict[tuple[str, str], list[tuple[float, float, float, float, float, int]]] = {}
     # the first shot is measured twice and its first figures dropped: the first of a process took
     # twice as long throughout its runs (classic98's first shot read in 8.0 ms, after another 4.1)
     for index, path in enumerate([images[0], *images]):
@@ -61,20 +62,23 @@ def bench_vision(images: list[Path], repeat: int) -> None:
             skin = geo.skin
             with_pack = (timed(lambda: locate(image, packs)), timed(lambda: read_cells(crop, local, pack)))  # noqa: B023 (timed at once)
         figures = per_shot.setdefault((skin, f"{image.shape[1]}x{image.shape[0]}"), []) if index else []
+        first = timed(lambda: read_cells(grid_crop, local_grid, replace(learnt)))  # noqa: B023 (a new pack: nothing remembered)
         figures.append((
-            *with_pack, timed(lambda: find_grid(image)), timed(lambda: read_cells(grid_crop, local_grid, learnt)), grid.rows * grid.cols,  # noqa: B023
+            *with_pack, timed(lambda: find_grid(image)), first, timed(lambda: read_cells(grid_crop, local_grid, learnt)),  # noqa: B023
+            grid.rows * grid.cols,
         ))
     print(f"{'skin':12} {'screenshot':>10} {'shots':>5} {'locate, packs':>15} {'read, pack':>12} "
-          f"{'locate, no pack':>16} {'read, learnt':>12}  cells")
+          f"{'locate, no pack':>16} {'learnt, 1st':>12} {'read, learnt':>12}  cells")
     for (skin, size), rows in sorted(per_shot.items(), key=lambda kv: (kv[0][0], -len(kv[1]))):
-        cols = [f"{statistics.median(v):6.1f} {max(v):6.1f}" for v in zip(*(r[:4] for r in rows), strict=True)]
-        print(f"{skin:12} {size:>10} {len(rows):5d} {cols[0]:>15} {cols[1]:>12} {cols[2]:>16} {cols[3]:>12}  "
-              f"up to {max(r[4] for r in rows)}")
+        cols = [f"{statistics.median(v):6.1f} {max(v):6.1f}" for v in zip(*(r[:5] for r in rows), strict=True)]
+        print(f"{skin:12} {size:>10} {len(rows):5d} {cols[0]:>15} {cols[1]:>12} {cols[2]:>16} {cols[3]:>12} {cols[4]:>12}  "
+              f"up to {max(r[5] for r in rows)}")
     print(f"ms, median and max over the shots of each shot's median of {repeat} runs. locate, packs: find the board "
           "in the whole screenshot with every pack; read, pack: every cell from a capture of the board region; "
           "locate, no pack: find the board by its lattice alone; read, learnt: every cell from a capture of the "
-          "board's region with a pack learnt from the shot's own looks (the first read of a game checks new pictures "
-          "window by window, later ones remember them); skin 'no pack': screenshots no pack reads (locate, packs: "
+          "board's region with a pack learnt from the shot's own looks, as every reading after a run's first (each "
+          "picture compared once, then remembered); learnt, 1st: the same, a run's first reading (nothing remembered); "
+          "skin 'no pack': screenshots no pack reads (locate, packs: "
           "until every pack gave up; nan: no figure)")
 
 

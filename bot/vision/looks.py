@@ -25,7 +25,7 @@ two values in one look would lose a game, so the limits err low.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 import cv2
 import numpy as np
@@ -50,6 +50,15 @@ def _first_pixel(centre: float, n: int) -> int:
     return int(np.floor(round(centre - n / 2 + 0.5, 6)))
 
 
+class _Seen:
+    """Pictures (as cut) already compared with a book's looks: each one's row of ``known``, which
+    holds its distances from every look, unshifted and at the best shift."""
+
+    def __init__(self, looks: int) -> None:
+        self.rows: dict[bytes, int] = {}
+        self.known = np.empty((0, 2, looks), dtype=np.float32)
+
+
 class LookBook:
     """The looks seen so far on one board; ``assign`` sorts a screenshot's cells into them."""
 
@@ -60,7 +69,10 @@ class LookBook:
         self.prototypes = np.empty((0, self.size, self.size, 3), dtype=np.float32)
         self.pictures: list[np.ndarray] = []  # each look's first picture, ``cut`` pixels square
         self.shown = np.empty((0, self.size, self.size, 3), dtype=np.float32)  # the cells of the last assign
+        self._shown_cut: list[np.ndarray] = []  # the same, as cut
+        self._tallies: dict[int, dict[bytes, int]] = {}  # per look: how often each picture showed it
         self._checked: dict[tuple[bytes, int], bool] = {}  # (picture, look) checked window by window: alike?
+        self._seen = _Seen(0)
 
     def __len__(self) -> int:
         return len(self.prototypes)
@@ -72,6 +84,7 @@ class LookBook:
             picture = cv2.resize(picture, (n, n), interpolation=cv2.INTER_AREA)
         self.prototypes = np.concatenate([self.prototypes, self._compared(picture)[None]])
         self.pictures.append(picture.copy())
+        self._seen = _Seen(len(self.prototypes))
         return len(self.prototypes) - 1
 
     def placed(self, geometry: Geometry) -> LookBook:
@@ -80,13 +93,15 @@ class LookBook:
         book = LookBook(geometry)
         if book.cut != self.cut:
             raise ValueError(f"cells of {book.cut} px, not {self.cut}")
-        book.prototypes, book.pictures, book._checked = self.prototypes, self.pictures, self._checked
+        book.prototypes, book.pictures, book._checked, book._seen = self.prototypes, self.pictures, self._checked, self._seen
         return book
 
     def forget(self, known: int) -> None:
         """Forget every look from number ``known`` on."""
         self.prototypes, self.pictures = self.prototypes[:known], self.pictures[:known]
         self._checked = {key: alike for key, alike in self._checked.items() if key[1] < known}
+        self._seen = _Seen(len(self.prototypes))
+        self._tallies = {look: tally for look, tally in self._tallies.items() if look < known}
 
     def picture(self, image: np.ndarray, cell: tuple[int, int]) -> np.ndarray:
         """One cell's picture as cut: ``cut`` pixels square around its centre, at whole pixels
@@ -125,7 +140,19 @@ class LookBook:
         """Every cell's picture as ``picture`` cuts it, and at the compared size: the cells are laid
         side by side as one picture of rows x cols cells and shrunk at once. Each cell's edges fall
         on the edges of output pixels, so each is shrunk as if alone (tests/test_grid.py checks it)."""
-        geo, n, size = self.geometry, self.cut, self.size
+        geo, size = self.geometry, self.size
+        board, pictures = self._laid_out(image)
+        shrunk = self._shrunk(board, geo.rows, geo.cols)
+        crops = shrunk.reshape(geo.rows, size, geo.cols, size, 3).swapaxes(1, 2).reshape(-1, size, size, 3)
+        return list(pictures), crops
+
+    def board_pictures(self, image: np.ndarray) -> np.ndarray:
+        """Every cell's picture as ``picture`` cuts it, row by row: (rows * cols, cut, cut, 3)."""
+        return self._laid_out(image)[1]
+
+    def _laid_out(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The board's cells as cut, side by side as one picture of rows x cols cells, and one by one."""
+        geo, n = self.geometry, self.cut
         xs = np.array([_first_pixel(geo.centre((0, c))[0], n) for c in range(geo.cols)])
         ys = np.array([_first_pixel(geo.centre((r, 0))[1], n) for r in range(geo.rows)])
         if xs.min() < 0 or ys.min() < 0 or xs.max() + n > image.shape[1] or ys.max() + n > image.shape[0]:
@@ -133,19 +160,21 @@ class LookBook:
         x0, x1 = xs.min(), xs.max() + n
         band = np.concatenate([image[y : y + n, x0:x1] for y in ys])  # a row of cells under another
         board = np.concatenate([band[:, x - x0 : x - x0 + n] for x in xs], axis=1)
-        pictures = list(board.reshape(geo.rows, n, geo.cols, n, 3).swapaxes(1, 2).reshape(-1, n, n, 3))
-        shrunk = self._shrunk(board, geo.rows, geo.cols)
-        crops = shrunk.reshape(geo.rows, size, geo.cols, size, 3).swapaxes(1, 2).reshape(-1, size, size, 3)
-        return pictures, crops
+        return board, board.reshape(geo.rows, n, geo.cols, n, 3).swapaxes(1, 2).reshape(-1, n, n, 3)
+
+    def as_cut(self, pictures: list[np.ndarray] | np.ndarray) -> np.ndarray:
+        """Pictures of cells as one stack, each resized to ``cut`` pixels square where it is not."""
+        n, stack = self.cut, np.stack(list(pictures))
+        if stack.shape[1:3] != (n, n):
+            stack = np.stack([cv2.resize(p, (n, n), interpolation=cv2.INTER_AREA) for p in stack])
+        return stack
 
     def compared(self, pictures: list[np.ndarray] | np.ndarray) -> np.ndarray:
         """Pictures of cells as cut, at the compared size: (len(pictures), size, size, 3)."""
         n, size = self.cut, self.size
         if not len(pictures):
             return np.empty((0, size, size, 3), dtype=np.float32)
-        stack = np.stack(list(pictures))
-        if stack.shape[1:3] != (n, n):
-            stack = np.stack([cv2.resize(p, (n, n), interpolation=cv2.INTER_AREA) for p in stack])
+        stack = self.as_cut(pictures)
         # shrunk as one tall picture: each cell's edges fall on output rows' edges, so the result
         # is each cell's own _compared (tests/test_grid.py checks it)
         return self._shrunk(stack.reshape(len(stack) * n, n, 3), len(stack), 1).reshape(len(stack), size, size, 3)
@@ -164,6 +193,26 @@ class LookBook:
         best = d2.reshape(len(crops), len(moves), len(protos)).min(axis=1)
         return np.sqrt(np.maximum(best, 0) / inner.shape[1])
 
+    def known_distances(self, pictures: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each picture's (as cut) distances from each look, unshifted and at the best shift, as
+        ``distances`` gives them. Each distinct picture is compared once and remembered: a board
+        holds few distinct pictures, and most of them were there at the last reading."""
+        seen = self._seen
+        if len(seen.rows) > CHECKED_MOST:
+            seen.rows, seen.known = {}, seen.known[:0]
+        keys = [p.tobytes() for p in pictures]
+        new: dict[bytes, int] = {}
+        for i, key in enumerate(keys):
+            if key not in seen.rows and key not in new:
+                new[key] = i
+        if new:
+            crops = self.compared(pictures[list(new.values())])
+            rows = np.stack([self.distances(crops, shifts=False), self.distances(crops)], axis=1)
+            seen.rows.update({key: len(seen.known) + j for j, key in enumerate(new)})
+            seen.known = np.concatenate([seen.known, rows])
+        known = seen.known[[seen.rows[key] for key in keys]]
+        return known[:, 0], known[:, 1]
+
     def assign(self, image: np.ndarray, reference: np.ndarray | None = None, barred: Collection[int] = ()) -> np.ndarray:
         """The look of every cell (rows x cols ints); a cell like no look yet starts a new one.
         Each cell ends at its nearest look (not the first near enough), so that sorting the same
@@ -174,7 +223,7 @@ class LookBook:
         compared size are kept in ``shown``."""
         geo = self.geometry
         pictures, crops = self.cut_cells(image)
-        self.shown = crops
+        self.shown, self._shown_cut = crops, pictures
         moved = np.zeros(len(crops), dtype=bool)
         if reference is not None and len(barred):
             with np.errstate(invalid="ignore"):
@@ -194,6 +243,24 @@ class LookBook:
             looks, _ = self.nearest(crops, pictures, moved, barred)
         return looks.reshape(geo.rows, geo.cols)
 
+    def tally(self, looks: np.ndarray) -> None:
+        """Count the pictures of the last ``assign`` under the looks they were finally given."""
+        for picture, look in zip(self._shown_cut, looks.ravel(), strict=True):
+            if look >= 0:
+                tally = self._tallies.setdefault(int(look), {})
+                key = picture.tobytes()
+                tally[key] = tally.get(key, 0) + 1
+
+    def typical(self, look: int) -> np.ndarray:
+        """The picture a look showed most often in what was tallied (the first seen where none was):
+        the one to keep. The first seen is the first cell that showed it, often an edge cell with
+        the board's border in it."""
+        tally = self._tallies.get(look)
+        if not tally:
+            return self.pictures[look]
+        key = max(tally, key=lambda k: tally[k])  # the first seen of the most common
+        return np.frombuffer(key, dtype=np.uint8).reshape(self.pictures[look].shape)
+
     def drift(self, crops: np.ndarray, reference: np.ndarray) -> np.ndarray:
         """Each cell's RMS difference from ``reference`` (the same cells at the compared size, as
         ``crops`` are; NaN where there is none), leaving out the outermost SHIFT pixels, which a
@@ -208,29 +275,38 @@ class LookBook:
         pictures: list[np.ndarray],
         moved: np.ndarray | None = None,
         barred: Collection[int] = (),
-        shifted: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Each cell's nearest look and its RMS difference from it; the look is -1 where none is
         nearer than LOOK_LIMIT or a window of the cell differs from it by INK_LIMIT or more.
-        ``crops`` are the cells at the compared size, ``pictures`` as cut. Most cells match their
-        look unshifted and exactly (under EXACT); only the others are tried at every shift, where a
-        look a pixel off may be nearer than one that is not (and a cell a pixel off its look may be
-        within EXACT of it, which spares the windows' check). Cells ``moved`` take none of
-        the looks ``barred`` (see assign). ``shifted``: every cell's distances at the best shift,
-        where the caller has them already."""
-        looks = np.full(len(crops), -1, dtype=np.int64)
-        best = np.full(len(crops), np.inf, dtype=np.float32)
+        ``crops`` are the cells at the compared size, ``pictures`` as cut. Cells ``moved`` take
+        none of the looks ``barred`` (see assign)."""
         if not len(self.prototypes):
-            return looks, best
-        moved = np.zeros(len(crops), dtype=bool) if moved is None else moved
-        d = self._bar(self.distances(crops, shifts=False), moved, barred)
+            return np.full(len(crops), -1, dtype=np.int64), np.full(len(crops), np.inf, dtype=np.float32)
+        plain = self.distances(crops, shifts=False)
+        return self.nearest_of(plain, lambda rest: self.distances(crops[rest]), pictures, moved, barred)
+
+    def nearest_of(
+        self,
+        plain: np.ndarray,
+        shifted: Callable[[np.ndarray], np.ndarray],
+        pictures: list[np.ndarray] | np.ndarray,
+        moved: np.ndarray | None = None,
+        barred: Collection[int] = (),
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``nearest`` from each cell's unshifted distances (``plain``, changed in place) and the
+        distances at the best shift of the cells it is given (by index). Most cells match their look
+        unshifted and exactly (under EXACT); only the others are tried at every shift, where a look a
+        pixel off may be nearer than one that is not (and a cell a pixel off its look may be within
+        EXACT of it, which spares the windows' check)."""
+        moved = np.zeros(len(plain), dtype=bool) if moved is None else moved
+        d = self._bar(plain, moved, barred)
         looks, best = d.argmin(axis=1), d.min(axis=1)
         rest = np.flatnonzero(best >= EXACT)
         if len(rest):
-            d = self._bar(self.distances(crops[rest]) if shifted is None else shifted[rest], moved[rest], barred)
+            d = self._bar(shifted(rest), moved[rest], barred)
             looks[rest], best[rest] = d.argmin(axis=1), d.min(axis=1)
         near = np.flatnonzero(best < LOOK_LIMIT)
-        alike = np.zeros(len(crops), dtype=bool)
+        alike = np.zeros(len(plain), dtype=bool)
         alike[near] = self.alike(near, looks[near], best[near], pictures)
         looks[~alike] = -1
         return looks, best
@@ -243,7 +319,7 @@ class LookBook:
             d[np.ix_(np.flatnonzero(moved), np.array(out))] = np.inf
         return d
 
-    def alike(self, cells: np.ndarray, looks: np.ndarray, rms: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
+    def alike(self, cells: np.ndarray, looks: np.ndarray, rms: np.ndarray, pictures: list[np.ndarray] | np.ndarray) -> np.ndarray:
         """Whether each of ``cells`` (indexes into ``pictures``), within LOOK_LIMIT of its look, is
         that look window by window too (see the module's docstring). The same picture against the
         same look is checked once, and remembered."""

@@ -30,6 +30,7 @@ LINE_SHARE = 0.9
 # the board is being found, a cell scoring above SHIFT_ABOVE is also tried one pixel off each way.
 SHIFT_ABOVE = 12.0
 SHIFTS = (-1, 0, 1)
+ROUNDING = 1.0  # RMS levels a distance worked out in float32 may be off by (up to ~0.15, near 0)
 
 
 class Classifier:
@@ -166,10 +167,10 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
     read as it was learnt: each cell is the look (tile) it is nearest, by bot/vision/looks.py."""
     if pack.learnt:
         book = _look_book(geometry, pack)
-        pictures, crops = book.cut_cells(image)
-        d = book.distances(crops)
-        looks, rms = book.nearest(crops, pictures, shifted=d.copy())
-        as_new = _as_on_new_board(book, pack, crops)
+        pictures = book.board_pictures(image)
+        plain, d = book.known_distances(pictures)
+        as_new = _as_on_new_board(book, pack, pictures, plain)
+        looks, rms = book.nearest_of(plain.copy(), lambda rest: d[rest], pictures)
         if as_new.any():
             looks[as_new], rms[as_new] = int(np.flatnonzero(pack.codes() == COVERED)[0]), 0.0
         codes = pack.codes()[np.maximum(looks, 0)]
@@ -190,31 +191,44 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
     return classifier.codes[best].reshape(shape), rms.reshape(shape)
 
 
-def _as_on_new_board(book: LookBook, pack: SkinPack, crops: np.ndarray) -> np.ndarray:
+def _as_on_new_board(book: LookBook, pack: SkinPack, pictures: np.ndarray, plain: np.ndarray) -> np.ndarray:
     """The cells that look as they did on the learnt pack's new board of this size (covered ones:
     a cell drawn over a background picture looks different at each position); none where it has
-    no such board."""
-    board = _new_board_compared(book, pack)
-    if board is None:
-        return np.zeros(len(crops), dtype=bool)
+    no such board. ``plain``: each cell's unshifted distances from the looks, which bound its
+    distance from its new-board self from below (the same pixels, so the triangle inequality
+    holds): only the cells the bound leaves in doubt are compared with the new board."""
+    new = _new_board(book, pack)
+    if new is None:
+        return np.zeros(len(pictures), dtype=bool)
+    cut, compared, looks_from = new
+    same = (pictures == cut).all(axis=(1, 2, 3))
     with np.errstate(invalid="ignore"):
-        return book.drift(crops, board) < MOVED
+        far = np.abs(plain - looks_from).max(axis=1) >= MOVED + ROUNDING
+    doubt = np.flatnonzero(~same & ~far)
+    if len(doubt):
+        with np.errstate(invalid="ignore"):
+            same[doubt] = book.drift(book.compared(pictures[doubt]), compared[doubt]) < MOVED
+    return same
 
 
 _BOOKS: WeakKeyDictionary[SkinPack, dict[int, LookBook]] = WeakKeyDictionary()
-_BOARDS: WeakKeyDictionary[SkinPack, dict[tuple[int, int, int], np.ndarray | None]] = WeakKeyDictionary()
+_BOARDS: WeakKeyDictionary[SkinPack, dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray, np.ndarray] | None]] = WeakKeyDictionary()
 
 
-def _new_board_compared(book: LookBook, pack: SkinPack) -> np.ndarray | None:
-    """The learnt pack's new board of the book's size, each cell at the compared size (as
-    ``book.crops`` gives them), or None: shrunk once per pack and size, not at every reading
-    (1.9 ms for gnome-mines' 480 cells at 31 px)."""
+def _new_board(book: LookBook, pack: SkinPack) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The learnt pack's new board of the book's size, each cell as cut, at the compared size (as
+    ``book.crops`` gives them) and its unshifted distances from the looks; None where it has none.
+    Worked out once per pack and size, not at every reading (1.9 ms for gnome-mines' 480 cells at 31 px)."""
     geo = book.geometry
     boards = _BOARDS.setdefault(pack, {})
     key = (book.cut, geo.rows, geo.cols)
     if key not in boards:
-        cells = pack.new_board(geo.rows, geo.cols)
-        boards[key] = None if cells is None else book.compared(cells)
+        board = pack.new_board(geo.rows, geo.cols)
+        boards[key] = None
+        if board is not None:
+            cells = book.as_cut(board)
+            compared = book.compared(cells)
+            boards[key] = (cells, compared, book.distances(compared, shifts=False))
     return boards[key]
 
 
@@ -242,10 +256,10 @@ def look_distances(image: np.ndarray, geometry: Geometry, pack: SkinPack, cells:
         crops = book.crops(image, cells)
     except ValueError:
         return np.full((len(cells), len(pack.tiles) + 1), np.inf, dtype=np.float32)
-    board = _new_board_compared(book, pack)
+    new = _new_board(book, pack)
     own = np.full(len(cells), np.inf, dtype=np.float32)
-    if board is not None:
-        own = book.drift(crops, board[[r * geometry.cols + c for r, c in cells]])
+    if new is not None:
+        own = book.drift(crops, new[1][[r * geometry.cols + c for r, c in cells]])
     return np.column_stack([book.distances(crops, shifts=False), own])
 
 
