@@ -89,7 +89,10 @@ class Judge:
             if across is not None:
                 return across
         hidden = np.isin(after, list(self.looks.hidden)) | elsewhere
-        if int(hidden.sum()) == self.mines and not any(known.get(int(after[c])) == EXPLODED for c in clicked):
+        # a won game leaves its mines covered or changes them all (flags them): some changed and
+        # some covered is a loss that shows the mines, its last safe cell still covered
+        mixed = elsewhere.any() and np.isin(after, self.looks.covered()).any()
+        if int(hidden.sum()) == self.mines and not mixed and not any(known.get(int(after[c])) == EXPLODED for c in clicked):
             for k in np.unique(after[elsewhere]):  # the game flagged the mines itself
                 self.looks.hidden.setdefault(int(k), FLAG)
             return "won"

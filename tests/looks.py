@@ -14,7 +14,7 @@ from bot.vision.locate import _line_up
 from bot.vision.looks import LOOK_LIMIT, LookBook
 from bot.vision.pack import SkinPack
 from bot.vision.tiles import read_cells
-from bot.vocabulary import CODE_OF
+from bot.vocabulary import CHAR_OF, CODE_OF
 
 
 def known_share(pack: SkinPack, screenshot: Path, truth: Labelled) -> float:
@@ -31,7 +31,8 @@ def known_share(pack: SkinPack, screenshot: Path, truth: Labelled) -> float:
     codes, scores = read_cells(image, geo, pack)
     within = scores < LOOK_LIMIT
     wrong = np.argwhere(within & (codes != truth.board.cells))
-    assert not len(wrong), f"{screenshot.stem}: cells {wrong.tolist()[:5]} misread"
+    misread = [f"{tuple(c)} {CHAR_OF[int(truth.board.cells[tuple(c)])]} as {CHAR_OF[int(codes[tuple(c)])]}" for c in wrong[:5]]
+    assert not len(wrong), f"{screenshot.stem}: {len(wrong)} cells misread: {', '.join(misread)}"
     held = np.isin(truth.board.cells, pack.codes())
     return float(within[held].mean()) if held.any() else 1.0
 

@@ -45,6 +45,7 @@ def _demo(game: str, games: int, tmp_path: Path, *options: str, again: bool = Fa
          "--save-final", str(tmp_path / "final.png"), *options],
         capture_output=True, text=True, timeout=900, env=env,
     )
+    (tmp_path / f"demo-{'again' if again else 'learn'}.log").write_text(out.stderr)  # kept for a failure's cause
     assert out.returncode == 0, out.stderr[-2000:]
     assert ("playing with learnt pack" if again else "learning its look by playing it") in out.stderr, out.stderr[-2000:]
     results = [json.loads(line) for line in out.stdout.splitlines()]

@@ -420,3 +420,31 @@ def test_a_band_across_a_board_whose_mines_were_never_seen_ends_the_game_as_it_w
         after[5, 7] = after[1, 7] = mine
     judge = Judge(looks, 10, io.StringIO(), lambda: Path("unused"))
     assert judge.drawn_across(clicked, before, after) == end
+
+
+def test_a_lost_guess_between_the_last_two_cells_is_a_loss_not_a_flagged_win() -> None:
+    """The learner's first loss, on a guess between the last two covered cells, where the game
+    shows the other mines: the cells hidden after it (mines shown, flags, and the safe cell still
+    covered) are as many as the mines, as after a win whose mines the game flags itself. Some
+    mines shown while a covered cell is left is a loss: the mines' look is a mine, never a flag
+    (in CI, a pack learnt so read gnome-mines' mines as flags)."""
+    import io
+
+    from bot.naming import Looks
+    from bot.outcome import Judge
+
+    covered, zero, one, flag, mine, exploded = 0, 1, 2, 3, 4, 5
+    looks = Looks(hidden={covered: COVERED, flag: CODE_OF["F"]}, possible={zero: frozenset({0}), one: frozenset({1})})
+    before = np.full((4, 5), one)
+    before[0, 4] = before[1, 4] = before[3, 4] = covered  # a 50/50 at (0,4)/(1,4); a mine at (3,4)
+    before[3, 0] = flag
+    after = before.copy()
+    after[0, 4] = exploded  # the guess hit the mine
+    after[3, 4] = mine  # the game shows the mine it did not flag; (1,4) stays covered
+    judge = Judge(looks, 3, io.StringIO(), lambda: Path("unused"))
+    assert judge.outcome([(0, 4)], before, after, guess=True) == "lost"
+    assert looks.ends == {exploded: CODE_OF["X"], mine: CODE_OF["*"]} and mine not in looks.hidden
+    after = before.copy()  # the other guess: safe, the last safe cell, and the game flags the mines
+    after[1, 4], after[0, 4], after[3, 4] = one, flag, flag
+    judge = Judge(Looks(hidden={covered: COVERED, flag: CODE_OF["F"]}), 3, io.StringIO(), lambda: Path("unused"))
+    assert judge.outcome([(1, 4)], before, after, guess=True) == "won"
