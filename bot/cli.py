@@ -54,6 +54,9 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--layouts", type=Path, help="play the games of a layouts file instead")
     b.add_argument("--no-flags", action="store_true", help="do not flag certain mines")
     b.add_argument("--json", action="store_true", help="print the figures as JSON")
+    b.add_argument("--save", type=Path, metavar="FILE", help="write each game's result to FILE (one strategy)")
+    b.add_argument("--against", type=Path, metavar="FILE",
+                   help="pair this run with one saved by --save over the same games: the games only each won")
 
     s = sub.add_parser("solve", help="analyse a board given as text (a file, or - for stdin)")
     s.add_argument("board", help="board text file: rows of # F ? 0-8 * X x")
@@ -170,6 +173,12 @@ def _bench(ns: argparse.Namespace) -> int:
         if name not in STRATEGIES:
             print(f"minebot: strategy {name!r} is not one of {', '.join(STRATEGIES)}, all", file=sys.stderr)
             return 2
+    if (ns.save or ns.against) and len(names) > 1:
+        print("minebot: --save and --against take one strategy", file=sys.stderr)
+        return 2
+    if ns.against and not ns.against.is_file():
+        print(f"minebot: {ns.against} is not a file saved by bench --save", file=sys.stderr)
+        return 2
     layouts = read_layouts(ns.layouts) if ns.layouts else None
     level = layouts[0].level if layouts else parse_level(ns.level)
     rule = layouts[0].rule if layouts else ns.rule
@@ -178,8 +187,18 @@ def _bench(ns: argparse.Namespace) -> int:
         job = bench.Job(level, rule, name, ns.seed, flags=not ns.no_flags)
         label = f"{name} {level} {rule}"
         summaries.append(bench.run(job, ns.games, jobs, layouts, progress=bench.Progress(label)))
+    if ns.save:
+        bench.save_results(ns.save, summaries[0], ns.seed)
+    try:
+        pair = bench.paired(summaries[0], ns.seed, ns.against) if ns.against else None
+    except ValueError as exc:
+        print(f"minebot: {exc}", file=sys.stderr)
+        return 2
     if ns.json:
         out = [s.as_dict() for s in summaries]
+        if pair:
+            out[0]["paired"] = {"against": str(ns.against), "only_here": pair.this_only, "only_there": pair.other_only,
+                                "z": round(pair.z, 3)}
         print(json.dumps(out[0] if len(out) == 1 else out))
         return 0
     print(f"{'strategy':<14}{'level':<22}{'rule':<9}{'games':>7}{'wins':>7}{'win rate':>10}"
@@ -191,6 +210,8 @@ def _bench(ns: argparse.Namespace) -> int:
     worst = max(s.slowest_decision for s in summaries)
     approx = sum(s.approximate for s in summaries)
     print(f"slowest single decision: {1000 * worst:.0f} ms; decisions on approximate probabilities: {approx}")
+    if pair:
+        print(pair.line(str(ns.against)))
     bad = sum(s.lost_on_certain for s in summaries)
     if bad:
         print(f"WARNING: {bad} games lost on a cell called certain - a solver bug", file=sys.stderr)

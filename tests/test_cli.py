@@ -27,6 +27,25 @@ def test_bench_is_reproducible_and_independent_of_jobs(capsys: pytest.CaptureFix
     assert one["wins"] == two["wins"] and one["guesses_per_game"] == two["guesses_per_game"]
 
 
+def test_bench_pairs_a_run_with_one_saved_over_the_same_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--save keeps each game's result by its index (whatever --jobs); --against counts the games
+    only each run won: none against itself, and as many as the win counts differ at least."""
+    saved = tmp_path / "best.txt"
+    assert main("bench", "--level", "beginner", "--games", "40", "--seed", "5", "--save", str(saved), "--jobs", "2") == 0
+    capsys.readouterr()
+    won = saved.read_text().splitlines()[1]
+    assert len(won) == 40 and set(won) <= {"0", "1"}
+    assert main("bench", "--level", "beginner", "--games", "40", "--seed", "5", "--against", str(saved), "--json") == 0
+    assert json.loads(capsys.readouterr().out)["paired"] == {"against": str(saved), "only_here": 0, "only_there": 0, "z": 0.0}
+    assert main("bench", "--level", "beginner", "--games", "40", "--seed", "5", "--strategy", "sps-random",
+                "--against", str(saved), "--json") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["paired"]["only_there"] - out["paired"]["only_here"] == won.count("1") - out["wins"]
+    assert out["paired"]["only_there"] > 0 and out["paired"]["z"] < 0
+    assert main("bench", "--level", "beginner", "--games", "30", "--seed", "5", "--against", str(saved)) == 2
+    assert "other games" in capsys.readouterr().err
+
+
 def test_bench_all_prints_one_row_per_strategy(capsys: pytest.CaptureFixture[str]) -> None:
     assert main("bench", "--level", "beginner", "--games", "10", "--strategy", "all") == 0
     out = capsys.readouterr().out
