@@ -220,6 +220,30 @@ def test_window_differences_as_defined() -> None:
     np.testing.assert_allclose(book._window_differences(a, b), _window_differences_cell_by_cell(book, a, b), rtol=1e-4, atol=1e-3)
 
 
+def test_cells_alike_within_a_pixel_are_alike_at_every_shift_and_the_rest_checked_at_all() -> None:
+    """``alike`` checks large cells within a pixel's shift first, and at every shift only the pairs
+    that fail there: the same answers as the check at every shift, for every cell of gnome-mines'
+    114 px cells against every look (alike or not), and xbomb's thin digits on 50 px cells."""
+    from bot.vision.looks import EXACT, INK_LIMIT
+
+    for name in ("gnome-mines/beginner-lost-window-1200x1000.png", "xbomb/beginner-five.png"):
+        image = load_image(ROOT / "fixtures" / name)
+        book = LookBook(find_grid(image))
+        book.assign(image)
+        pictures, _ = book.cut_cells(image)
+        # and every cell cut as far off as a cell may sit: alike only at the farthest shift
+        pictures = (pictures + LookBook(book.geometry.moved(book._reach(), -book._reach())).cut_cells(image)[0])[::3]
+        cells, looks = (v.ravel() for v in np.meshgrid(np.arange(len(pictures)), np.arange(len(book))))
+        a = np.stack([pictures[i] for i in cells]).astype(np.float32)
+        b = np.stack([book.pictures[k] for k in looks]).astype(np.float32)
+        expected = book._window_differences(a, b) < INK_LIMIT
+        fresh = LookBook(book.geometry)
+        fresh.prototypes, fresh.pictures = book.prototypes, book.pictures
+        got = fresh.alike(cells, looks, np.full(len(cells), EXACT + 1), pictures)
+        assert expected.any() and not expected.all() and book._reach() > 1, name  # both stages used
+        np.testing.assert_array_equal(got, expected, err_msg=name)
+
+
 def test_a_learnt_pack_reads_covered_cells_over_a_picture_by_its_new_board() -> None:
     """kmines draws its cells over a background picture, so a covered cell looks different at each
     position: some are as near its empty cell (0) as its covered one, and a pack cannot tell them
@@ -324,9 +348,10 @@ def test_a_learnt_pack_checks_a_picture_window_by_window_once(monkeypatch: pytes
     pairs: list[int] = []
     checked = LookBook._window_differences
 
-    def counted(book: LookBook, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        pairs.append(len(a))
-        return checked(book, a, b)
+    def counted(book: LookBook, a: np.ndarray, b: np.ndarray, reach: int | None = None) -> np.ndarray:
+        if reach is not None:  # the first of the check's two stages, which every pair goes through
+            pairs.append(len(a))
+        return checked(book, a, b, reach)
 
     monkeypatch.setattr(LookBook, "_window_differences", counted)
     codes, _ = read_cells(image, grid, pack)
