@@ -136,7 +136,26 @@ def _press_count() -> PressCount | None:
 
 def _key_watch() -> Callable[[], bool] | None:
     """Where no listener counts presses: a function telling whether any key is down, or was pressed
-    since it last asked (Windows), or held now (X11 with no RECORD); None elsewhere."""
+    since it last asked (Windows; macOS, by the system's count of key presses), or held now (X11
+    with no RECORD); None where none can be had."""
+    if sys.platform == "darwin":
+        try:
+            import Quartz  # type: ignore[import-not-found]  # pyobjc's, which pyautogui uses on macOS
+        except ImportError:
+            return None
+
+        def presses() -> int:  # key presses (and modifier changes) from the keyboard since the system started
+            return sum(Quartz.CGEventSourceCounterForEventType(Quartz.kCGEventSourceStateHIDSystemState, kind)
+                       for kind in (Quartz.kCGEventKeyDown, Quartz.kCGEventFlagsChanged))
+
+        seen = [presses()]
+
+        def pressed() -> bool:
+            now = presses()
+            new, seen[0] = now != seen[0], now
+            return new
+
+        return pressed
     if sys.platform.startswith("linux"):
         from Xlib.display import Display  # python-xlib, which pyautogui uses on X11
 
@@ -233,6 +252,9 @@ class LiveMouse:
             _type_keysym(keys)
         else:
             self._gui.hotkey(*keys.split("+"))
+        if self._keys_down is not None:  # a watch that tells presses since it last asked: not these
+            time.sleep(KEYS_SEEN_WITHIN / 10)
+            self._keys_down()
         if self._presses is not None:  # the listener sees them a moment later; a shifted key counts more
             deadline = time.perf_counter() + KEYS_SEEN_WITHIN
             while self._presses.keys < self._own_keys and time.perf_counter() < deadline:

@@ -564,3 +564,44 @@ def test_a_game_won_under_a_dialog_is_won(monkeypatch: pytest.MonkeyPatch) -> No
     with pytest.raises(ScreenError):  # the dialog stays on this still screen: no board to start
         table.new_game("F2")
     assert mouse.keys[:3] == ["Return"] * 3  # a name, then the best times: Return for each, three at most
+
+
+def test_where_a_watch_tells_key_presses_since_it_last_asked_the_bots_own_keys_do_not_stop_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Windows and macOS have no listener here: a watch tells whether a key was pressed since it
+    last asked (GetAsyncKeyState's low bit; the system's count of key presses). The bot's own key
+    (F2 for a new game) is such a press too: it must not stop the bot at its next click, while a
+    key the user taps between two clicks must."""
+    import types
+
+    import bot.actuator as actuator
+    from bot.errors import ScreenError
+
+    system = {"presses": 0, "at": (0, 0)}
+
+    def hotkey(*keys: str) -> None:
+        system["presses"] += len(keys)
+
+    def click(x: int, y: int, button: str = "left") -> None:
+        system["at"] = (x, y)
+
+    gui = types.SimpleNamespace(PAUSE=0.1, FAILSAFE=True, KEYBOARD_KEYS=["f2"], hotkey=hotkey, click=click,
+                                position=lambda: system["at"])
+    asked = [0]
+
+    def pressed() -> bool:
+        new, asked[0] = system["presses"] != asked[0], system["presses"]
+        return new
+
+    monkeypatch.setattr(actuator, "pyautogui", lambda: gui)
+    monkeypatch.setattr(actuator, "_press_count", lambda: None)
+    monkeypatch.setattr(actuator, "_key_watch", lambda: pressed)
+    monkeypatch.setattr(actuator, "KEYS_SEEN_WITHIN", 0.0)
+    mouse = actuator.LiveMouse()
+    mouse.click(10, 10)
+    mouse.press("f2")
+    mouse.click(20, 10)  # not stopped by its own key
+    system["presses"] += 1  # a key tapped by the user
+    with pytest.raises(ScreenError, match="a key was pressed"):
+        mouse.click(30, 10)
