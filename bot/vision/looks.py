@@ -338,8 +338,8 @@ class LookBook:
             a = np.stack([pictures[cells[i]] for i in first]).astype(np.float32)
             b = np.stack([self.pictures[looks[i]] for i in first]).astype(np.float32)
             # a cell of its look is alike within a pixel's shift (drawn at whole pixels, or laid out
-            # at a fractional pitch): only the others are checked at every shift (large cells: up
-            # to 121 shifts, a tenth of the cost at 114 px)
+            # at a fractional pitch): 9 shifts, and only the others at every shift (large cells:
+            # up to 121)
             ok = self._window_differences(a, b, reach=1) < INK_LIMIT
             rest = np.flatnonzero(~ok)
             if len(rest) and self._reach() > 1:
