@@ -256,8 +256,9 @@ def test_guesses_weighed_are_wider_where_mines_are_dense(mines: int, weighed: li
     from bot.solver import exact, guess
     from bot.solver.rules import problem
 
-    board = Board.covered(4, 4, mines=mines)
+    board = Board.parse("1 1 1 1\n" + "# # # #\n" * 4, mines=mines)
     p = problem(board)
+    assert p.frontier() == 0b1111  # cells 0-3, under the numbers
     prob = np.full(len(p.cells), 0.9)
     prob[:4] = [0.2, 0.21, 0.27, 0.29]
     seen: list[int] = []
@@ -269,3 +270,27 @@ def test_guesses_weighed_are_wider_where_mines_are_dense(mines: int, weighed: li
     monkeypatch.setattr(guess, "outlook", recorded)
     guess.best_guess(board, p, list(p.rules), prob, exact.Budget())
     assert sorted(seen) == weighed
+
+
+def test_cells_off_the_frontier_leave_room_for_frontier_cells_a_little_riskier(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cells touching no number share one chance and are much alike: where they are the safest,
+    INTERIOR of them are weighed (fewest unknown neighbours first: corners), and the frontier
+    cells within WIDER fill the other places, rather than eight cells off the frontier."""
+    from bot.solver import exact, guess
+    from bot.solver.rules import problem
+
+    board = Board.parse("1 1 1 1\n" + "# # # #\n" * 4, mines=8)
+    p = problem(board)
+    prob = np.full(len(p.cells), 0.2)
+    prob[:4] = [0.25, 0.26, 0.27, 0.28]
+    seen: list[int] = []
+
+    def recorded(board: Board, p: object, rules: object, i: int, budget: object) -> guess.Outlook:
+        seen.append(i)
+        return guess.Outlook(0.0, 0.0, 0.0, 0.0)
+
+    monkeypatch.setattr(guess, "outlook", recorded)
+    guess.best_guess(board, p, list(p.rules), prob, exact.Budget())
+    inside = [p.cells[i] for i in seen if i >= 4]
+    assert sorted(i for i in seen if i < 4) == [0, 1, 2, 3]
+    assert len(inside) == guess.INTERIOR == 2 and set(inside) == {(4, 0), (4, 3)}

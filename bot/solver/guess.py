@@ -36,6 +36,7 @@ TOLERANCE = 0.02  # absolute mine-probability slack for look-ahead candidates
 DENSE = 0.18  # mines left per unknown cell from which guesses are ranked by the chance to survive two moves
 WIDER = 0.1  # there, candidates are the cells within this share of the best safety
 MAX_CANDIDATES = 8
+INTERIOR = 2  # cells off the frontier among them, at most
 
 
 def first_click(board: Board, rule: FirstClickRule) -> Cell:
@@ -118,7 +119,12 @@ def best_guess(
     def unknown_around(i: int) -> int:
         return sum(1 for nb in board.neighbours(p.cells[i]) if nb in p.index)
 
-    candidates = sorted(close, key=lambda i: (prob[i], unknown_around(i)))[:max_candidates]
+    # cells off the frontier share one chance and are much alike: INTERIOR of them (fewest unknown
+    # neighbours first), so that frontier cells a little riskier are weighed too
+    frontier = p.frontier()
+    ranked = sorted(close, key=lambda i: (prob[i], unknown_around(i)))
+    inside = set([i for i in ranked if not frontier >> i & 1][:INTERIOR])
+    candidates = [i for i in ranked if frontier >> i & 1 or i in inside][:max_candidates]
     if not lookahead or len(candidates) == 1:
         return candidates[0], {"probability": float(prob[candidates[0]])}
     scored = []
