@@ -242,6 +242,10 @@ def test_cells_alike_within_a_pixel_are_alike_at_every_shift_and_the_rest_checke
         got = fresh.alike(cells, looks, np.full(len(cells), EXACT + 1), pictures)
         assert expected.any() and not expected.all() and book._reach() > 1, name  # both stages used
         np.testing.assert_array_equal(got, expected, err_msg=name)
+        fresh = LookBook(book.geometry)  # pairs expected unlike (a look of another value): every shift at once
+        fresh.prototypes, fresh.pictures = book.prototypes, book.pictures
+        got = fresh.alike(cells, looks, np.full(len(cells), EXACT + 1), pictures, near_first=False)
+        np.testing.assert_array_equal(got, expected, err_msg=name)
 
 
 def test_a_learnt_pack_reads_covered_cells_over_a_picture_by_its_new_board() -> None:

@@ -319,10 +319,13 @@ class LookBook:
             d[np.ix_(np.flatnonzero(moved), np.array(out))] = np.inf
         return d
 
-    def alike(self, cells: np.ndarray, looks: np.ndarray, rms: np.ndarray, pictures: list[np.ndarray] | np.ndarray) -> np.ndarray:
+    def alike(
+        self, cells: np.ndarray, looks: np.ndarray, rms: np.ndarray, pictures: list[np.ndarray] | np.ndarray, near_first: bool = True,
+    ) -> np.ndarray:
         """Whether each of ``cells`` (indexes into ``pictures``), within LOOK_LIMIT of its look, is
         that look window by window too (see the module's docstring). The same picture against the
-        same look is checked once, and remembered."""
+        same look is checked once, and remembered. ``near_first``: most pairs are expected alike,
+        so they are checked within a pixel's shift first (not where most are expected unlike)."""
         alike = rms < EXACT
         if len(self._checked) > CHECKED_MOST:  # a long run of a game drawn anew at every position
             self._checked.clear()
@@ -340,9 +343,9 @@ class LookBook:
             # a cell of its look is alike within a pixel's shift (drawn at whole pixels, or laid out
             # at a fractional pitch): 9 shifts, and only the others at every shift (large cells:
             # up to 121)
-            ok = self._window_differences(a, b, reach=1) < INK_LIMIT
+            ok = self._window_differences(a, b, reach=1) < INK_LIMIT if near_first else np.zeros(len(a), dtype=bool)
             rest = np.flatnonzero(~ok)
-            if len(rest) and self._reach() > 1:
+            if len(rest) and (self._reach() > 1 or not near_first):
                 ok[rest] = self._window_differences(a[rest], b[rest]) < INK_LIMIT
             for (key, same), good in zip(todo.items(), ok):
                 alike[same] = good
