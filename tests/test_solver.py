@@ -6,6 +6,7 @@ import pytest
 from bot.board import Board
 from bot.errors import InconsistentBoard
 from bot.solver import STRATEGIES, solve
+from bot.solver.rules import Problem, problem
 from bot.solver.strategies import Best
 from tests.brute import layout_counts, positions
 
@@ -249,18 +250,16 @@ def test_look_ahead_figures_equal_brute_force() -> None:
     assert checked >= 100
 
 
-@pytest.mark.parametrize(("mines", "weighed"), [(2, [0, 1]), (8, [0, 1, 2])])
-def test_guesses_weighed_are_wider_where_mines_are_dense(mines: int, weighed: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Look-ahead weighs the cells within TOLERANCE of the safest; where mines left per unknown
-    cell reach DENSE (here 8 of 16, not 2), those within WIDER of the best safety (0.8 x 0.1)."""
+def _weighed(mines: int, under_numbers: list[float], elsewhere: float, monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], Problem]:
+    """The cells look-ahead weighs on a 5x4 board whose top row is 1s, with these mine chances
+    under the numbers (cells 0-3, the frontier) and off the frontier; and the board's problem."""
     from bot.solver import exact, guess
-    from bot.solver.rules import problem
 
     board = Board.parse("1 1 1 1\n" + "# # # #\n" * 4, mines=mines)
     p = problem(board)
-    assert p.frontier() == 0b1111  # cells 0-3, under the numbers
-    prob = np.full(len(p.cells), 0.9)
-    prob[:4] = [0.2, 0.21, 0.27, 0.29]
+    assert p.frontier() == 0b1111
+    prob = np.full(len(p.cells), elsewhere)
+    prob[:4] = under_numbers
     seen: list[int] = []
 
     def recorded(board: Board, p: object, rules: object, i: int, budget: object) -> guess.Outlook:
@@ -269,6 +268,14 @@ def test_guesses_weighed_are_wider_where_mines_are_dense(mines: int, weighed: li
 
     monkeypatch.setattr(guess, "outlook", recorded)
     guess.best_guess(board, p, list(p.rules), prob, exact.Budget())
+    return seen, p
+
+
+@pytest.mark.parametrize(("mines", "weighed"), [(2, [0, 1]), (8, [0, 1, 2])])
+def test_guesses_weighed_are_wider_where_mines_are_dense(mines: int, weighed: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Look-ahead weighs the cells within TOLERANCE of the safest; where mines left per unknown
+    cell reach DENSE (here 8 of 16, not 2), those within WIDER of the best safety (0.8 x 0.1)."""
+    seen, _ = _weighed(mines, [0.2, 0.21, 0.27, 0.29], 0.9, monkeypatch)
     assert sorted(seen) == weighed
 
 
@@ -276,21 +283,9 @@ def test_cells_off_the_frontier_leave_room_for_frontier_cells_a_little_riskier(m
     """Cells touching no number share one chance and are much alike: where they are the safest,
     INTERIOR of them are weighed (fewest unknown neighbours first: corners), and the frontier
     cells within WIDER fill the other places, rather than eight cells off the frontier."""
-    from bot.solver import exact, guess
-    from bot.solver.rules import problem
+    from bot.solver import guess
 
-    board = Board.parse("1 1 1 1\n" + "# # # #\n" * 4, mines=8)
-    p = problem(board)
-    prob = np.full(len(p.cells), 0.2)
-    prob[:4] = [0.25, 0.26, 0.27, 0.28]
-    seen: list[int] = []
-
-    def recorded(board: Board, p: object, rules: object, i: int, budget: object) -> guess.Outlook:
-        seen.append(i)
-        return guess.Outlook(0.0, 0.0, 0.0, 0.0)
-
-    monkeypatch.setattr(guess, "outlook", recorded)
-    guess.best_guess(board, p, list(p.rules), prob, exact.Budget())
+    seen, p = _weighed(8, [0.25, 0.26, 0.27, 0.28], 0.2, monkeypatch)
     inside = [p.cells[i] for i in seen if i >= 4]
     assert sorted(i for i in seen if i < 4) == [0, 1, 2, 3]
     assert len(inside) == guess.INTERIOR == 2 and set(inside) == {(4, 0), (4, 3)}
