@@ -427,7 +427,8 @@ def test_a_lost_guess_between_the_last_two_cells_is_a_loss_not_a_flagged_win() -
     shows the other mines: the cells hidden after it (mines shown, flags, and the safe cell still
     covered) are as many as the mines, as after a win whose mines the game flags itself. Some
     mines shown while a covered cell is left is a loss: the mines' look is a mine, never a flag
-    (in CI, a pack learnt so read gnome-mines' mines as flags)."""
+    (a pack learnt so would read mines as flags: one way to what failed once in CI, gnome-mines'
+    mines read as another value)."""
     import io
 
     from bot.naming import Looks
