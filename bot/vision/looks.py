@@ -342,10 +342,10 @@ class LookBook:
             b = np.stack([self.pictures[looks[i]] for i in first]).astype(np.float32)
             # a cell of its look is alike within a pixel's shift (drawn at whole pixels, or laid out
             # at a fractional pitch): 9 shifts, and only the others at every shift (large cells:
-            # up to 121)
-            ok = self._window_differences(a, b, reach=1) < INK_LIMIT if near_first else np.zeros(len(a), dtype=bool)
+            # up to 121); where a cell may sit only a pixel off, those 9 are every shift
+            ok = self._window_differences(a, b, reach=1 if near_first else None) < INK_LIMIT
             rest = np.flatnonzero(~ok)
-            if len(rest) and (self._reach() > 1 or not near_first):
+            if near_first and self._reach() > 1 and len(rest):
                 ok[rest] = self._window_differences(a[rest], b[rest]) < INK_LIMIT
             for (key, same), good in zip(todo.items(), ok):
                 alike[same] = good
