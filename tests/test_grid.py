@@ -13,6 +13,7 @@ from bot.errors import NoBoardFound
 from bot.vision import load_image
 from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid, find_grids
+from bot.vision.ink import InkCheck
 from bot.vision.labels import Labelled, read_label
 from bot.vision.looks import LOOK_LIMIT, LookBook
 from bot.vision.pack import SkinPack
@@ -191,8 +192,9 @@ def test_cells_cut_all_at_once_are_each_cut_alone(skin: str) -> None:
 
 
 def _window_differences_cell_by_cell(book: LookBook, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The definition of LookBook._window_differences, one pair, one shift and one window at a time."""
-    from bot.vision.looks import INK_WINDOW, SHIFT
+    """The definition of InkCheck.differences, one pair, one shift and one window at a time."""
+    from bot.vision.ink import INK_WINDOW
+    from bot.vision.looks import SHIFT
 
     n = book.cut
     w, m = max(2, round(INK_WINDOW * n)), max(1, round(SHIFT * n / book.size))
@@ -217,34 +219,33 @@ def test_window_differences_as_defined() -> None:
     rng = np.random.default_rng(3)
     i, j = rng.integers(0, len(pictures), 6), rng.integers(0, len(pictures), 6)
     a, b = (np.stack([pictures[k] for k in ij]).astype(np.float32) for ij in (i, j))
-    np.testing.assert_allclose(book._window_differences(a, b), _window_differences_cell_by_cell(book, a, b), rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(book.ink.differences(a, b), _window_differences_cell_by_cell(book, a, b), rtol=1e-4, atol=1e-3)
 
 
-def test_cells_alike_within_a_pixel_are_alike_at_every_shift_and_the_rest_checked_at_all() -> None:
-    """``alike`` checks large cells within a pixel's shift first, and at every shift only the pairs
-    that fail there: the same answers as the check at every shift, for every cell of gnome-mines'
-    114 px cells against every look (alike or not), and xbomb's thin digits on 50 px cells."""
-    from bot.vision.looks import EXACT, INK_LIMIT
+def test_cells_alike_by_their_windows_as_defined() -> None:
+    """``alike`` decides the windows' check with less work (shifts nearest first, a shift ruled out
+    round where a pair differed most): the same answers as the check at every shift in full, for
+    every cell of gnome-mines' 114 px cells against every look (alike or not), xbomb's thin digits
+    on 50 px cells, and the web game's cells at 2x, each also cut as far off as a cell may sit."""
+    from bot.vision.ink import INK_LIMIT
+    from bot.vision.looks import EXACT
 
-    for name in ("gnome-mines/beginner-lost-window-1200x1000.png", "xbomb/beginner-five.png"):
+    for name in ("gnome-mines/beginner-lost-window-1200x1000.png", "xbomb/beginner-five.png",
+                 "nicegui-minesweeper/zoom200-shift3-game1-end.png"):
         image = load_image(ROOT / "fixtures" / name)
         book = LookBook(find_grid(image))
         book.assign(image)
         pictures, _ = book.cut_cells(image)
         # and every cell cut as far off as a cell may sit: alike only at the farthest shift
-        pictures = (pictures + LookBook(book.geometry.moved(book._reach(), -book._reach())).cut_cells(image)[0])[::3]
+        pictures = (pictures + LookBook(book.geometry.moved(book.ink.reach, -book.ink.reach)).cut_cells(image)[0])[::3]
         cells, looks = (v.ravel() for v in np.meshgrid(np.arange(len(pictures)), np.arange(len(book))))
         a = np.stack([pictures[i] for i in cells]).astype(np.float32)
         b = np.stack([book.pictures[k] for k in looks]).astype(np.float32)
-        expected = book._window_differences(a, b) < INK_LIMIT
+        expected = book.ink.differences(a, b) < INK_LIMIT
         fresh = LookBook(book.geometry)
         fresh.prototypes, fresh.pictures = book.prototypes, book.pictures
         got = fresh.alike(cells, looks, np.full(len(cells), EXACT + 1), pictures)
-        assert expected.any() and not expected.all() and book._reach() > 1, name  # both stages used
-        np.testing.assert_array_equal(got, expected, err_msg=name)
-        fresh = LookBook(book.geometry)  # pairs expected unlike (a look of another value): every shift at once
-        fresh.prototypes, fresh.pictures = book.prototypes, book.pictures
-        got = fresh.alike(cells, looks, np.full(len(cells), EXACT + 1), pictures, near_first=False)
+        assert expected.sum() > 10 and (~expected).sum() > 10 and book.ink.reach > 1, name
         np.testing.assert_array_equal(got, expected, err_msg=name)
 
 
@@ -350,14 +351,13 @@ def test_a_learnt_pack_checks_a_picture_window_by_window_once(monkeypatch: pytes
     grid = find_grid(image)
     pack = _learnt_pack(path, image, grid)
     pairs: list[int] = []
-    checked = LookBook._window_differences
+    checked = InkCheck.alike
 
-    def counted(book: LookBook, a: np.ndarray, b: np.ndarray, reach: int | None = None) -> np.ndarray:
-        if reach is not None:  # the first of the check's two stages, which every pair goes through
-            pairs.append(len(a))
-        return checked(book, a, b, reach)
+    def counted(ink: InkCheck, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        pairs.append(len(a))
+        return checked(ink, a, b)
 
-    monkeypatch.setattr(LookBook, "_window_differences", counted)
+    monkeypatch.setattr(InkCheck, "alike", counted)
     codes, _ = read_cells(image, grid, pack)
     np.testing.assert_array_equal(codes, read_label(path.with_suffix(".board")).board.cells)
     distinct = len({p.tobytes() for p in LookBook(grid).cut_cells(image)[0]})

@@ -14,7 +14,7 @@ A small mark on a big cell hardly moves the RMS of the whole: xbomb's thin digit
 cells are 9.7-13.5 from one another, gnome-mines' flag and its flag with a "?" 13.7, all under
 LOOK_LIMIT. So a cell is its nearest look only if, besides, no small window of it (a tenth of a
 cell square) differs from the look's picture by INK_LIMIT or more, compared at full size and at the
-best shift of up to a compared pixel. Measured on every fixture: the same value, a pixel off or laid
+best shift of up to a compared pixel (bot/vision/ink.py). Measured on every fixture: the same value, a pixel off or laid
 out at a fractional pitch (gnome-mines), differs by at most 55 in a window; different values within
 LOOK_LIMIT by at least 83 (xbomb's light cyan 5 on white; its 1, 2, 3 and gnome-mines' "?" flag more).
 Cells within EXACT of their look at the best shift (nearly every cell of a game drawn at whole
@@ -31,12 +31,11 @@ import cv2
 import numpy as np
 
 from bot.vision.geometry import Geometry
+from bot.vision.ink import InkCheck
 
 LOOK_LIMIT = 16.0  # RMS difference (0-255 levels) below which two cells look the same
 COMPARE_PX = 24  # cells are compared at this size at most
 SHIFT = 1  # pixels (at the compared size) a cell may sit off its prototype
-INK_LIMIT = 60.0  # RMS difference in any window of INK_WINDOW of a cell, at full size, below which it is its look
-INK_WINDOW = 0.1  # the window's side, as a share of the cell's
 EXACT = 4.0  # RMS difference under which a cell is its look without the windows' check
 MOVED = 8.0  # RMS difference from its own earlier picture at which a cell is taken to have changed
 CHECKED_MOST = 4096  # pictures checked window by window that a book remembers (46 px cells: 26 MB)
@@ -66,6 +65,7 @@ class LookBook:
         self.geometry = geometry
         self.cut = max(int(round(min(geometry.pitch))), 3)  # a pitch square around each cell's centre
         self.size = min(self.cut, COMPARE_PX + 2 * SHIFT)
+        self.ink = InkCheck(self.cut, max(1, round(SHIFT * self.cut / self.size)))  # a compared pixel's shift
         self.prototypes = np.empty((0, self.size, self.size, 3), dtype=np.float32)
         self.pictures: list[np.ndarray] = []  # each look's first picture, ``cut`` pixels square
         self.shown = np.empty((0, self.size, self.size, 3), dtype=np.float32)  # the cells of the last assign
@@ -319,13 +319,10 @@ class LookBook:
             d[np.ix_(np.flatnonzero(moved), np.array(out))] = np.inf
         return d
 
-    def alike(
-        self, cells: np.ndarray, looks: np.ndarray, rms: np.ndarray, pictures: list[np.ndarray] | np.ndarray, near_first: bool = True,
-    ) -> np.ndarray:
+    def alike(self, cells: np.ndarray, looks: np.ndarray, rms: np.ndarray, pictures: list[np.ndarray] | np.ndarray) -> np.ndarray:
         """Whether each of ``cells`` (indexes into ``pictures``), within LOOK_LIMIT of its look, is
         that look window by window too (see the module's docstring). The same picture against the
-        same look is checked once, and remembered. ``near_first``: most pairs are expected alike,
-        so they are checked within a pixel's shift first (not where most are expected unlike)."""
+        same look is checked once, and remembered."""
         alike = rms < EXACT
         if len(self._checked) > CHECKED_MOST:  # a long run of a game drawn anew at every position
             self._checked.clear()
@@ -340,40 +337,7 @@ class LookBook:
             first = [same[0] for same in todo.values()]
             a = np.stack([pictures[cells[i]] for i in first]).astype(np.float32)
             b = np.stack([self.pictures[looks[i]] for i in first]).astype(np.float32)
-            # a cell of its look is alike within a pixel's shift (drawn at whole pixels, or laid out
-            # at a fractional pitch): 9 shifts, and only the others at every shift (large cells:
-            # up to 121); where a cell may sit only a pixel off, those 9 are every shift
-            ok = self._window_differences(a, b, reach=1 if near_first else None) < INK_LIMIT
-            rest = np.flatnonzero(~ok)
-            if near_first and self._reach() > 1 and len(rest):
-                ok[rest] = self._window_differences(a[rest], b[rest]) < INK_LIMIT
-            for (key, same), good in zip(todo.items(), ok):
+            for (key, same), good in zip(todo.items(), self.ink.alike(a, b), strict=True):
                 alike[same] = good
                 self._checked[key] = bool(good)
         return alike
-
-    def _reach(self) -> int:
-        """How many pixels (at full size) a cell may sit off its look: a compared pixel."""
-        return max(1, round(SHIFT * self.cut / self.size))
-
-    def _window_differences(self, a: np.ndarray, b: np.ndarray, reach: int | None = None) -> np.ndarray:
-        """For pairs of pictures (n, cut, cut, 3): the largest RMS difference over square windows
-        of INK_WINDOW of a cell, at the best shift of up to a compared pixel (or of up to ``reach``
-        pixels: never a lower figure). The pairs' squared differences are summed over
-        windows as one tall picture: only windows wholly inside a cell are kept."""
-        n, count = self.cut, len(a)
-        w = max(2, round(INK_WINDOW * n))
-        m = self._reach()
-        r = m if reach is None else min(reach, m)
-        k = n - 2 * m
-        inner = a[:, m : n - m, m : n - m]
-        best = np.full(count, np.inf, dtype=np.float32)
-        channels = np.ones((1, 3), dtype=np.float32)
-        for dy in range(-r, r + 1):
-            for dx in range(-r, r + 1):
-                diff = (inner - b[:, m + dy : n - m + dy, m + dx : n - m + dx]).reshape(count * k, k, 3)
-                d2 = cv2.transform(cv2.multiply(diff, diff), channels)
-                sums = cv2.boxFilter(d2, -1, (w, w), anchor=(0, 0), normalize=False)
-                top = sums.reshape(count, k, k)[:, : k - w + 1, : k - w + 1].max(axis=(1, 2))
-                np.minimum(best, np.sqrt(np.maximum(top, 0) / (w * w * 3)), out=best)
-        return best
