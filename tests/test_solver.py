@@ -289,3 +289,29 @@ def test_cells_off_the_frontier_leave_room_for_frontier_cells_a_little_riskier(m
     inside = [p.cells[i] for i in seen if i >= 4]
     assert sorted(i for i in seen if i < 4) == [0, 1, 2, 3]
     assert len(inside) == guess.INTERIOR == 2 and set(inside) == {(4, 0), (4, 3)}
+
+
+
+# (0,0) and (1,0) hold one mine; the cells beside one of them only, (2,0) and (2,1), are flagged,
+# so no reveal can ever tell them apart. Right of the flags: 12 cells holding 3 mines (0.25 each;
+# 2 x 220 layouts in all, more than the endgame search takes).
+FORCED = "#12F####\n#34F####\nFF3F####\n"
+
+
+def test_a_fifty_fifty_nothing_can_settle_is_taken_before_a_safer_guess() -> None:
+    """It must be taken in every game that is won; taken first, its number is known for the rest."""
+    analysis = solve(Board.parse(FORCED, mines=9), "best")
+    assert analysis.probabilities is not None and analysis.probabilities[0, 4] == pytest.approx(0.25)
+    assert analysis.move is not None and analysis.move.cell in {(0, 0), (1, 0)}
+    assert analysis.details.get("forced") == 1.0
+
+
+@pytest.mark.parametrize("text, forced", [
+    ("#1\n#3\nFF\n", True),
+    ("#1\n#3\nF#\n", True),  # (2,1) is a mine too, found by the rules rather than flagged
+    ("#1\n#2\n##\n", False),  # (2,0) or (2,1) is safe, and would show whether (1,0) is the mine
+])
+def test_only_a_fifty_fifty_that_no_reveal_can_settle_is_forced(text: str, forced: bool) -> None:
+    analysis = solve(Board.parse(text), "best")
+    assert analysis.move is not None and analysis.move.reason == "guess"
+    assert ("forced" in analysis.details) == forced, analysis.details

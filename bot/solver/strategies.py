@@ -234,6 +234,11 @@ class Best(Strategy):
                     )
                 except endgame.SearchTooBig:
                     pass
+        certain = sum(1 << p.index[cell] for cell in mines)
+        forced = guess.forced_pair(board, p, certain)
+        if forced is not None:
+            move = Move(p.cells[forced], reason="guess", probability=float(prob[forced]))
+            return self._result(safe, mines, move, probabilities=grid, exact=is_exact, note=note, details={"probability": 0.5, "forced": 1.0})
         masked = prob.copy()
         # Without the total mine count, cells touching no number get an assumed density.
         masked[np.isnan(masked)] = approx.DEFAULT_DENSITY
