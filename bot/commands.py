@@ -317,7 +317,7 @@ def _learn(
     results: list[GameResult] = []
     start = time.perf_counter()
     for index in range(ns.games):
-        if index > 0:
+        if index > 0 or (fresh is None and learner.over()):
             learner.new_game(new_game_key)
         result = learner.play_game()
         results.append(result)

@@ -348,6 +348,12 @@ class Learner:
         """Start the next game (see bot/restart.py); ``key``: the game's own key for it, if known."""
         self.restarter.start(self, key)
 
+    def over(self) -> bool:
+        """Whether the board shows a game that is over, by looks already named (a mine or a flag in
+        sight): a run started on the last run's lost game starts a new one. With nothing named
+        yet, no board can be told over."""
+        return bool(self.looks.hidden) and not self._new(self.read())
+
     def fresh_within(self, seconds: float) -> bool:
         """Whether a new game shows within ``seconds``: a board that can be a new game's (see _new)
         and is not the last game's (a game like xdemineur opens an area of a new game itself)."""

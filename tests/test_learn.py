@@ -449,3 +449,22 @@ def test_a_lost_guess_between_the_last_two_cells_is_a_loss_not_a_flagged_win() -
     after[1, 4], after[0, 4], after[3, 4] = one, flag, flag
     judge = Judge(Looks(hidden={covered: COVERED, flag: CODE_OF["F"]}), 3, io.StringIO(), lambda: Path("unused"))
     assert judge.outcome([(1, 4)], before, after, guess=True) == "won"
+
+
+def test_a_run_started_on_a_lost_game_tells_it_is_over_by_its_learnt_pack() -> None:
+    """The next run, with the pack learnt, finds the last run's lost game on the board: it tells the
+    game is over (a mine in sight), so `play` starts a new one rather than stopping. With nothing
+    learnt, no board can be told over."""
+    drawn = DrawnGame("winemine", "beginner", seed=3)
+    drawn.mined_corner = {1}
+    learner = _learner(drawn)
+    learner.play_game()
+    learner.new_game()
+    assert learner.play_game().state == "lost"  # on its first click, the corner
+    again = _learner(drawn)
+    assert not again.over()
+    again.seed(load_pack("drawn"))
+    assert again.over()
+    again.new_game()
+    assert not again.over()
+    assert again.play_game().state in ("won", "lost")
