@@ -16,7 +16,6 @@ what was learnt before (nothing overwritten), and read like any shipped pack nex
 from __future__ import annotations
 
 import hashlib
-import json
 import sys
 import time
 from dataclasses import dataclass
@@ -38,10 +37,10 @@ from bot.play import GameResult
 from bot.restart import Restarter
 from bot.solver import get_strategy
 from bot.solver.guess import first_click
-from bot.userdata import cache_dir, learnt_skins
+from bot.userdata import cache_dir
 from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT, MOVED, LookBook
-from bot.vision.pack import SkinPack, add_board, add_tiles, start_learnt_pack
+from bot.vision.pack import SkinPack, add_board, add_tiles, learnt_pack_folder, start_learnt_pack
 from bot.vocabulary import CHAR_OF, COVERED, EXPLODED, FLAG, MINE, NUMBERS, TILE_NAMES, WRONG_FLAG, Cell, FirstClickRule, State
 
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
@@ -387,15 +386,10 @@ class Learner:
         return "learnt-" + hashlib.sha1(covered.tobytes()).hexdigest()[:8]
 
     def save(self) -> list[str]:
-        """Write every named look into this user's pack for the skin (merged, nothing overwritten).
-        Pictures of another size than the pack's go to a pack of their own, NAME-<size>px (a game
-        whose cells follow its window draws them anew at each size)."""
+        """Write every named look into this user's pack for the skin (merged, nothing overwritten;
+        pictures of another size than the pack's go to a pack of their own: learnt_pack_folder)."""
         n = self.book.cut
-        folder = learnt_skins() / self.pack_name()
-        meta = folder / "pack.json"
-        if meta.is_file() and json.loads(meta.read_text()).get("cell_px") != n:
-            folder = learnt_skins() / f"{self.pack_name()}-{n}px"
-            meta = folder / "pack.json"
+        folder = learnt_pack_folder(self.pack_name(), n)
         start_learnt_pack(folder, n, self.geometry.pitch, self.rule, round(1000 * SETTLE), LOOK_LIMIT)
         tiles: dict[str, list[np.ndarray]] = {}
         for look, code in self.looks.names().items():

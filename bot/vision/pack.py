@@ -315,6 +315,17 @@ def cut_pack(image: np.ndarray, label: Labelled, folder: Path, face_box: tuple[i
     return add_tiles(folder, crops)
 
 
+def learnt_pack_folder(name: str, cell_px: int) -> Path:
+    """Where this user's learnt pack ``name`` of cells ``cell_px`` square goes: its folder, or
+    NAME-<size>px where that holds another size (a game whose cells follow its window draws them
+    anew at each size)."""
+    folder = learnt_skins() / name
+    meta = folder / "pack.json"
+    if meta.is_file() and json.loads(meta.read_text()).get("cell_px") != cell_px:
+        return learnt_skins() / f"{name}-{cell_px}px"
+    return folder
+
+
 def start_learnt_pack(folder: Path, cell_px: int, pitch: tuple[float, float], rule: str, settle_ms: int, tolerance: float) -> None:
     """Make ``folder`` a learnt pack (its pack.json), unless it is one already: its tiles are
     ``cell_px`` squares cut around the centres of a lattice of ``pitch`` (bot/vision/looks.py)."""
