@@ -215,6 +215,18 @@ class NiceguiMinesweeper(Launcher):
                 "--profile", str(workdir / "chromium"), "--", which("minesweeper", venv="nicegui-minesweeper")]
 
 
+class AceMinesweeper(Launcher):
+    """The Ace of Penguins' minesweeper (Debian's ace-of-penguins): no pack; one size, 32x32 with
+    200 mines, at every level; the first click may be a mine; a penguin above the board starts a
+    new game (the learner finds it)."""
+
+    name, window_name, programs, pack = "ace-minesweeper", "ace-minesweeper$", ("ace-minesweeper",), False
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        return [which("ace-minesweeper")]
+
+
 LAUNCHERS: tuple[Launcher, ...] = (
     Winemine(), Xdemineur(), GnomeMines(), Minegauler(), Xbomb(), Kmines(), SgtMines(), NiceguiMinesweeper(),
+    AceMinesweeper(),
 )
