@@ -19,8 +19,8 @@ density at 0.18 (expert starts at 0.206, intermediate at 0.156): +121 of 28,000 
 +214 of 28,000 expert (z 3.2; +93 over the switch alone, z 3.4), +5 intermediate, at 36 ms per
 expert game rather than 28. An endgame search up to 1,000 layouts won +1 of 8,000: not kept.
 At most two cells off the frontier, with the endgame search pruned: +33 of 20,000 expert games
-(z 0.7; seed 11: -9 of 8,000), +19 of 16,000 intermediate, 35 ms per expert game. Before any of
-this, a 50/50 that nothing can settle (``forced_pair``) is taken first: +15 of 20,000 expert games
+(z 0.7; seed 11: -9 of 8,000), +19 of 16,000 intermediate, 35 ms per expert game. A 50/50 that
+nothing can settle (``forced_pair``) is taken before any look-ahead: +15 of 20,000 expert games
 (25 vs 10, z 2.5), the same 16,000 intermediate games won, 3.28 guesses per expert game, not 3.34.
 """
 
