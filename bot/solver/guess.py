@@ -34,7 +34,7 @@ import numpy as np
 from bot.board import Board
 from bot.errors import InconsistentBoard
 from bot.solver import exact
-from bot.solver.rules import Problem, Rule, bits
+from bot.solver.rules import Problem, Rule, beside, bits
 from bot.vocabulary import Cell, FirstClickRule
 
 TOLERANCE = 0.02  # absolute mine-probability slack for look-ahead candidates
@@ -68,13 +68,8 @@ class Outlook:
 
 
 def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.Budget) -> Outlook:
-    cell = p.cells[i]
     bit = 1 << i
-    around = 0
-    for nb in board.neighbours(cell):
-        j = p.index.get(nb)
-        if j is not None:
-            around |= 1 << j
+    around = beside(board, p, i)
     base = [Rule(r.cells & ~bit, r.count) for r in rules if r.cells & ~bit]
     base.append(Rule(bit, 0))
     logs: list[float] = []
@@ -121,8 +116,8 @@ def forced_pair(board: Board, p: Problem, certain: int) -> int | None:
         a, b = bits(cells)
         if any((r.cells >> a & 1) != (r.cells >> b & 1) for r in p.rules):
             continue
-        beside = [{p.index[nb] for nb in board.neighbours(p.cells[k]) if nb in p.index} for k in (a, b)]
-        if all(certain >> k & 1 for k in beside[0] ^ beside[1] if k not in (a, b)):
+        apart = (beside(board, p, a) ^ beside(board, p, b)) & ~(1 << a | 1 << b)  # next to one of them only
+        if not apart & ~certain:
             return a
     return None
 
@@ -145,13 +140,10 @@ def best_guess(
     slack = max(tolerance, WIDER * (1.0 - lowest)) if dense else tolerance
     close = np.flatnonzero(prob <= lowest + slack).tolist()
 
-    def unknown_around(i: int) -> int:
-        return sum(1 for nb in board.neighbours(p.cells[i]) if nb in p.index)
-
     # cells off the frontier share one chance and are much alike: INTERIOR of them (fewest unknown
     # neighbours first), so that frontier cells a little riskier are weighed too
     frontier = p.frontier()
-    ranked = sorted(close, key=lambda i: (prob[i], unknown_around(i)))
+    ranked = sorted(close, key=lambda i: (prob[i], beside(board, p, i).bit_count()))
     inside = set([i for i in ranked if not frontier >> i & 1][:INTERIOR])
     candidates = [i for i in ranked if frontier >> i & 1 or i in inside][:max_candidates]
     if not lookahead or len(candidates) == 1:

@@ -66,6 +66,16 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+def beside(board: Board, p: Problem, i: int) -> int:
+    """The unknown cells next to ``p``'s cell ``i``, as a bitmask over ``p``'s cells."""
+    mask = 0
+    for nb in board.neighbours(p.cells[i]):
+        j = p.index.get(nb)
+        if j is not None:
+            mask |= 1 << j
+    return mask
+
+
 def _counts(board: Board, mute: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     unknown = board.unknown_mask()
     numbers = board.cells >= 0
