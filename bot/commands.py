@@ -144,12 +144,13 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
         print(f"minebot: {f'learnt pack {learnt[0]} does not read' if learnt else 'no skin pack reads'} this board "
               f"({missed}); learning its look by playing it", file=sys.stderr)
         return _learn(ns, screen, mouse, grid, learnt[0] if learnt else None, new_game_key)
+    counted = reading.board.mines if reading.counter is not None else None  # mines left plus flags
     if pack.learnt and not ns.dry_run:  # a learnt pack may not know every look yet: play on learning
         # where its pictures line up with the cells, so that what it learns now is cut as they were
-        return _learn(ns, screen, mouse, geometry, pack.name, new_game_key, known=pack)
+        return _learn(ns, screen, mouse, geometry, pack.name, new_game_key, known=pack, counted=counted)
     if ns.level and ns.level in pack.level_keys and not ns.dry_run:
         pack, geometry, reading = _switch_level(screen, pack, geometry, reading, mouse, ns.level)
-    counted = reading.board.mines if reading.counter is not None else None
+        counted = reading.board.mines if reading.counter is not None else None
     mines = _mines(ns, pack.name, geometry.rows, geometry.cols, counted)
     table = LiveTable(screen, mouse, pack, geometry, mines)
     print(
@@ -296,13 +297,14 @@ def find_grid_on(screen: Screen) -> Geometry:
 
 def _learn(
     ns: argparse.Namespace, screen: Screen, mouse: Mouse, geometry: Geometry, name: str | None, new_game_key: str | None,
-    known: SkinPack | None = None, fresh: np.ndarray | None = None,
+    known: SkinPack | None = None, fresh: np.ndarray | None = None, counted: int | None = None,
 ) -> int:
     """Play ``ns.games`` games learning the look (bot/learn.py), from nothing or from a learnt pack;
-    ``fresh``: a grab of the screen on the new board of the game in play, whose first click was played."""
+    ``fresh``: a grab of the screen on the new board of the game in play, whose first click was played;
+    ``counted``: the mine count as the learnt pack's counter gave it."""
     if ns.dry_run:
         raise UsageError("learning a look needs clicks: leave out --dry-run (or give the skin with --skin)")
-    mines = _mines(ns, "", geometry.rows, geometry.cols)
+    mines = _mines(ns, "", geometry.rows, geometry.cols, counted)
     learner = Learner(screen, mouse, geometry, mines, name=name, flags=not ns.no_flags)
     if known is not None:
         learner.seed(known)

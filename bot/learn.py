@@ -38,9 +38,11 @@ from bot.restart import Restarter
 from bot.solver import get_strategy
 from bot.solver.guess import first_click
 from bot.userdata import cache_dir
+from bot.vision.counting import CounterWatch
 from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT, MOVED, LookBook
-from bot.vision.pack import SkinPack, add_board, add_tiles, learnt_pack_folder, start_learnt_pack
+from bot.vision.pack import SkinPack, add_board, add_counter, add_tiles, learnt_pack_folder, start_learnt_pack
+from bot.vision.reading import band_above
 from bot.vocabulary import CHAR_OF, COVERED, EXPLODED, FLAG, MINE, NUMBERS, TILE_NAMES, WRONG_FLAG, Cell, FirstClickRule, State
 
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
@@ -86,9 +88,11 @@ class Learner:
         self._first_click_second: int | None = None
         self.restarter = Restarter(mouse, self.region, self.local)
         self.judge = Judge(self.looks, mines, self.out, self.save_screen)
+        self.counter = CounterWatch()  # the strip above the board by the mines left, to learn a counter from
 
     def seed(self, pack: SkinPack) -> None:
         """Start from what a pack learnt before: each tile a look, named as the pack names it."""
+        self.counter.learnt = pack.has_counter
         for tile in pack.tiles:
             look = self.book.add(tile.image)
             code = int(tile.code)
@@ -160,6 +164,8 @@ class Learner:
         covered = np.isin(looks, self.looks.covered()).ravel()
         self.covered_pictures[covered] = self.book.shown[covered]
         self.book.tally(looks)
+        if (left := self.looks.mines_left(looks, self.mines)) is not None:
+            self.counter.see(band_above(self.image, self.local)[0], left)
         return looks
 
     def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right") -> np.ndarray:
@@ -291,7 +297,7 @@ class Learner:
                 # its last mine is flagged, and the flags' clicks do not report a win); no guess
                 state = "won"
                 break
-            cell = pick if pick is not None else self._guess(naming, looks)
+            cell = pick if pick is not None else naming.safest(np.isin(looks, self.looks.covered()))
             tally.guesses += 1
             tally.clicks += 1
             last = ([cell], looks, True)
@@ -316,14 +322,6 @@ class Learner:
             return None
         codes = np.vectorize(lambda k: names[int(k)], otypes=[np.int8])(looks)
         return Board(codes, self.mines)
-
-    def _guess(self, naming: Naming, looks: np.ndarray) -> Cell:
-        """The covered cell least likely to hold a mine, mixed over the namings still possible."""
-        covered = np.isin(looks, self.looks.covered())
-        chance = naming.probabilities if naming.probabilities is not None else np.full(looks.shape, 0.5)
-        chance = np.where(covered, np.nan_to_num(chance, nan=0.5), np.inf)
-        r, c = np.unravel_index(int(np.argmin(chance)), chance.shape)
-        return int(r), int(c)
 
     def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool) -> tuple[State, np.ndarray]:
         """Click cells, read what the game drew, and tell how the game stands."""
@@ -388,13 +386,15 @@ class Learner:
     def save(self) -> list[str]:
         """Write every named look into this user's pack for the skin (merged, nothing overwritten;
         pictures of another size than the pack's go to a pack of their own: learnt_pack_folder)."""
-        n = self.book.cut
-        folder = learnt_pack_folder(self.pack_name(), n)
+        folder = learnt_pack_folder(self.pack_name(), n := self.book.cut)
         start_learnt_pack(folder, n, self.geometry.pitch, self.rule, round(1000 * SETTLE), LOOK_LIMIT)
         tiles: dict[str, list[np.ndarray]] = {}
         for look, code in self.looks.names().items():
             tiles.setdefault(TILE_NAMES[CHAR_OF[code]], []).append(self.book.typical(look))
         board = add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols) if self.new_board else None
-        return add_tiles(folder, tiles) + ([board] if board else [])
+        counter = self.counter.learn()
+        if counter is not None:
+            print(f"minebot: learnt the mines counter (the {counter[1]} one above the board)", file=self.out)
+        return add_tiles(folder, tiles) + ([board] if board else []) + (add_counter(folder, *counter) if counter else [])
 
 

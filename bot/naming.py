@@ -31,7 +31,7 @@ from bot.board import Board, dilate, neighbour_sum
 from bot.errors import InconsistentBoard, ScreenError
 from bot.solver.exact import Budget, TooComplex, probabilities
 from bot.solver.rules import Problem, bits, problem
-from bot.vocabulary import COVERED, FLAG, NUMBERS, QUESTION, Cell
+from bot.vocabulary import COVERED, EXPLODED, FLAG, MINE, NUMBERS, QUESTION, WRONG_FLAG, Cell
 
 MAX_NAMINGS = 2000  # namings tried on the solver per reading; past it, only what holds with the undecided looks left out
 
@@ -49,6 +49,13 @@ class Naming:
     def named(self) -> dict[int, int]:
         """The looks with one value left, and that value."""
         return {look: next(iter(v)) for look, v in self.possible.items() if len(v) == 1}
+
+    def safest(self, covered: np.ndarray) -> Cell:
+        """The covered cell (``covered``: a mask) least likely to hold a mine, mixed over the namings."""
+        chance = self.probabilities if self.probabilities is not None else np.full(covered.shape, 0.5)
+        chance = np.where(covered, np.nan_to_num(chance, nan=0.5), np.inf)
+        r, c = np.unravel_index(int(np.argmin(chance)), chance.shape)
+        return int(r), int(c)
 
 
 def name_looks(
@@ -176,6 +183,16 @@ class Looks:
 
     def covered(self) -> list[int]:
         return [k for k, code in self.hidden.items() if code == COVERED]
+
+    def mines_left(self, looks: np.ndarray, mines: int) -> int | None:
+        """What a mines-left counter shows over a board of ``looks`` in play: the mines less the
+        flags. None where a look on it is not named, or where it is not in play (a mine shows, or
+        no cell is covered: minegauler flags every mine of a won game and leaves its counter be)."""
+        names = self.names()
+        codes = {names.get(int(k)) for k in np.unique(looks)}
+        if None in codes or COVERED not in codes or codes & {MINE, EXPLODED, WRONG_FLAG}:
+            return None
+        return mines - int(np.isin(looks, [k for k, code in self.hidden.items() if code == FLAG]).sum())
 
 
 def covered_looks(looks: np.ndarray, mines: int) -> list[int]:

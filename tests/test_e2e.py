@@ -20,6 +20,8 @@ import numpy as np
 import pytest
 
 from bot.games import GAMES, GNOME_MINES_WINDOW, installed, start_game, virtual_display, xdotool
+from bot.vision.pack import SkinPack
+from bot.vocabulary import FLAG, WRONG_FLAG
 
 pytestmark = pytest.mark.e2e
 
@@ -117,6 +119,9 @@ AGAIN_GAMES = 3  # played by the run after, with the pack learnt
 # of; ace-minesweeper has one size, 32x32 with 200 mines, whose first click may be a mine
 # (simulated 35.1%; a run of 20 from nothing won 6): one
 LEARN_WINS = {"ace-minesweeper": 1}
+# games whose mines counter the learning run must learn: ace-minesweeper's 200 mines count down
+# through every last digit in one game; at a beginner level's 10 they may not, as flags go in batches
+COUNTER_LEARNT = {"ace-minesweeper"}
 
 
 @pytest.mark.parametrize("game", [*PACKED, *UNPACKED])
@@ -155,6 +160,53 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
                 reading = read(load_image(label.with_suffix(".png")), [pack], mines=truth.board.mines)
                 assert (reading.board.cells == truth.board.cells).all(), label.stem
     assert len(known) >= 3 and np.mean(known) > 0.9 and 1 in known, known
+    assert pack.has_counter or game not in COUNTER_LEARNT
+    if pack.has_counter:  # learnt by watching it count: it reads each screenshot's counter as it is
+        assert _counters(game, pack, learnt=True) == _counters(game, pack, learnt=False)
+
+
+@pytest.mark.parametrize("game", ["winemine"])
+def test_the_mines_counter_is_learnt_by_watching_it_count(game: str, tmp_path: Path) -> None:
+    """Learning winemine at intermediate (40 mines, its pack hidden), the bot watches the counter
+    count down through every last digit and saves its digits: the learnt pack then reads the
+    counter of each screenshot of the game as the shipped pack does (custom sizes among them,
+    where it gives the mine count that no standard level would)."""
+    _require(game)
+    _demo(game, 8, tmp_path, "--level", "intermediate")
+    os.environ["MINEBOT_DATA"] = str(tmp_path / "data")  # the test's own folder (conftest restores it)
+    from bot.vision import load_packs
+    from bot.vision.pack import _load_pack
+
+    _load_pack.cache_clear()
+    (pack,) = load_packs([next((tmp_path / "data" / "skins").glob("*/pack.json")).parent.name])
+    assert pack.has_counter
+    assert _counters(game, pack, learnt=True) == _counters(game, pack, learnt=False)
+
+
+def _counters(game: str, pack: SkinPack, learnt: bool) -> dict[str, int | None]:
+    """The mines counter of each screenshot of ``game`` at the ``pack``'s cell size: as the pack
+    reads it (``learnt``), else as it is (the shipped pack's reading where one ships, else the mines
+    less the flags)."""
+    from bot.vision import load_image, load_packs, read
+    from bot.vision.grid import find_grid
+    from bot.vision.labels import read_label
+    from bot.vision.locate import _line_up
+    from bot.vision.reading import read_counter
+
+    counters: dict[str, int | None] = {}
+    for label in sorted((Path(__file__).parents[1] / "fixtures" / GAMES[game].skin).glob("*.board")):
+        truth, image = read_label(label), load_image(label.with_suffix(".png"))
+        if abs(truth.pitch[0] - pack.pitch[0]) >= 0.02 * pack.pitch[0]:
+            continue
+        if learnt:
+            grid = find_grid(image)
+            geometry, _ = _line_up(image, grid, pack, grid.pitch[0] / pack.pitch[0])
+            counters[label.stem] = None if geometry is None else read_counter(image, geometry, pack)
+        elif GAMES[game].pack:
+            counters[label.stem] = read(image, load_packs([GAMES[game].skin])).counter
+        else:
+            counters[label.stem] = (truth.board.mines or 0) - int(np.isin(truth.board.cells, (FLAG, WRONG_FLAG)).sum())
+    return counters
 
 
 @pytest.mark.parametrize("scale, shift", [(1.5, 1), (2.0, 2)])

@@ -16,7 +16,7 @@ from bot.vision import load_image, load_packs, locate, read
 from bot.vision.counter import ink_amount, led_counter, read_text
 from bot.vision.labels import read_label
 from bot.vision.pack import skin_names, templates_root
-from bot.vision.reading import _band_above, find_face
+from bot.vision.reading import band_above, find_face
 from bot.vision.tiles import _resized, classifier_for
 from bot.vocabulary import COVERED, FLAG
 
@@ -109,14 +109,14 @@ def test_a_counter_glyph_in_another_font_leaves_the_counter_unread_not_shorter()
     the number left was another): a glyph like none of the pack's makes the counter unread (None),
     and the mine count then comes from elsewhere, never from a number the game does not show."""
     from bot.vision.counter import _glyph_boxes, ink_amount
-    from bot.vision.reading import _band_above
+    from bot.vision.reading import band_above
 
     path = FIXTURES / "minegauler" / "expert-flags.png"
     pack = load_packs(["minegauler"])[0]
     image = load_image(path)
     reading = read(image, [pack])
     assert reading.counter is not None
-    band, left, top = _band_above(image, reading.geometry)
+    band, left, top = band_above(image, reading.geometry)
     assert pack.counter_text is not None
     ink, paper = pack.counter_text
     boxes = sorted(_glyph_boxes(ink_amount(band, ink, paper)))
@@ -151,7 +151,7 @@ def test_seven_segment_lights_are_decoded_at_every_scale(case: str) -> None:
     skin, _, name = case.partition("/")
     pack = load_packs([skin])[0]
     image = load_image(FIXTURES / skin / f"{name}.png")
-    band = _band_above(image, read(image, [pack]).geometry)[0]
+    band = band_above(image, read(image, [pack]).geometry)[0]
     shown = (led_counter(band, pack), led_counter(band, replace(pack, counter="right")))
     assert shown == LIGHTS[case]
 
@@ -165,7 +165,7 @@ def test_a_light_that_is_no_digit_leaves_the_counter_unread() -> None:
     pack = load_packs(["classic98"])[0]
     image = load_image(FIXTURES / "classic98" / "expert-midgame.png")  # mines left 090, timer 005
     geometry = read(image, [pack]).geometry
-    band = _band_above(image, geometry)[0].copy()
+    band = band_above(image, geometry)[0].copy()
     assert led_counter(band, pack) == 90
     ys, xs = np.nonzero(ink_amount(band, (0, 0, 255), (0, 0, 0)) > 0.2)
     first = xs < xs.min() + 6  # the left half of the first light

@@ -129,14 +129,15 @@ def label_counter(strip: np.ndarray, pack: SkinPack) -> int | None:
 
 def text_counter(band: np.ndarray, pack: SkinPack) -> int | None:
     """A counter written as text: the leftmost or rightmost number in ``band``."""
-    return _chosen(read_text(band, pack), pack)
+    return _chosen(read_text(band, pack), pack.counter)
 
 
-def picture_counter(band: np.ndarray, scale: float, pack: SkinPack) -> int | None:
+def picture_counter(band: np.ndarray, scale: float, digits: dict[int | str, np.ndarray], side: str) -> int | None:
     """Seven-segment digits drawn the same everywhere: every digit picture is matched over ``band``;
-    the matches form runs of neighbouring digits on one line (the counters)."""
+    the matches form runs of neighbouring digits on one line (the counters), of which the one on
+    ``side`` (a pack's ``counter``) is taken."""
     found: list[tuple[float, int, int, int, int | str]] = []  # score, x, y, width, digit
-    for digit, picture in pack.digits.items():
+    for digit, picture in digits.items():
         if scale != 1:
             picture = cv2.resize(picture, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         ph, pw = picture.shape[:2]
@@ -157,7 +158,7 @@ def picture_counter(band: np.ndarray, scale: float, pack: SkinPack) -> int | Non
             runs[-1].append(match)
         else:
             runs.append([match])
-    return _chosen(["".join(str(m[4]) for m in run) for run in runs], pack)
+    return _chosen(["".join(str(m[4]) for m in run) for run in runs], side)
 
 
 def led_counter(band: np.ndarray, pack: SkinPack) -> int | None:
@@ -179,7 +180,7 @@ def led_counter(band: np.ndarray, pack: SkinPack) -> int | None:
         return None
     x, y, w, h = counters[0] if pack.counter == "left" else counters[-1]
     text = _lights(mask[y : y + h, x : x + w], amount[y : y + h, x : x + w])
-    return None if text is None else _chosen([text], pack)
+    return None if text is None else _chosen([text], pack.counter)
 
 
 def _lights(mask: np.ndarray, amount: np.ndarray) -> str | None:
@@ -205,11 +206,11 @@ def _lights(mask: np.ndarray, amount: np.ndarray) -> str | None:
     return text
 
 
-def _chosen(numbers: list[str], pack: SkinPack) -> int | None:
-    """The pack's counter among the numbers found left to right (at least two characters each); None
+def _chosen(numbers: list[str], side: str) -> int | None:
+    """The counter on ``side`` among the numbers found left to right (at least two characters each); None
     where it holds a glyph that could not be read (never a number it does not show)."""
     numbers = [t for t in numbers if len(t) >= 2 and t.lstrip("-").replace(UNREAD, "0").isdigit()]
     if not numbers:
         return None
-    chosen = numbers[0] if pack.counter == "left" else numbers[-1]
+    chosen = numbers[0] if side == "left" else numbers[-1]
     return None if UNREAD in chosen else int(chosen)

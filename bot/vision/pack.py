@@ -338,6 +338,20 @@ def start_learnt_pack(folder: Path, cell_px: int, pitch: tuple[float, float], ru
         }) + "\n")
 
 
+def add_counter(folder: Path, digits: dict[int, np.ndarray], side: str) -> list[str]:
+    """Give a learnt pack its counter's digit pictures and which counter counts the mines (``side``),
+    unless it has digits already. Returns the files written."""
+    if any(folder.glob("digit-*.png")):
+        return []
+    written = [f"digit-{d}.png" for d in sorted(digits)]
+    for d, file in zip(sorted(digits), written, strict=True):
+        cv2.imwrite(str(folder / file), digits[d])
+    meta = folder / "pack.json"
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), "counter": side}) + "\n")
+    _load_pack.cache_clear()
+    return written
+
+
 def add_tiles(folder: Path, pictures: dict[str, list[np.ndarray]]) -> list[str]:
     """Add pictures of cell kinds (tile names: covered, flag, 0-8, ...; or face-STATE) to a pack's folder, each
     unless the folder holds the same picture already; a kind's further pictures are numbered after

@@ -79,7 +79,7 @@ def find_face(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[St
     """The face button above the board: the state it shows and its box, or None (no face)."""
     if not pack.faces:
         return None
-    band, left, top = _band_above(image, geometry)
+    band, left, top = band_above(image, geometry)
     best: tuple[float, State, tuple[int, int, int, int]] | None = None
     for state, pictures in pack.faces.items():
         for picture in pictures:
@@ -95,7 +95,7 @@ def find_face(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[St
     return (best[1], best[2]) if best is not None and best[0] < 0.1 else None
 
 
-def _band_above(image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, int, int]:
+def band_above(image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, int, int]:
     """The strip above the board where games put the face and the counters, and its top-left."""
     x, y, w, h = geometry.region()
     top, left = max(round(y - BAND_PITCHES * geometry.pitch[1]), 0), max(x, 0)
@@ -111,12 +111,12 @@ def read_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int |
         x, y, w, h = geometry.region()
         strip = image[max(y, 0) : y + h // 2, max(x + w, 0) : x + w + max(round(8 * geometry.pitch[0]), 300)]
         return label_counter(strip, pack)
-    band, _, _ = _band_above(image, geometry)
+    band, _, _ = band_above(image, geometry)
     if pack.counter_text is not None:
         return text_counter(band, pack)
     if pack.counter_leds is not None:
         return led_counter(band, pack)
-    return picture_counter(band, geometry.scale, pack)
+    return picture_counter(band, geometry.scale, pack.digits, pack.counter)
 
 
 def board_state(board: Board, flags_to_win: bool = False) -> State:

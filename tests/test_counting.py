@@ -1,0 +1,115 @@
+"""Learning a mines-left counter by watching it count (bot/vision/counting.py), from the strips
+above the board that a real game showed while minebot learnt it: winemine on Xvfb, its pack hidden,
+20 beginner games from nothing (fixtures/winemine/counter-strips/<mines left>-<n>.png). Its
+seconds counter stands on the left, the mines counter on the right (cut by the board's right edge
+at beginner, as reading.py's band is)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bot.naming import Looks
+from bot.vision import counting, load_image, load_packs, read
+from bot.vision.counting import CounterWatch, learn_digits
+from bot.vision.pack import add_counter, load_pack
+from bot.vision.reading import read_counter
+from bot.vocabulary import COVERED, FLAG, MINE
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+STRIPS = FIXTURES / "winemine" / "counter-strips"
+
+
+def _strips() -> dict[int, list[np.ndarray]]:
+    strips: dict[int, list[np.ndarray]] = {}
+    for png in sorted(STRIPS.glob("*.png")):
+        strips.setdefault(int(png.stem.partition("-")[0]), []).append(load_image(png))
+    return strips
+
+
+def test_the_strips_hold_every_last_digit_and_a_timer_that_changes() -> None:
+    strips = _strips()
+    assert {count % 10 for count in strips} == set(range(10))
+    assert any(not np.array_equal(kept[0], kept[1]) for kept in strips.values() if len(kept) == 2)
+
+
+def test_a_counter_learnt_from_the_strips_reads_every_screenshot_as_the_shipped_pack() -> None:
+    """The digits learnt at beginner read the counter of every winemine screenshot, at every size
+    (99, 137, 81 and 50 mines among them: hundreds and digits in places never seen counting), as
+    the shipped pack's own pictures do."""
+    learnt = learn_digits(_strips())
+    assert learnt is not None
+    digits, side = learnt
+    assert side == "right" and sorted(digits) == list(range(10))
+    pack = load_packs(["winemine"])[0]
+    taught = replace(pack, digits=dict(digits), counter=side)
+    counts = []
+    for png in sorted((FIXTURES / "winemine").glob("*.png")):
+        image = load_image(png)
+        geometry = read(image, [pack]).geometry
+        counts.append(read_counter(image, geometry, pack))
+        assert read_counter(image, geometry, taught) == counts[-1], png.stem
+    assert None not in counts and len(set(counts)) >= 8
+
+
+def test_no_counter_is_learnt_before_every_last_digit_showed() -> None:
+    strips = {count: kept for count, kept in _strips().items() if count % 10 != 7}
+    assert learn_digits(strips) is None
+
+
+def test_a_number_that_is_not_the_mines_left_teaches_no_counter() -> None:
+    """Strips taken for one more mine left than they show (a counter of something else, or a
+    board read wrong) agree among themselves digit by digit, but their pictures do not read them
+    back: nothing is learnt, rather than a counter that reads one off."""
+    assert learn_digits({count + 1: kept for count, kept in _strips().items()}) is None
+
+
+def test_strips_of_another_size_teach_nothing() -> None:
+    strips = _strips()
+    strips[3] = [strips[3][0][:-1]]
+    assert learn_digits(strips) is None
+
+
+def test_the_watch_keeps_two_strips_a_second_apart_per_number_once_it_held_a_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [100.0]
+    monkeypatch.setattr(counting.time, "monotonic", lambda: now[0])
+    watch = CounterWatch()
+    band = np.zeros((4, 4, 3), dtype=np.uint8)
+    watch.see(band + 1, 7)  # the first reading with 7 left: the counter may not show it yet
+    for step in (0, 0.5, 1.1, 2.5, 4.0):  # kept at 0 and 1.1 s; the rest is too soon, or one too many
+        now[0] = 100 + step
+        watch.see(band + int(10 * step), 7)
+    assert [int(b[0, 0, 0]) for b in watch.samples[7]] == [0, 11]
+    watch.see(band, 6)
+    assert 6 not in watch.samples
+    watch.learnt = True
+    watch.see(band, 8)
+    assert 8 not in watch.samples and watch.learn() is None
+
+
+def test_mines_left_are_told_only_for_a_board_in_play_whose_every_look_is_named() -> None:
+    looks = Looks(hidden={0: COVERED, 1: FLAG}, possible={2: frozenset({1}), 3: frozenset({1, 2})})
+    board = np.array([[0, 1, 2], [0, 0, 1]])
+    assert looks.mines_left(board, 10) == 8
+    assert looks.mines_left(np.array([[0, 3]]), 10) is None  # a look not named yet (it may be a flag)
+    assert looks.mines_left(np.array([[1, 2]]), 10) is None  # no cell covered: over (flagged whole)
+    looks.ends[4] = MINE
+    assert looks.mines_left(np.array([[0, 4]]), 10) is None  # a mine shows: over
+
+
+def test_a_learnt_counter_is_added_to_a_pack_once(tmp_path: Path) -> None:
+    learnt = learn_digits(_strips())
+    assert learnt is not None
+    folder = tmp_path / "learnt-x"
+    folder.mkdir()
+    (folder / "pack.json").write_text('{"cell_px": 16, "pitch": [16, 16], "scales": "any", "learnt": true}\n')
+    cv2.imwrite(str(folder / "covered.png"), np.zeros((16, 16, 3), np.uint8))
+    assert len(add_counter(folder, *learnt)) == 10
+    pack = load_pack("learnt-x", tmp_path)
+    assert pack.has_counter and pack.counter == "right"
+    assert add_counter(folder, {d: p[:, :-1] for d, p in learnt[0].items()}, "left") == []  # never overwritten
+    assert load_pack("learnt-x", tmp_path).counter == "right"
