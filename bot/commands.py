@@ -144,14 +144,12 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
         print(f"minebot: {f'learnt pack {learnt[0]} does not read' if learnt else 'no skin pack reads'} this board "
               f"({missed}); learning its look by playing it", file=sys.stderr)
         return _learn(ns, screen, mouse, grid, learnt[0] if learnt else None, new_game_key)
-    counted = reading.board.mines if reading.counter is not None else None  # mines left plus flags
     if pack.learnt and not ns.dry_run:  # a learnt pack may not know every look yet: play on learning
         # where its pictures line up with the cells, so that what it learns now is cut as they were
-        return _learn(ns, screen, mouse, geometry, pack.name, new_game_key, known=pack, counted=counted)
+        return _learn(ns, screen, mouse, geometry, pack.name, new_game_key, known=pack, counted=reading.counted)
     if ns.level and ns.level in pack.level_keys and not ns.dry_run:
         pack, geometry, reading = _switch_level(screen, pack, geometry, reading, mouse, ns.level)
-        counted = reading.board.mines if reading.counter is not None else None
-    mines = _mines(ns, pack.name, geometry.rows, geometry.cols, counted)
+    mines = _mines(ns, pack.name, geometry.rows, geometry.cols, reading.counted)
     table = LiveTable(screen, mouse, pack, geometry, mines)
     print(
         f"found {pack.name} {geometry.rows}x{geometry.cols} ({mines} mines) at "

@@ -86,6 +86,10 @@ def test_the_watch_keeps_two_strips_a_second_apart_per_number_once_it_held_a_rea
     assert [int(b[0, 0, 0]) for b in watch.samples[7]] == [0, 11]
     watch.see(band, 6)
     assert 6 not in watch.samples
+    for count in range(17, 100, 10):  # numbers ending in 7: SAMPLES_PER_DIGIT of them at most
+        watch.see(band, count)
+        watch.see(band, count)
+    assert sum(len(kept) for count, kept in watch.samples.items() if count % 10 == 7) == counting.SAMPLES_PER_DIGIT
     watch.learnt = True
     watch.see(band, 8)
     assert 8 not in watch.samples and watch.learn() is None

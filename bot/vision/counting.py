@@ -22,6 +22,7 @@ import numpy as np
 from bot.vision.counter import picture_counter
 
 SAMPLES_PER_COUNT = 2  # pictures of the strip kept per number shown
+SAMPLES_PER_DIGIT = 8  # and per last digit (a strip is some 100 kB: 200 mines would keep 40 MB without it)
 # s between the two pictures of one number: a timer beside the counter ticks in between, so that
 # its digits are not taken for the counter's
 SAMPLE_GAP = 1.05
@@ -62,13 +63,15 @@ def learn_digits(samples: dict[int, list[np.ndarray]]) -> tuple[dict[int, np.nda
 
 class CounterWatch:
     """The strip above the board as the learner saw it, by the number of mines left then
-    (SAMPLES_PER_COUNT pictures of each number at most, SAMPLE_GAP apart, each from the second
-    reading in a row with that number or a later one)."""
+    (SAMPLES_PER_COUNT pictures of each number at most, SAMPLE_GAP apart, SAMPLES_PER_DIGIT of the
+    numbers ending in each digit, each from the second reading in a row with that number or a later
+    one)."""
 
     def __init__(self) -> None:
         self.samples: dict[int, list[np.ndarray]] = {}
         self._seen_at: dict[int, float] = {}
         self._last: int | None = None  # the number of the last reading
+        self._per_digit = [0] * 10
         self.learnt = False  # the digits are known (the pack's, or learnt here): nothing left to watch
 
     def see(self, band: np.ndarray, left: int) -> None:
@@ -78,10 +81,12 @@ class CounterWatch:
         kept = self.samples.get(left, [])
         now = time.monotonic()
         steady, self._last = left == self._last, left
-        if self.learnt or not steady or len(kept) >= SAMPLES_PER_COUNT or (kept and now - self._seen_at[left] < SAMPLE_GAP):
+        if (self.learnt or not steady or len(kept) >= SAMPLES_PER_COUNT or self._per_digit[left % 10] >= SAMPLES_PER_DIGIT
+                or (kept and now - self._seen_at[left] < SAMPLE_GAP)):
             return
         self.samples[left] = [*kept, band.copy()]
         self._seen_at[left] = now
+        self._per_digit[left % 10] += 1
 
     def learn(self) -> tuple[dict[int, np.ndarray], str] | None:
         """The digits and the counter's side, the first time they can be told (see learn_digits)."""

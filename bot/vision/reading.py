@@ -30,6 +30,11 @@ class Reading:
     state: State
     counter: int | None = None  # the mines-left counter, read when the mine count was not given
 
+    @property
+    def counted(self) -> int | None:
+        """The mine count as the counter gave it (mines left plus flags), or None."""
+        return self.board.mines if self.counter is not None else None
+
 
 def check_cells(
     image: np.ndarray, geometry: Geometry, scores: np.ndarray, limit: float, save_to: str | None = None
