@@ -107,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
 
     dm = sub.add_parser("demo", help="on a machine with no screen: start Xvfb and a real game, play it")
     dm.add_argument("--game", default="winemine", choices=tuple(GAMES),
-                    help="the real game to start (xbomb, kmines, sgt-mines, ace-minesweeper, nicegui-minesweeper: no pack ships "
+                    help="the real game to start (xbomb, kmines, sgt-mines, ace-minesweeper, pygame-minesweeper, nicegui-minesweeper: no pack ships "
                     "for them, their look is learnt by playing; nicegui-minesweeper is a web game, in Chromium)")
     dm.add_argument("--level", default="expert", choices=tuple(LEVELS), help="(nicegui-minesweeper has one size: 10x10, 10 mines; ace-minesweeper 32x32, 200 mines)")
     dm.add_argument("--games", type=COUNT, default=1)

@@ -24,6 +24,8 @@ ANSWER = "Return"  # what answers a game's prompt ("Reset the game?") with its d
 LAST_KEY = "ctrl+n"  # tried after clicks on the face and buttons: a browser opens a new window on it
 BUTTONS_WITHIN = 2.0  # cells above the board where buttons to click are looked for
 BUTTONS_TRIED = 4  # of those, the nearest the board
+CENTRED_TRIED = 2  # things drawn anywhere above the board, nearest over its middle: a face that did not change
+THING_WIDTH = 3.0  # cells: wider than this is no face or button (a bevel, a menu bar)
 DRAWN_OVER = 0.02  # share of the board's pixels changed by a key that says something covers it
 KEY_WAIT, CLICK_WAIT = 1.5, 3.0  # s a new game may take to show after a key, after a click
 PAUSE = 0.1  # s after Escape closed a menu
@@ -63,7 +65,8 @@ class Restarter:
         """Start the next game: the way that worked last time; else the key given, else F2, Ctrl+R
         and N; else Return (kmines asks "Reset the game?" by itself when a game is lost); else a
         click on what changed above the board when the game ended (the face), then on each thing
-        drawn just above the board (a web game's "Restart" button); else Ctrl+N (last: a browser
+        drawn just above the board (a web game's "Restart" button), then on the things drawn above
+        it nearest its middle (a face the game did not change at its end); else Ctrl+N (last: a browser
         opens a window on it). Done when a new game shows; the way that worked is kept. A key after
         which no new game shows but something is drawn over the board (kmines asks "Reset the
         game?" on Ctrl+N too) is confirmed with Return, its default button; a click after which
@@ -77,6 +80,7 @@ class Restarter:
         if face is not None:
             ways.append(("face", face))
         ways += [("face", point) for point in self._buttons(watcher.image)]
+        ways += [("face", point) for point in self._centred(watcher.image)]
         ways += [way for way in keys if way[1] == LAST_KEY]
         ended = None if watcher.image is None else watcher.image.copy()
         for way in dict.fromkeys(ways):
@@ -98,7 +102,7 @@ class Restarter:
                 self.mouse.press("Escape")
                 time.sleep(PAUSE)
         raise ScreenError(
-            "could not start a new game (tried F2, Ctrl+R, N, Return, the face, what is drawn just above the board and Ctrl+N); "
+            "could not start a new game (tried F2, Ctrl+R, N, Return, the face, what is drawn above the board and Ctrl+N); "
             "start one by hand and run minebot "
             f"again (the screen is saved in {watcher.save_screen()})"
         )
@@ -140,6 +144,26 @@ class Restarter:
         found = [i for i in range(1, n) if stats[i, cv2.CC_STAT_HEIGHT] >= pitch / 4 and stats[i, cv2.CC_STAT_TOP] > 0]
         found.sort(key=lambda i: -(stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT]))
         return [(left + float(centres[i][0]), top + float(centres[i][1])) for i in found[:BUTTONS_TRIED]]
+
+
+    def _centred(self, image: np.ndarray | None) -> list[tuple[float, float]]:
+        """Things drawn apart from the background anywhere above the board, whole, no wider than
+        THING_WIDTH cells and centred over its columns, nearest its middle first (a face sits there,
+        and pygame-minesweeper's once showed the same face at a game's end as at its start)."""
+        if image is None:
+            return []
+        x, y, w, _ = self.local.region()
+        band = image[: max(y, 0)].astype(np.int16)
+        if band.size == 0:
+            return []
+        colours, counts = np.unique(band.reshape(-1, 3), axis=0, return_counts=True)
+        drawn = (np.abs(band - colours[counts.argmax()]).max(axis=2) > DRAWN).astype(np.uint8)
+        n, _, stats, centres = cv2.connectedComponentsWithStats(drawn)
+        pitch, middle = self.local.pitch[0], x + w / 2
+        found = [i for i in range(1, n) if stats[i, cv2.CC_STAT_TOP] > 0 and x <= centres[i][0] <= x + w
+                 and pitch / 2 <= stats[i, cv2.CC_STAT_HEIGHT] and stats[i, cv2.CC_STAT_WIDTH] <= THING_WIDTH * pitch]
+        found.sort(key=lambda i: abs(centres[i][0] - middle))
+        return [(float(centres[i][0]), float(centres[i][1])) for i in found[:CENTRED_TRIED]]
 
 
 def _drawn_over(now: np.ndarray | None, ended: np.ndarray | None) -> bool:

@@ -112,6 +112,7 @@ GAME_LEVELS: dict[str, dict[str, Level]] = {
     "xbomb": {**LEVELS, "beginner": _OLD_BEGINNER},
     "nicegui-minesweeper": {name: Level(name, 10, 10, 10) for name in LEVELS},  # one size at every level
     "ace-minesweeper": {name: Level(name, 32, 32, 200) for name in LEVELS},  # the same
+    "pygame-minesweeper": {**LEVELS, "beginner": Level("beginner", 10, 10, 10)},
     "google": {  # Google's Minesweeper: easy, medium, hard
         "beginner": Level("beginner", 8, 10, 10),
         "intermediate": Level("intermediate", 14, 18, 40),

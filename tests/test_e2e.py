@@ -1,7 +1,8 @@
 """End to end: the bot plays real games on a virtual display (run alone: -m e2e).
 
-Each test starts Xvfb and a real game (Wine's winemine, Debian's xdemineur, gnome-mines and xbomb,
-minegauler from PyPI, and nicegui-minesweeper from PyPI, a web game, in Chromium) through
+Each test starts Xvfb and a real game (Wine's winemine, Debian's xdemineur, gnome-mines, xbomb,
+kmines, sgt-mines and ace-minesweeper, minegauler and pygame-minesweeper from PyPI, and
+nicegui-minesweeper from PyPI, a web game, in Chromium) through
 ``minebot demo``, plays whole games, and checks
 that every game ends in a win or a loss, that no loss came on a cell the bot called safe, and that
 the bot's final reading equals what the game's final screen shows.

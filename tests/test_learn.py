@@ -45,6 +45,7 @@ class DrawnGame:
         self.asking = False
         self.ask_at_end = False  # the game asks by itself once it is over, and takes no key but Return then
         self.face = True  # else no face: a "Restart" button above the board, a label beside it (a web game)
+        self.face_changes = True  # else the face looks the same at the end of a game as while it is played
         self.banner = False  # a band drawn across the board's middle rows once the game is over (kmines)
         self.pressed: list[str] = []
         self.started = 0  # games started after the first
@@ -66,7 +67,7 @@ class DrawnGame:
             image[ORIGIN[1] + 3 * n : ORIGIN[1] + 6 * n, ORIGIN[0] : ORIGIN[0] + self.level.cols * n] = (90, 200, 240)
         fx, fy, fw, fh = FACE
         if self.face:
-            image[fy : fy + fh, fx : fx + fw] = (0, 255, 255) if self.game.state == "playing" else (0, 0, 255)
+            image[fy : fy + fh, fx : fx + fw] = (0, 255, 255) if self.game.state == "playing" or not self.face_changes else (0, 0, 255)
         else:
             for x, y, w, h in (BUTTON, LABEL):
                 image[y : y + h, x : x + w] = (200, 140, 60)
@@ -277,6 +278,23 @@ def test_a_game_with_no_face_and_no_key_is_restarted_by_its_button() -> None:
     assert len(results) == 3 and learner.restarter.way is not None and learner.restarter.way[0] == "face"
     assert "ctrl+n" not in drawn.pressed
     assert drawn.pressed == ["F2", "ctrl+r", "n", "Return"]  # tried once, before the first click on the button
+
+
+@pytest.mark.slow  # several seconds
+def test_a_face_that_looks_the_same_at_the_end_is_found_over_the_middle_of_the_board() -> None:
+    """No key, and a face that shows the same at a game's end as at its start, too far above the
+    board to be taken for a button just above it (pygame-minesweeper once showed its playing face
+    at the end of a won game, and minebot stopped: "could not start a new game"): the thing drawn
+    above the board nearest its middle is clicked, and that way is kept."""
+    drawn = DrawnGame("winemine", "beginner", seed=3, keys=False)
+    drawn.face_changes = False
+    learner = _learner(drawn)
+    results = _play(learner, 3)
+    assert len(results) == 3 and learner.restarter.way is not None and learner.restarter.way[0] == "face"
+    x, y = learner.restarter.way[1]  # type: ignore[misc]
+    fx, fy, fw, fh = FACE
+    assert fx <= learner.region.left + x < fx + fw and fy <= learner.region.top + y < fy + fh
+    assert drawn.started == 2
 
 
 @pytest.mark.slow  # several seconds

@@ -226,7 +226,20 @@ class AceMinesweeper(Launcher):
         return [which("ace-minesweeper")]
 
 
+class PygameMinesweeper(Launcher):
+    """pygame-minesweeper (PyPI; pygame): no pack; 10x10 with 10 mines at beginner; a face above
+    the board starts a new game (the learner finds it; Escape quits it); the first click opens an
+    area. Its best times go to a folder of the run's own."""
+
+    # its title is typed UTF-8, which xdotool does not search: found by the class SDL is told to give it
+    name, window_name, programs, pack = "pygame-minesweeper", "^pygame-minesweeper$", ("pygame-minesweeper",), False
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        env.update(XDG_DATA_HOME=str(workdir / "data"), SDL_AUDIODRIVER="dummy", SDL_VIDEO_X11_WMCLASS=self.name)
+        return [which("pygame-minesweeper"), {"beginner": "basic"}.get(level, level)]
+
+
 LAUNCHERS: tuple[Launcher, ...] = (
     Winemine(), Xdemineur(), GnomeMines(), Minegauler(), Xbomb(), Kmines(), SgtMines(), NiceguiMinesweeper(),
-    AceMinesweeper(),
+    AceMinesweeper(), PygameMinesweeper(),
 )
