@@ -26,6 +26,7 @@ BUTTONS_WITHIN = 2.0  # cells above the board where buttons to click are looked 
 BUTTONS_TRIED = 4  # of those, the nearest the board
 CENTRED_TRIED = 2  # things drawn anywhere above the board, nearest over its middle: a face that did not change
 THING_WIDTH = 3.0  # cells: wider than this is no face or button (a bevel, a menu bar)
+BACKGROUNDS = 3  # the commonest colours above the board, each taken as the background in turn
 DRAWN_OVER = 0.02  # share of the board's pixels changed by a key that says something covers it
 KEY_WAIT, CLICK_WAIT = 1.5, 3.0  # s a new game may take to show after a key, after a click
 PAUSE = 0.1  # s after Escape closed a menu
@@ -149,7 +150,9 @@ class Restarter:
     def _centred(self, image: np.ndarray | None) -> list[tuple[float, float]]:
         """Things drawn apart from the background anywhere above the board, whole, no wider than
         THING_WIDTH cells and centred over its columns, nearest its middle first (a face sits there,
-        and pygame-minesweeper's once showed the same face at a game's end as at its start)."""
+        and pygame-minesweeper's once showed the same face at a game's end as at its start). Each of
+        the BACKGROUNDS commonest colours there is taken as the background in turn: above a small
+        window, more of the desktop shows than of the window's panel the face is drawn on."""
         if image is None:
             return []
         x, y, w, _ = self.local.region()
@@ -157,13 +160,16 @@ class Restarter:
         if band.size == 0:
             return []
         colours, counts = np.unique(band.reshape(-1, 3), axis=0, return_counts=True)
-        drawn = (np.abs(band - colours[counts.argmax()]).max(axis=2) > DRAWN).astype(np.uint8)
-        n, _, stats, centres = cv2.connectedComponentsWithStats(drawn)
         pitch, middle = self.local.pitch[0], x + w / 2
-        found = [i for i in range(1, n) if stats[i, cv2.CC_STAT_TOP] > 0 and x <= centres[i][0] <= x + w
-                 and pitch / 2 <= stats[i, cv2.CC_STAT_HEIGHT] and stats[i, cv2.CC_STAT_WIDTH] <= THING_WIDTH * pitch]
-        found.sort(key=lambda i: abs(centres[i][0] - middle))
-        return [(float(centres[i][0]), float(centres[i][1])) for i in found[:CENTRED_TRIED]]
+        found: dict[tuple[int, int], float] = {}  # centre: distance from the middle
+        for background in colours[np.argsort(-counts)[:BACKGROUNDS]]:  # the desktop above a window, its panel, ...
+            drawn = (np.abs(band - background).max(axis=2) > DRAWN).astype(np.uint8)
+            n, _, stats, centres = cv2.connectedComponentsWithStats(drawn)
+            for i in range(1, n):
+                if (stats[i, cv2.CC_STAT_TOP] > 0 and x <= centres[i][0] <= x + w and pitch / 2 <= stats[i, cv2.CC_STAT_HEIGHT]
+                        and stats[i, cv2.CC_STAT_WIDTH] <= THING_WIDTH * pitch):
+                    found[round(centres[i][0]), round(centres[i][1])] = abs(centres[i][0] - middle)
+        return [(float(cx), float(cy)) for cx, cy in sorted(found, key=found.__getitem__)[:CENTRED_TRIED]]
 
 
 def _drawn_over(now: np.ndarray | None, ended: np.ndarray | None) -> bool:

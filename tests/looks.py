@@ -10,7 +10,7 @@ import numpy as np
 from bot.vision import load_image
 from bot.vision.grid import find_grid
 from bot.vision.labels import Labelled, read_label
-from bot.vision.locate import _line_up
+from bot.vision.lineup import line_up
 from bot.vision.looks import LOOK_LIMIT, LookBook
 from bot.vision.pack import SkinPack
 from bot.vision.tiles import read_cells
@@ -26,7 +26,7 @@ def known_share(pack: SkinPack, screenshot: Path, truth: Labelled) -> float:
     image = load_image(screenshot)
     grid = find_grid(image)
     assert (grid.rows, grid.cols) == (truth.rows, truth.cols), screenshot.stem
-    geo, _ = _line_up(image, grid, pack, grid.pitch[0] / pack.pitch[0])
+    geo, _ = line_up(image, grid, pack, grid.pitch[0] / pack.pitch[0])
     assert geo is not None
     codes, scores = read_cells(image, geo, pack)
     within = scores < LOOK_LIMIT

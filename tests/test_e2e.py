@@ -50,7 +50,9 @@ def _demo(game: str, games: int, tmp_path: Path, *options: str, again: bool = Fa
     )
     (tmp_path / f"demo-{'again' if again else 'learn'}.log").write_text(out.stderr)  # kept for a failure's cause
     assert out.returncode == 0, out.stderr[-2000:]
-    assert ("playing with learnt pack" if again else "learning its look by playing it") in out.stderr, out.stderr[-2000:]
+    # pygame-minesweeper's new board is read by classic98's pack, which cannot read it once opened:
+    # the look is learnt in the game in play ("learning its look by playing on")
+    assert ("playing with learnt pack" if again else "learning its look by playing") in out.stderr, out.stderr[-2000:]
     results = [json.loads(line) for line in out.stdout.splitlines()]
     assert len(results) == games
     assert all(r["state"] in ("won", "lost") and not r["lost_on_certain"] for r in results)
@@ -191,7 +193,7 @@ def _counters(game: str, pack: SkinPack, learnt: bool) -> dict[str, int | None]:
     from bot.vision import load_image, load_packs, read
     from bot.vision.grid import find_grid
     from bot.vision.labels import read_label
-    from bot.vision.locate import _line_up
+    from bot.vision.lineup import line_up
     from bot.vision.reading import read_counter
 
     counters: dict[str, int | None] = {}
@@ -201,7 +203,7 @@ def _counters(game: str, pack: SkinPack, learnt: bool) -> dict[str, int | None]:
             continue
         if learnt:
             grid = find_grid(image)
-            geometry, _ = _line_up(image, grid, pack, grid.pitch[0] / pack.pitch[0])
+            geometry, _ = line_up(image, grid, pack, grid.pitch[0] / pack.pitch[0])
             counters[label.stem] = None if geometry is None else read_counter(image, geometry, pack)
         elif GAMES[game].pack:
             counters[label.stem] = read(image, load_packs([GAMES[game].skin])).counter

@@ -461,3 +461,27 @@ def test_a_look_is_kept_as_the_picture_it_showed_most_often(shot: str) -> None:
     book.forget(0)
     book.add(pictures[0])
     assert np.array_equal(book.typical(0), pictures[0])
+
+
+def test_a_learnt_pack_that_reads_a_new_board_as_well_as_a_shipped_one_is_taken() -> None:
+    """pygame-minesweeper's new board is read by classic98's or winxp's colours (its covered tile
+    is theirs), its opened board is not: a pack learnt on the game reads the new board as well and is
+    taken, so that the next run plays with what it learnt (it learnt from nothing again, in the
+    end-to-end test); where the learnt pack reads less, the shipped one stays."""
+    from dataclasses import replace
+
+    from bot.vision import load_packs, locate
+    from bot.vision.bench import _learnt_pack
+
+    played = ROOT / "fixtures" / "pygame-minesweeper" / "beginner-play.png"
+    image = load_image(played)
+    grid = find_grid(image)
+    learnt = replace(_learnt_pack(played, image, grid), name="learnt-pygame")
+    shipped = load_packs(["classic98", "winxp"])  # the web looks of Windows 98 and XP
+    fresh = load_image(played.with_name("beginner-fresh.png"))
+    assert locate(fresh, shipped).skin in ("classic98", "winxp")
+    assert locate(fresh, [*shipped, learnt]).skin == "learnt-pygame"
+    assert locate(image, [*shipped, learnt]).skin == "learnt-pygame"  # they cannot read it opened
+    covered_only = replace(learnt, name="learnt-covered", tiles=tuple(t for t in learnt.tiles if t.code == COVERED)[:1])
+    winxp = load_image(ROOT / "fixtures" / "winxp" / "expert-midgame.png")
+    assert locate(winxp, [*load_packs(["winxp"]), covered_only]).skin == "winxp"

@@ -46,6 +46,7 @@ class DrawnGame:
         self.ask_at_end = False  # the game asks by itself once it is over, and takes no key but Return then
         self.face = True  # else no face: a "Restart" button above the board, a label beside it (a web game)
         self.face_changes = True  # else the face looks the same at the end of a game as while it is played
+        self.desktop = False  # a black desktop above the window, more of it above the board than the window's panel
         self.banner = False  # a band drawn across the board's middle rows once the game is over (kmines)
         self.pressed: list[str] = []
         self.started = 0  # games started after the first
@@ -66,6 +67,8 @@ class DrawnGame:
         if self.banner and self.game.state != "playing":
             image[ORIGIN[1] + 3 * n : ORIGIN[1] + 6 * n, ORIGIN[0] : ORIGIN[0] + self.level.cols * n] = (90, 200, 240)
         fx, fy, fw, fh = FACE
+        if self.desktop:
+            image[: fy - 6] = 0
         if self.face:
             image[fy : fy + fh, fx : fx + fw] = (0, 255, 255) if self.game.state == "playing" or not self.face_changes else (0, 0, 255)
         else:
@@ -283,11 +286,13 @@ def test_a_game_with_no_face_and_no_key_is_restarted_by_its_button() -> None:
 @pytest.mark.slow  # several seconds
 def test_a_face_that_looks_the_same_at_the_end_is_found_over_the_middle_of_the_board() -> None:
     """No key, and a face that shows the same at a game's end as at its start, too far above the
-    board to be taken for a button just above it (pygame-minesweeper once showed its playing face
-    at the end of a won game, and minebot stopped: "could not start a new game"): the thing drawn
-    above the board nearest its middle is clicked, and that way is kept."""
+    board to be taken for a button just above it, on a panel with more of the desktop above it
+    (pygame-minesweeper once showed its playing face at the end of a won game, and minebot
+    stopped: "could not start a new game"): the thing drawn above the board nearest its middle is
+    clicked, and that way is kept."""
     drawn = DrawnGame("winemine", "beginner", seed=3, keys=False)
     drawn.face_changes = False
+    drawn.desktop = True  # the window's panel is not the commonest colour above the board
     learner = _learner(drawn)
     results = _play(learner, 3)
     assert len(results) == 3 and learner.restarter.way is not None and learner.restarter.way[0] == "face"

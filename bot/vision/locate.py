@@ -19,15 +19,11 @@ import numpy as np
 from bot.errors import NoBoardFound
 from bot.vision.geometry import Geometry, fit_lattice, grow
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, Grid, find_grids, same_board
-from bot.vision.looks import MOVED
+from bot.vision.lineup import line_up
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
-from bot.vision.tiles import LINE_SHARE, SHIFTS, Classifier, classifier_for, look_distances, read_cells, zeros_beside_covered
+from bot.vision.tiles import LINE_SHARE, SHIFTS, Classifier, classifier_for, read_cells, zeros_beside_covered
 from bot.vocabulary import EXPLODED, HIDDEN, MINE, Cell
 
-LINE_UP_KEEP = 4  # offsets of a pack on a lattice kept from the first, rough comparison
-# added to a cell's score where a learnt pack keeps a new board and the cell is not as it showed
-# there: lining up, cells as on the new board count first, how near a look the others are next
-OFF_NEW_BOARD = 1000.0
 SNAP_SAMPLE = 5  # cells per column (row) that measure its offset
 # Covered-colour blobs need this share of their bounding box filled to count as a cell face.
 SOLID = 0.85
@@ -214,18 +210,39 @@ def locate_cells(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np
     geo, codes, scores = found
     share = float((scores < classifier_for(pack_named(packs, geo.skin)).limit(geo.scale)).mean())
     if share >= LINE_SHARE and _possible(codes):
-        return found
+        return _learnt_first(image, packs, found, share)
     # a board a pack hardly reads, or one no game shows: the pack's colour may have been found in
     # another look's cells (gnome-mines' empty grey in a classic web game's). Such a board is the
     # pack's only where it reads it as it would a lattice's (see _fit_packs) and the lattice of
     # the cells shows the same board: else the lattice says where the board is.
     grids = find_grids(image)
     if share >= LINE_SHARE and (not grids or any(_same_cells(geo, grid.geometry) for grid in grids)):
-        return found
+        return _learnt_first(image, packs, found, share, grids)
     return _locate_by_lattice(image, packs, grids, NoBoardFound(
         f"the {geo.skin} pack's colours make a {geo.rows}x{geo.cols} board at {geo.region()[:2]} in the screenshot, "
         f"but it reads {share:.0%} of its cells" + ("" if grids else "; make the whole game visible and not covered")
     ))
+
+
+def _learnt_first(
+    image: np.ndarray, packs: list[SkinPack], found: tuple[Geometry, np.ndarray, np.ndarray], share: float,
+    grids: list[Grid] | None = None,
+) -> tuple[Geometry, np.ndarray, np.ndarray]:
+    """A board a shipped pack found by its colours (reading ``share`` of its cells), or the reading
+    of a pack learnt by playing that reads as much of it. A look is learnt only where no shipped
+    pack read the game's opened board (classic98's covered tile is pygame-minesweeper's, its
+    numbers are not): on a new board both read every cell, and the learnt pack knows the rest."""
+    learnt = [p for p in packs if p.learnt]
+    if not learnt:
+        return found
+    for grid in grids if grids is not None else find_grids(image):
+        if _same_cells(found[0], grid.geometry):
+            fitted = _fit_packs(image, grid.geometry, learnt, [])
+            if fitted is not None:
+                geo, _, scores = fitted
+                if float((scores < classifier_for(pack_named(packs, geo.skin)).limit(geo.scale)).mean()) >= share:
+                    return fitted
+    return found
 
 
 def _same_cells(a: Geometry, b: Geometry) -> bool:
@@ -267,7 +284,7 @@ def _fit_packs(
             continue
         scale = 1.0 if abs(scale_x - 1) < 0.005 else round((scale_x + scale_y) / 2, 4)
         limit = classifier_for(pack).limit(scale)
-        geo, nearest = _line_up(image, grid, pack, scale)
+        geo, nearest = line_up(image, grid, pack, scale)
         if geo is None:
             tried.append(f"{pack.name}@{scale:g}x: under half of the cells sampled (best score {nearest:.1f}, limit {limit:g})")
             continue
@@ -290,56 +307,6 @@ def _possible(codes: np.ndarray) -> bool:
     blurred) reads a whole foreign board as 0s."""
     hidden = np.isin(codes, (*HIDDEN, MINE, EXPLODED)).any()
     return bool(hidden and not zeros_beside_covered(codes).any())
-
-
-def _line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) -> tuple[Geometry | None, float]:
-    """The pack's geometry on a lattice: its tiles centred on the lattice's cells, then moved by
-    the offset (within a tenth of a pitch, at least 3 px) at which cells spread over it match best;
-    None where the pack's tiles match too few of them at any offset to read the board. With it: the
-    best score of any cell sampled. A learnt pack that keeps a new board of this size is lined up
-    where most cells look as they did on it: a covered picture cut from an edge cell or another
-    row (whole pixels at a fractional pitch) may match most cells as well a pixel off."""
-    if pack.learnt:  # its looks were cut around the lattice's centres: from there, whole pixels either way
-        geo = replace(grid, skin=pack.name, scale=scale)
-    else:  # whole pixels to start from, so that the offsets below reach every pixel (round() sends .5 to even)
-        size = pack.cell_px * scale
-        (cx, cy) = grid.centre((0, 0))
-        origin = (float(np.floor(cx - size / 2 + 0.5)), float(np.floor(cy - size / 2 + 0.5)))
-        geo = Geometry(pack.name, grid.rows, grid.cols, origin, grid.pitch, size, scale)
-    reach = max(3, round(0.1 * min(grid.pitch)))
-    offsets = [(dx, dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)]
-    # every offset on a few cells, then the best few on more: the same choice at a quarter of the work
-    rough = _offset_scores(image, geo, pack, offsets, _spread(grid, 3, 4))
-    if not pack.learnt and ((rough < classifier_for(pack).limit(scale)).mean(axis=1) < 0.5).all():
-        return None, float(rough.min())  # at no offset do even half of them match: it cannot read LINE_SHARE of the cells
-    offsets = [offsets[i] for i in np.argsort(rough.mean(axis=1), kind="stable")[:LINE_UP_KEEP]]
-    fine = _offset_scores(image, geo, pack, offsets, _spread(grid, 6, 8)).mean(axis=1)
-    return geo.moved(*offsets[int(np.argmin(fine))]), float(rough.min())
-
-
-def _spread(grid: Geometry, rows: int, cols: int) -> list[Cell]:
-    """About rows x cols cells spread evenly over the board, its corners among them."""
-    rs = np.unique(np.linspace(0, grid.rows - 1, rows).round().astype(int))
-    cs = np.unique(np.linspace(0, grid.cols - 1, cols).round().astype(int))
-    return [(int(r), int(c)) for r in rs for c in cs]
-
-
-def _offset_scores(
-    image: np.ndarray, geo: Geometry, pack: SkinPack, offsets: list[tuple[int, int]], cells: list[Cell]
-) -> np.ndarray:
-    """How well ``cells`` match the pack with the board moved by each offset: len(offsets) x
-    len(cells) scores."""
-    if pack.learnt:  # each offset's cells against the looks, as the pack will read them (see OFF_NEW_BOARD)
-        scores = []
-        for dx, dy in offsets:
-            d = look_distances(image, geo.moved(dx, dy), pack, cells)
-            off = np.isfinite(d[:, -1]) & ~(d[:, -1] < MOVED)  # a new board of this size, and not as there
-            scores.append(d.min(axis=1) + OFF_NEW_BOARD * off)
-        return np.array(scores)
-    (ox, oy), (px, py), n = geo.origin, geo.pitch, round(geo.cell_px)
-    # geo.moved(dx, dy).box(r, c), without building a geometry per offset
-    boxes = [(round(ox + dx + c * px), round(oy + dy + r * py), n, n) for dx, dy in offsets for r, c in cells]
-    return classifier_for(pack).match_exact(image, boxes)[1].reshape(len(offsets), len(cells))
 
 
 def _locate_by_colour(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndarray, np.ndarray]:
