@@ -146,7 +146,6 @@ class Restarter:
         found.sort(key=lambda i: -(stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT]))
         return [(left + float(centres[i][0]), top + float(centres[i][1])) for i in found[:BUTTONS_TRIED]]
 
-
     def _centred(self, image: np.ndarray | None) -> list[tuple[float, float]]:
         """Things drawn apart from the background anywhere above the board, whole, no wider than
         THING_WIDTH cells and centred over its columns, nearest its middle first (a face sits there,
