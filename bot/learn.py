@@ -88,7 +88,7 @@ class Learner:
         self._first_click_second: int | None = None
         self.restarter = Restarter(mouse, self.region, self.local)
         self.judge = Judge(self.looks, mines, self.out, self.save_screen)
-        self.counter = CounterWatch()  # the strip above the board by the mines left, to learn a counter from
+        self.counter = CounterWatch(mines)  # the strip above the board by the mines left, to learn a counter from
 
     def seed(self, pack: SkinPack) -> None:
         """Start from what a pack learnt before: each tile a look, named as the pack names it."""

@@ -68,6 +68,22 @@ def test_a_number_that_is_not_the_mines_left_teaches_no_counter() -> None:
     assert learn_digits({count + 1: kept for count, kept in _strips().items()}) is None
 
 
+def test_a_counter_of_the_flags_placed_teaches_nothing() -> None:
+    """A counter that counts the flags up (10 less the mines left, here): its last digits follow
+    the mines left's one to one, but its pictures do not read its numbers back."""
+    assert learn_digits({10 - count: kept for count, kept in _strips().items()}) is None
+
+
+def test_the_watch_learns_only_once_it_saw_the_mine_count() -> None:
+    """The counter must show the mine count with no flag placed: without that strip, nothing."""
+    strips = _strips()
+    watch = CounterWatch(10)
+    watch.samples = {count: kept for count, kept in strips.items() if count != 10}
+    assert watch.learn() is None and not watch.learnt
+    watch.samples[10] = strips[10]
+    assert watch.learn() is not None and watch.learnt
+
+
 def test_strips_of_another_size_teach_nothing() -> None:
     strips = _strips()
     strips[3] = [strips[3][0][:-1]]
@@ -77,7 +93,7 @@ def test_strips_of_another_size_teach_nothing() -> None:
 def test_the_watch_keeps_two_strips_a_second_apart_per_number_once_it_held_a_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     now = [100.0]
     monkeypatch.setattr(counting.time, "monotonic", lambda: now[0])
-    watch = CounterWatch()
+    watch = CounterWatch(10)
     band = np.zeros((4, 4, 3), dtype=np.uint8)
     watch.see(band + 1, 7)  # the first reading with 7 left: the counter may not show it yet
     for step in (0, 0.5, 1.1, 2.5, 4.0):  # kept at 0 and 1.1 s; the rest is too soon, or one too many

@@ -67,7 +67,8 @@ class CounterWatch:
     numbers ending in each digit, each from the second reading in a row with that number or a later
     one)."""
 
-    def __init__(self) -> None:
+    def __init__(self, mines: int) -> None:
+        self.mines = mines
         self.samples: dict[int, list[np.ndarray]] = {}
         self._seen_at: dict[int, float] = {}
         self._last: int | None = None  # the number of the last reading
@@ -89,8 +90,10 @@ class CounterWatch:
         self._per_digit[left % 10] += 1
 
     def learn(self) -> tuple[dict[int, np.ndarray], str] | None:
-        """The digits and the counter's side, the first time they can be told (see learn_digits)."""
-        if self.learnt:
+        """The digits and the counter's side, the first time they can be told (see learn_digits),
+        once the counter was seen with no flag placed: it must read the mine count there (a count of
+        the flags placed, counting up, reads its numbers back digit by digit in some games)."""
+        if self.learnt or self.mines not in self.samples:
             return None
         found = learn_digits(self.samples)
         self.learnt = found is not None
