@@ -164,7 +164,7 @@ class Learner:
         covered = np.isin(looks, self.looks.covered()).ravel()
         self.covered_pictures[covered] = self.book.shown[covered]
         self.book.tally(looks)
-        if (left := self.looks.mines_left(looks, self.mines)) is not None:
+        if not self.counter.learnt and (left := self.looks.mines_left(looks, self.mines)) is not None:
             self.counter.see(band_above(self.image, self.local)[0], left)
         return looks
 

@@ -154,8 +154,8 @@ class Restarter:
         window, more of the desktop shows than of the window's panel the face is drawn on."""
         if image is None:
             return []
-        x, y, w, _ = self.local.region()
-        band = image[: max(y, 0)].astype(np.int16)
+        x, _, w, _ = self.local.region()
+        band = self._band(image)
         if band.size == 0:
             return []
         colours, counts = np.unique(band.reshape(-1, 3), axis=0, return_counts=True)

@@ -208,7 +208,7 @@ def locate_cells(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np
     except NoBoardFound as by_colour:
         return _locate_by_lattice(image, packs, find_grids(image), by_colour)
     geo, codes, scores = found
-    share = float((scores < classifier_for(pack_named(packs, geo.skin)).limit(geo.scale)).mean())
+    share = _share_read(packs, geo, scores)
     if share >= LINE_SHARE and _possible(codes):
         return _learnt_first(image, packs, found, share)
     # a board a pack hardly reads, or one no game shows: the pack's colour may have been found in
@@ -240,9 +240,14 @@ def _learnt_first(
             fitted = _fit_packs(image, grid.geometry, learnt, [])
             if fitted is not None:
                 geo, _, scores = fitted
-                if float((scores < classifier_for(pack_named(packs, geo.skin)).limit(geo.scale)).mean()) >= share:
+                if _share_read(packs, geo, scores) >= share:
                     return fitted
     return found
+
+
+def _share_read(packs: list[SkinPack], geo: Geometry, scores: np.ndarray) -> float:
+    """The share of cells whose score is within the limit of the pack ``geo`` was read with."""
+    return float((scores < classifier_for(pack_named(packs, geo.skin)).limit(geo.scale)).mean())
 
 
 def _same_cells(a: Geometry, b: Geometry) -> bool:

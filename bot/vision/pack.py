@@ -343,17 +343,13 @@ def add_counter(folder: Path, digits: dict[int, np.ndarray], side: str) -> list[
     unless it has digits already. Returns the files written."""
     if any(folder.glob("digit-*.png")):
         return []
-    written = [f"digit-{d}.png" for d in sorted(digits)]
-    for d, file in zip(sorted(digits), written, strict=True):
-        cv2.imwrite(str(folder / file), digits[d])
     meta = folder / "pack.json"
     meta.write_text(json.dumps({**json.loads(meta.read_text()), "counter": side}) + "\n")
-    _load_pack.cache_clear()
-    return written
+    return add_tiles(folder, {f"digit-{d}": [digits[d]] for d in sorted(digits)})
 
 
 def add_tiles(folder: Path, pictures: dict[str, list[np.ndarray]]) -> list[str]:
-    """Add pictures of cell kinds (tile names: covered, flag, 0-8, ...; or face-STATE) to a pack's folder, each
+    """Add pictures of cell kinds (tile names: covered, flag, 0-8, ...; or face-STATE, digit-N) to a pack's folder, each
     unless the folder holds the same picture already; a kind's further pictures are numbered after
     the highest number there (``1.png``, ``1-2.png``, ...). Nothing is overwritten. Returns the
     files written."""
