@@ -42,7 +42,7 @@ from bot.vision.counting import CounterWatch
 from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT, MOVED, LookBook
 from bot.vision.pack import SkinPack, add_board, add_counter, add_tiles, learnt_pack_folder, start_learnt_pack
-from bot.vision.reading import band_above
+from bot.vision.reading import band_above, band_below
 from bot.vocabulary import CHAR_OF, COVERED, EXPLODED, FLAG, MINE, NUMBERS, TILE_NAMES, WRONG_FLAG, Cell, FirstClickRule, State
 
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
@@ -165,8 +165,15 @@ class Learner:
         self.covered_pictures[covered] = self.book.shown[covered]
         self.book.tally(looks)
         if not self.counter.learnt and (left := self.looks.mines_left(looks, self.mines)) is not None:
-            self.counter.see(band_above(self.image, self.local)[0], left)
+            self.counter.see(self._bands, left)
         return looks
+
+    def _bands(self) -> dict[str, np.ndarray]:
+        """The strips above and below the board, where counters are (bot/vision/counting.py): the one
+        below from a grab of the whole screen (it is not in the region read)."""
+        assert self.image is not None
+        below = band_below(self.screen.grab(), self.geometry.moved(-self.screen.whole.left, -self.screen.whole.top))
+        return {"above": band_above(self.image, self.local)[0], "below": below}
 
     def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right") -> np.ndarray:
         """Read until every cell clicked shows another look than before (the game drew the click);
@@ -174,9 +181,9 @@ class Learner:
         not shown by then are clicked once more, then given as long again: the first click on a
         window that does not have the focus may only give it the focus, and a flag once went
         unanswered for 2 s in winemine, in one of eight 20-game runs. (Not where cells away from the
-        clicks changed: the game may be over.) A second left click on a
-        cell the game did open chords a number with no flags around it, which does nothing; a flag
-        drawn later than that shows as a question mark over a mine, which is no worse."""
+        clicks changed: the game may be over.) A second left click on a cell the game did open chords
+        a number with no flags around it, which does nothing; a flag drawn later than that shows as a
+        question mark over a mine, which is no worse."""
         start = time.perf_counter()
         limit = max(SLOW_GAME, LATENCY_FACTOR * self.latency)
         retried = False
@@ -227,7 +234,7 @@ class Learner:
         opened = not np.isin(looks, self.looks.covered()).all()
         if not opened and self.image is not None:
             self.new_board = self.book.cut_cells(self.image)[0]
-        if not self._new(looks):
+        if not self.looks.could_be_new(looks):
             raise ScreenError("minebot learns and plays from a new game: start one and run it again")
         assert self.image is not None
         self.restarter.playing(self.image)
@@ -268,7 +275,7 @@ class Learner:
                     raise
                 state, on_safe = across, across == "lost" and not last[2]
                 break
-            board = self._board(looks)
+            board = self.looks.board(looks, self.mines)
             if board is not None:  # every look named: the board is known, decide as on a known skin
                 analysis = self.strategy.analyse(board, self.rule, self.rng, full=False)
                 certain_mines, certain_safe = analysis.mines, analysis.safe
@@ -277,13 +284,16 @@ class Learner:
                 certain_mines, certain_safe, pick = naming.mines, naming.safe, None
             flags = sorted(c for c in certain_mines if self.flags and looks[c] in self.looks.covered())
             if flags:
-                flags = self._click(flags, "right")
+                # while the counter is watched, one flag at a time, read twice: it shows every number
+                left = self.looks.mines_left(looks, self.mines)
+                watch = left is not None and self.counter.wants(left - 1)
+                flags = self._click(flags[:1] if watch else flags, "right")
                 tally.clicks += len(flags)
                 after = self.read_after(flags, looks)
                 for k in np.unique(after[[c[0] for c in flags], [c[1] for c in flags]]):
                     if int(k) not in self.looks.names():
                         self.looks.hidden[int(k)] = FLAG
-                looks = after
+                looks = self.read() if watch else after
                 continue
             if certain_safe:
                 safe = sorted(certain_safe)
@@ -315,14 +325,6 @@ class Learner:
         self.looks.possible.update(naming.possible)
         return naming
 
-    def _board(self, looks: np.ndarray) -> Board | None:
-        """The board, where every look on it is named; else None."""
-        names = self.looks.names()
-        if not all(int(k) in names for k in np.unique(looks)):
-            return None
-        codes = np.vectorize(lambda k: names[int(k)], otypes=[np.int8])(looks)
-        return Board(codes, self.mines)
-
     def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool) -> tuple[State, np.ndarray]:
         """Click cells, read what the game drew, and tell how the game stands."""
         clicked = self._click(cells, "left")  # all but what the guard held back (the game may be over: see Judge.outcome)
@@ -349,25 +351,19 @@ class Learner:
         """Whether the board shows a game that is over, by looks already named (a mine or a flag in
         sight): a run started on the last run's lost game starts a new one. With nothing named
         yet, no board can be told over."""
-        return bool(self.looks.hidden) and not self._new(self.read())
+        return bool(self.looks.hidden) and not self.looks.could_be_new(self.read())
 
     def fresh_within(self, seconds: float) -> bool:
-        """Whether a new game shows within ``seconds``: a board that can be a new game's (see _new)
+        """Whether a new game shows within ``seconds``: a board that can be a new game's (see Looks.could_be_new)
         and is not the last game's (a game like xdemineur opens an area of a new game itself)."""
         last = self.shown
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             looks = self.read()
-            if self._new(looks) and (last is None or not np.array_equal(looks, last)):
+            if self.looks.could_be_new(looks) and (last is None or not np.array_equal(looks, last)):
                 return True
             time.sleep(0.1)
         return False
-
-    def _new(self, looks: np.ndarray) -> bool:
-        """Whether a board can be a new game's: no flag, no mine shown, and every look known or
-        still to be named as a number (a game may open an area itself)."""
-        flags = [k for k, code in self.looks.hidden.items() if code == FLAG]
-        return bool(not np.isin(looks, flags + list(self.looks.ends)).any() and np.isin(looks, self.looks.covered()).any())
 
     def save_screen(self) -> Path:
         """Save the last screen read in this user's cache folder; where."""
@@ -394,7 +390,8 @@ class Learner:
         board = add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols) if self.new_board else None
         counter = self.counter.learn()
         if counter is not None:
-            print(f"minebot: learnt the mines counter (the {counter[1]} one above the board)", file=self.out)
-        return add_tiles(folder, tiles) + ([board] if board else []) + (add_counter(folder, *counter) if counter else [])
+            print(f"minebot: learnt the mines counter (the {counter.side} one {counter.place} the board)", file=self.out)
+        return (add_tiles(folder, tiles) + ([board] if board else [])
+                + (add_counter(folder, counter.digits, counter.settings()) if counter else []))
 
 

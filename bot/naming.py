@@ -184,6 +184,19 @@ class Looks:
     def covered(self) -> list[int]:
         return [k for k, code in self.hidden.items() if code == COVERED]
 
+    def board(self, looks: np.ndarray, mines: int) -> Board | None:
+        """The board of ``looks``, where every look on it is named; else None."""
+        names = self.names()
+        if not all(int(k) in names for k in np.unique(looks)):
+            return None
+        return Board(np.vectorize(lambda k: names[int(k)], otypes=[np.int8])(looks), mines)
+
+    def could_be_new(self, looks: np.ndarray) -> bool:
+        """Whether a board of ``looks`` can be a new game's: no flag, no mine shown, and every look
+        known or still to be named as a number (a game may open an area itself)."""
+        flags = [k for k, code in self.hidden.items() if code == FLAG]
+        return bool(not np.isin(looks, flags + list(self.ends)).any() and np.isin(looks, self.covered()).any())
+
     def mines_left(self, looks: np.ndarray, mines: int) -> int | None:
         """What a mines-left counter shows over a board of ``looks`` in play: the mines less the
         flags. None where a look on it is not named, or where it is not in play (a mine shows, or

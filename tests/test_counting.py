@@ -6,6 +6,7 @@ at beginner, as reading.py's band is)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,18 +16,22 @@ import pytest
 
 from bot.naming import Looks
 from bot.vision import counting, load_image, load_packs, read
+from bot.vision.counter import picture_counter
 from bot.vision.counting import CounterWatch, learn_digits
+from bot.vision.grid import find_grid
+from bot.vision.labels import read_label
 from bot.vision.pack import add_counter, load_pack
 from bot.vision.reading import read_counter
 from bot.vocabulary import COVERED, FLAG, MINE
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 STRIPS = FIXTURES / "winemine" / "counter-strips"
+XBOMB = FIXTURES / "xbomb" / "counter-strips"  # above/ and below/ the board, 10 beginner games
 
 
-def _strips() -> dict[int, list[np.ndarray]]:
+def _strips(folder: Path = STRIPS) -> dict[int, list[np.ndarray]]:
     strips: dict[int, list[np.ndarray]] = {}
-    for png in sorted(STRIPS.glob("*.png")):
+    for png in sorted(folder.glob("*.png")):
         strips.setdefault(int(png.stem.partition("-")[0]), []).append(load_image(png))
     return strips
 
@@ -43,10 +48,10 @@ def test_a_counter_learnt_from_the_strips_reads_every_screenshot_as_the_shipped_
     the shipped pack's own pictures do."""
     learnt = learn_digits(_strips())
     assert learnt is not None
-    digits, side = learnt
-    assert side == "right" and sorted(digits) == list(range(10))
+    assert learnt.side == "right" and learnt.place == "above" and learnt.shortest == 2
+    assert sorted(learnt.digits) == list(range(10))
     pack = load_packs(["winemine"])[0]
-    taught = replace(pack, digits=dict(digits), counter=side)
+    taught = replace(pack, digits=dict(learnt.digits), counter=learnt.side)
     counts = []
     for png in sorted((FIXTURES / "winemine").glob("*.png")):
         image = load_image(png)
@@ -54,6 +59,33 @@ def test_a_counter_learnt_from_the_strips_reads_every_screenshot_as_the_shipped_
         counts.append(read_counter(image, geometry, pack))
         assert read_counter(image, geometry, taught) == counts[-1], png.stem
     assert None not in counts and len(set(counts)) >= 8
+
+
+def test_a_counter_below_the_board_with_no_leading_zeros_is_learnt_and_reads_every_screenshot() -> None:
+    """xbomb writes the mines left below its board ("UXB :  8", right-aligned, no leading zero),
+    and nothing that counts above it: the watch learns the counter below, taking lone digits, and
+    its digits read each xbomb screenshot's counter as the mines less the flags on its board."""
+    watch = CounterWatch(10)
+    watch.samples = {"above": _strips(XBOMB / "above"), "below": _strips(XBOMB / "below")}
+    learnt = watch.learn()
+    assert learnt is not None and (learnt.side, learnt.place, learnt.shortest) == ("right", "below", 1)
+    assert learn_digits(_strips(XBOMB / "above"), "above") is None
+    pack = replace(load_packs(["winemine"])[0], digits=dict(learnt.digits), **learnt.settings())
+    for board in sorted((FIXTURES / "xbomb").glob("*.board")):
+        truth, image = read_label(board), load_image(board.with_suffix(".png"))
+        flags = int((truth.board.cells == FLAG).sum())
+        assert read_counter(image, find_grid(image), pack) == 10 - flags, board.stem
+    assert read_counter(image, find_grid(image), replace(pack, counter_at="above")) is None
+
+
+def test_a_counter_that_shows_lone_digits_is_not_read_from_them_unless_its_pack_says_so() -> None:
+    """Two digits at least, as the shipped packs read counters (a lone digit is more often a stray
+    match); the xbomb strips under 10 then read as nothing, so the learnt counter says 1."""
+    learnt = learn_digits(_strips(XBOMB / "below"), "below")
+    assert learnt is not None
+    strips = _strips(XBOMB / "below")
+    reads = {count: picture_counter(strips[count][0], 1.0, dict(learnt.digits), "right") for count in (3, 10)}
+    assert reads == {3: None, 10: 10}
 
 
 def test_no_counter_is_learnt_before_every_last_digit_showed() -> None:
@@ -78,9 +110,9 @@ def test_the_watch_learns_only_once_it_saw_the_mine_count() -> None:
     """The counter must show the mine count with no flag placed: without that strip, nothing."""
     strips = _strips()
     watch = CounterWatch(10)
-    watch.samples = {count: kept for count, kept in strips.items() if count != 10}
+    watch.samples["above"] = {count: kept for count, kept in strips.items() if count != 10}
     assert watch.learn() is None and not watch.learnt
-    watch.samples[10] = strips[10]
+    watch.samples["above"][10] = strips[10]
     assert watch.learn() is not None and watch.learnt
 
 
@@ -95,20 +127,33 @@ def test_the_watch_keeps_two_strips_a_second_apart_per_number_once_it_held_a_rea
     monkeypatch.setattr(counting.time, "monotonic", lambda: now[0])
     watch = CounterWatch(10)
     band = np.zeros((4, 4, 3), dtype=np.uint8)
-    watch.see(band + 1, 7)  # the first reading with 7 left: the counter may not show it yet
+    grabs = []
+
+    def bands(shade: int) -> Callable[[], dict[str, np.ndarray]]:
+        def grab() -> dict[str, np.ndarray]:
+            grabs.append(shade)
+            return {"above": band + shade, "below": band + shade + 1}
+        return grab
+
+    watch.see(bands(1), 7)  # the first reading with 7 left: the counter may not show it yet
     for step in (0, 0.5, 1.1, 2.5, 4.0):  # kept at 0 and 1.1 s; the rest is too soon, or one too many
         now[0] = 100 + step
-        watch.see(band + int(10 * step), 7)
-    assert [int(b[0, 0, 0]) for b in watch.samples[7]] == [0, 11]
-    watch.see(band, 6)
-    assert 6 not in watch.samples
+        watch.see(bands(int(10 * step)), 7)
+    assert [int(b[0, 0, 0]) for b in watch.samples["above"][7]] == [0, 11]
+    assert [int(b[0, 0, 0]) for b in watch.samples["below"][7]] == [1, 12]
+    assert grabs == [0, 11] and not watch.wants(7) and watch.wants(6)  # the strips grabbed only when kept
+    watch.see(bands(0), 6)
+    assert 6 not in watch.samples["above"]
     for count in range(17, 100, 10):  # numbers ending in 7: SAMPLES_PER_DIGIT of them at most
-        watch.see(band, count)
-        watch.see(band, count)
-    assert sum(len(kept) for count, kept in watch.samples.items() if count % 10 == 7) == counting.SAMPLES_PER_DIGIT
+        watch.see(bands(0), count)
+        watch.see(bands(0), count)
+    assert sum(len(kept) for count, kept in watch.samples["above"].items() if count % 10 == 7) == counting.SAMPLES_PER_DIGIT
+    assert not watch.wants(27) and not watch.wants(97)
     watch.learnt = True
-    watch.see(band, 8)
-    assert 8 not in watch.samples and watch.learn() is None
+    assert not watch.wants(8)
+    watch.see(bands(0), 8)
+    watch.see(bands(0), 8)
+    assert 8 not in watch.samples["above"] and watch.learn() is None
 
 
 def test_mines_left_are_told_only_for_a_board_in_play_whose_every_look_is_named() -> None:
@@ -128,8 +173,9 @@ def test_a_learnt_counter_is_added_to_a_pack_once(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "pack.json").write_text('{"cell_px": 16, "pitch": [16, 16], "scales": "any", "learnt": true}\n')
     cv2.imwrite(str(folder / "covered.png"), np.zeros((16, 16, 3), np.uint8))
-    assert len(add_counter(folder, *learnt)) == 10
+    assert len(add_counter(folder, learnt.digits, learnt.settings())) == 10
     pack = load_pack("learnt-x", tmp_path)
-    assert pack.has_counter and pack.counter == "right"
-    assert add_counter(folder, {d: p[:, :-1] for d, p in learnt[0].items()}, "left") == []  # never overwritten
+    assert pack.has_counter and (pack.counter, pack.counter_at, pack.counter_shortest) == ("right", "above", 2)
+    shrunk = {d: p[:, :-1] for d, p in learnt.digits.items()}
+    assert add_counter(folder, shrunk, {"counter": "left"}) == []  # never overwritten
     assert load_pack("learnt-x", tmp_path).counter == "right"

@@ -1,9 +1,9 @@
-"""Mines-left counters: the number a game shows above (or beside) its board.
+"""Mines-left counters: the number a game shows above, below or beside its board.
 
 Games draw them three ways, and a pack says which (bot/vision/pack.py):
 
 * seven-segment digits drawn the same everywhere (winemine, xdemineur): the pack's digit pictures are
-  matched over the band above the board (:func:`picture_counter`);
+  matched over the band above (or below) the board (:func:`picture_counter`);
 * seven-segment lights whose pack has no pictures of all ten digits (the web looks: their screens
   never show every digit): each light is decoded from which of its segments are lit
   (:func:`led_counter`);
@@ -132,10 +132,13 @@ def text_counter(band: np.ndarray, pack: SkinPack) -> int | None:
     return _chosen(read_text(band, pack), pack.counter)
 
 
-def picture_counter(band: np.ndarray, scale: float, digits: dict[int | str, np.ndarray], side: str) -> int | None:
+def picture_counter(
+    band: np.ndarray, scale: float, digits: dict[int | str, np.ndarray], side: str, shortest: int = 2
+) -> int | None:
     """Seven-segment digits drawn the same everywhere: every digit picture is matched over ``band``;
     the matches form runs of neighbouring digits on one line (the counters), of which the one on
-    ``side`` (a pack's ``counter``) is taken."""
+    ``side`` (a pack's ``counter``) is taken, among runs of at least ``shortest`` digits (a pack's
+    ``counter_shortest``: 1 for a counter that drops its leading zeros, as xbomb's)."""
     found: list[tuple[float, int, int, int, int | str]] = []  # score, x, y, width, digit
     for digit, picture in digits.items():
         if scale != 1:
@@ -158,7 +161,7 @@ def picture_counter(band: np.ndarray, scale: float, digits: dict[int | str, np.n
             runs[-1].append(match)
         else:
             runs.append([match])
-    return _chosen(["".join(str(m[4]) for m in run) for run in runs], side)
+    return _chosen(["".join(str(m[4]) for m in run) for run in runs], side, shortest)
 
 
 def led_counter(band: np.ndarray, pack: SkinPack) -> int | None:
@@ -206,10 +209,11 @@ def _lights(mask: np.ndarray, amount: np.ndarray) -> str | None:
     return text
 
 
-def _chosen(numbers: list[str], side: str) -> int | None:
-    """The counter on ``side`` among the numbers found left to right (at least two characters each); None
-    where it holds a glyph that could not be read (never a number it does not show)."""
-    numbers = [t for t in numbers if len(t) >= 2 and t.lstrip("-").replace(UNREAD, "0").isdigit()]
+def _chosen(numbers: list[str], side: str, shortest: int = 2) -> int | None:
+    """The counter on ``side`` among the numbers found left to right (at least ``shortest`` characters
+    each: a lone digit is more often a stray match than a counter); None where it holds a glyph that
+    could not be read (never a number it does not show)."""
+    numbers = [t for t in numbers if len(t) >= shortest and t.lstrip("-").replace(UNREAD, "0").isdigit()]
     if not numbers:
         return None
     chosen = numbers[0] if side == "left" else numbers[-1]

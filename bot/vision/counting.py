@@ -1,21 +1,25 @@
 """Learning a mines-left counter's digits by watching it count (for a look learnt by playing).
 
 Nearly every game shows how many mines are left, the mine count less the flags placed, above its
-board. While the learner plays, it keeps the strip above the board (the band that reading.py reads
-counters in) from readings whose every look it has named, by that number. The counter's last digit
+board (below it in Windows 7's Minesweeper and xbomb). While the learner plays, it keeps the strips
+above and below the board (the bands that reading.py reads counters in) from readings whose every
+look it has named, by that number. The counter's last digit
 is then the part of the strip that is the same in every picture whose number ends in the same
 digit, and differs between numbers that end in different digits but share the digits before: a
 timer beside it changes with time, not with the number; a face changes with the game's state; the
 digits before the last change with the tens. Cut where that part lies, the ten pictures are the
 counter's digits, drawn the same in each place of the counter (seven-segment lights; text drawn at
 whole pixels). They are kept only where every last digit was seen and the ten pictures read every
-strip kept back to its own number, on the left or the right (reading.py's picture_counter); else
-nothing is learnt and a board of a size minebot does not know needs ``--mines``.
+strip kept back to its own number, on the left or the right (reading.py's picture_counter), with
+leading zeros or without; else nothing is learnt and a board of a size minebot does not know needs
+``--mines``.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -28,10 +32,27 @@ SAMPLES_PER_DIGIT = 8  # and per last digit (a strip is some 100 kB: 200 mines w
 SAMPLE_GAP = 1.05
 
 
-def learn_digits(samples: dict[int, list[np.ndarray]]) -> tuple[dict[int, np.ndarray], str] | None:
-    """The pictures of the ten digits and the counter's side ("left" or "right" of the numbers
-    above the board), from pictures of the strip above the board by the number the counter showed
-    (all of one size); None where they cannot be told for certain."""
+PLACES = ("above", "below")  # the bands looked in: reading.py's band_above and band_below
+
+
+@dataclass(frozen=True, eq=False)
+class LearntCounter:
+    """A counter learnt: its ten digits, and where it is (a pack's ``counter`` settings)."""
+
+    digits: dict[int, np.ndarray]
+    side: str  # "left" or "right" of the numbers in its band
+    place: str = "above"  # the band: above or below the board
+    shortest: int = 2  # the fewest digits it shows (1: it drops leading zeros)
+
+    def settings(self) -> dict[str, str | int]:
+        """Its pack.json settings (bot/vision/pack.py)."""
+        return {"counter": self.side, "counter_at": self.place, "counter_shortest": self.shortest}
+
+
+def learn_digits(samples: dict[int, list[np.ndarray]], place: str = "above") -> LearntCounter | None:
+    """The pictures of the ten digits and which counter counts the mines, from pictures of the strip
+    at ``place`` by the number the counter showed (all of one size); None where they cannot be told
+    for certain."""
     if {count % 10 for count in samples} != set(range(10)):
         return None
     first: dict[int, np.ndarray] = {}  # a picture per last digit
@@ -55,46 +76,57 @@ def learn_digits(samples: dict[int, list[np.ndarray]]) -> tuple[dict[int, np.nda
     if len({picture.tobytes() for picture in digits.values()}) < 10:
         return None
     shown = [(count, band) for count, bands in samples.items() for band in bands]
-    for side in ("left", "right"):
-        if all(picture_counter(band, 1.0, digits, side) == count for count, band in shown):
-            return {int(d): picture for d, picture in digits.items()}, side
+    for shortest in (2, 1):  # a lone digit is taken only where no counter reads without it
+        for side in ("left", "right"):
+            if all(picture_counter(band, 1.0, digits, side, shortest) == count for count, band in shown):
+                return LearntCounter({int(d): picture for d, picture in digits.items()}, side, place, shortest)
     return None
 
 
 class CounterWatch:
-    """The strip above the board as the learner saw it, by the number of mines left then
-    (SAMPLES_PER_COUNT pictures of each number at most, SAMPLE_GAP apart, SAMPLES_PER_DIGIT of the
-    numbers ending in each digit, each from the second reading in a row with that number or a later
-    one)."""
+    """The strips above and below the board as the learner saw them, by the number of mines left
+    then (SAMPLES_PER_COUNT pictures of each number at most, SAMPLE_GAP apart, SAMPLES_PER_DIGIT of
+    the numbers ending in each digit, each from the second reading in a row with that number or a
+    later one)."""
 
     def __init__(self, mines: int) -> None:
         self.mines = mines
-        self.samples: dict[int, list[np.ndarray]] = {}
-        self._seen_at: dict[int, float] = {}
+        self.samples: dict[str, dict[int, list[np.ndarray]]] = {place: {} for place in PLACES}
+        self._kept_at: dict[int, list[float]] = {}  # by number, when each of its strips was kept
         self._last: int | None = None  # the number of the last reading
         self._per_digit = [0] * 10
         self.learnt = False  # the digits are known (the pack's, or learnt here): nothing left to watch
 
-    def see(self, band: np.ndarray, left: int) -> None:
-        """Keep ``band`` as showing ``left`` mines left, unless enough of that number are kept, or
-        the number changed since the last reading: a game may draw its counter after the flags
-        (minegauler's showed the last number in one picture of six)."""
-        kept = self.samples.get(left, [])
+    def see(self, bands: Callable[[], dict[str, np.ndarray]], left: int) -> None:
+        """Keep the strips ``bands()`` gives (by place) as showing ``left`` mines left, unless enough
+        of that number are kept, or the number changed since the last reading: a game may draw its
+        counter after the flags (minegauler's showed the last number in one picture of six).
+        ``bands`` is called only for strips that are kept."""
+        kept = self._kept_at.setdefault(left, [])
         now = time.monotonic()
         steady, self._last = left == self._last, left
-        if (self.learnt or not steady or len(kept) >= SAMPLES_PER_COUNT or self._per_digit[left % 10] >= SAMPLES_PER_DIGIT
-                or (kept and now - self._seen_at[left] < SAMPLE_GAP)):
+        if not steady or not self.wants(left) or (kept and now - kept[-1] < SAMPLE_GAP):
             return
-        self.samples[left] = [*kept, band.copy()]
-        self._seen_at[left] = now
+        for place, band in bands().items():
+            self.samples[place].setdefault(left, []).append(band.copy())
+        kept.append(now)
         self._per_digit[left % 10] += 1
 
-    def learn(self) -> tuple[dict[int, np.ndarray], str] | None:
-        """The digits and the counter's side, the first time they can be told (see learn_digits),
-        once the counter was seen with no flag placed: it must read the mine count there (a count of
-        the flags placed, counting up, reads its numbers back digit by digit in some games)."""
-        if self.learnt or self.mines not in self.samples:
+    def wants(self, left: int) -> bool:
+        """Whether a strip showing ``left`` mines left could still be kept (the learner then places
+        one flag at a time, and reads the board twice after each, so that every number shows)."""
+        return (not self.learnt and len(self._kept_at.get(left, ())) < SAMPLES_PER_COUNT
+                and self._per_digit[left % 10] < SAMPLES_PER_DIGIT)
+
+    def learn(self) -> LearntCounter | None:
+        """The counter, the first time it can be told (see learn_digits) above the board or below,
+        once it was seen with no flag placed: it must read the mine count there (a count of the
+        flags placed, counting up, reads its numbers back digit by digit in some games)."""
+        if self.learnt:
             return None
-        found = learn_digits(self.samples)
-        self.learnt = found is not None
-        return found
+        for place, samples in self.samples.items():
+            found = learn_digits(samples, place) if self.mines in samples else None
+            if found is not None:
+                self.learnt = True
+                return found
+        return None

@@ -20,7 +20,9 @@ Qt paint a revealed area in pieces; gnome-mines animates its reveals).
 ``level_keys`` maps a level to the keys that switch the running game to it, combinations separated
 by spaces (winemine: ``"alt+g e"``, its Game menu); the game's own size for that level counts.
 ``counter`` says which of the counters above the board counts the mines left: ``"left"`` or ``"right"``;
-``"beside"``: a "flags/mines" label right of the board (gnome-mines).
+``"beside"``: a "flags/mines" label right of the board (gnome-mines). ``counter_at``: ``"below"`` where
+the counters are below the board instead (default ``"above"``). ``counter_shortest``: the fewest
+digits the counter shows (default 2; 1 where it drops its leading zeros: a lone digit is taken then).
 ``counter_text`` marks counters drawn as text, whose pixels shift with their position:
 ``{"ink": [b, g, r], "paper": [b, g, r]}``; their digit pictures are single glyphs, read one by one.
 ``counter_leds`` marks seven-segment counters read by which segments are lit, with no digit pictures:
@@ -91,6 +93,8 @@ class SkinPack:
     level_keys: dict[str, str] = field(default_factory=dict)  # level -> keys that switch to it
     digits: dict[int | str, np.ndarray] = field(default_factory=dict)  # the counters' digits (and "/")
     counter: str = "left"  # which counter above the board counts the mines left
+    counter_at: str = "above"  # where the counters are: "above" or "below" the board
+    counter_shortest: int = 2  # the fewest digits the counter shows
     chord: str | None = None  # the button that chords: "middle", "both" or "left"; None: the bot does not chord
     counter_text: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None  # text counters: ink, paper
     counter_leds: tuple[int, int, int] | None = None  # seven-segment counters decoded by segment: lit colour
@@ -209,6 +213,8 @@ class _Settings(TypedDict):
     settle: float
     level_keys: dict[str, str]
     counter: str
+    counter_at: str
+    counter_shortest: int
     counter_text: tuple[tuple[int, int, int], tuple[int, int, int]] | None
     counter_leds: tuple[int, int, int] | None
     learnt: bool
@@ -224,6 +230,8 @@ def _settings(meta_path: Path) -> _Settings:
         text, leds, chord = meta.get("counter_text"), meta.get("counter_leds"), meta.get("chord")
         if chord not in (None, "middle", "both", "left"):
             raise ValueError(f"chord must be middle, both or left, not {chord!r}")
+        if meta.get("counter_at", "above") not in ("above", "below"):
+            raise ValueError(f"counter_at must be above or below, not {meta['counter_at']!r}")
         return {
             "cell_px": cell_px,
             "pitch": (pitch[0], pitch[1]),
@@ -235,6 +243,8 @@ def _settings(meta_path: Path) -> _Settings:
             "settle": float(meta.get("settle_ms", 30)) / 1000,
             "level_keys": {str(k): str(v) for k, v in meta.get("level_keys", {}).items()},
             "counter": str(meta.get("counter", "left")),
+            "counter_at": str(meta.get("counter_at", "above")),
+            "counter_shortest": int(meta.get("counter_shortest", 2)),
             "counter_text": None if text is None else (_colour(text["ink"]), _colour(text["paper"])),
             "counter_leds": None if leds is None else _colour(leds["lit"]),
             "learnt": bool(meta.get("learnt", False)),
@@ -338,13 +348,14 @@ def start_learnt_pack(folder: Path, cell_px: int, pitch: tuple[float, float], ru
         }) + "\n")
 
 
-def add_counter(folder: Path, digits: dict[int, np.ndarray], side: str) -> list[str]:
-    """Give a learnt pack its counter's digit pictures and which counter counts the mines (``side``),
-    unless it has digits already. Returns the files written."""
+def add_counter(folder: Path, digits: dict[int, np.ndarray], settings: dict[str, str | int]) -> list[str]:
+    """Give a learnt pack its counter's digit pictures and the settings that say which counter counts
+    the mines (``counter``, ``counter_at``, ``counter_shortest``), unless it has digits already.
+    Returns the files written."""
     if any(folder.glob("digit-*.png")):
         return []
     meta = folder / "pack.json"
-    meta.write_text(json.dumps({**json.loads(meta.read_text()), "counter": side}) + "\n")
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), **settings}) + "\n")
     return add_tiles(folder, {f"digit-{d}": [digits[d]] for d in sorted(digits)})
 
 

@@ -18,7 +18,7 @@ from bot.vision.pack import SkinPack, pack_named
 from bot.vision.tiles import classifier_for, read_cells, zeros_beside_covered
 from bot.vocabulary import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, STANDARD_MINES, WRONG_FLAG, State
 
-BAND_PITCHES = 6  # the face and the counters sit within this many cell pitches above the board
+BAND_PITCHES = 6  # the face and the counters sit within this many cell pitches above (or below) the board
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,6 +107,14 @@ def band_above(image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, int, 
     return image[top:y, left : x + w], left, top
 
 
+def band_below(image: np.ndarray, geometry: Geometry) -> np.ndarray:
+    """The strip below the board, as high as band_above's: some games put their counters there
+    (Windows 7's Minesweeper, xbomb)."""
+    x, y, w, h = geometry.region()
+    bottom = round(y + h + BAND_PITCHES * geometry.pitch[1])
+    return image[max(y + h, 0) : max(bottom, 0), max(x, 0) : x + w]
+
+
 def read_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int | None:
     """The mines-left counter, or None where the pack cannot read one or none shows
     (how each kind of counter is read: bot/vision/counter.py)."""
@@ -116,12 +124,12 @@ def read_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int |
         x, y, w, h = geometry.region()
         strip = image[max(y, 0) : y + h // 2, max(x + w, 0) : x + w + max(round(8 * geometry.pitch[0]), 300)]
         return label_counter(strip, pack)
-    band, _, _ = band_above(image, geometry)
+    band = band_below(image, geometry) if pack.counter_at == "below" else band_above(image, geometry)[0]
     if pack.counter_text is not None:
         return text_counter(band, pack)
     if pack.counter_leds is not None:
         return led_counter(band, pack)
-    return picture_counter(band, geometry.scale, pack.digits, pack.counter)
+    return picture_counter(band, geometry.scale, pack.digits, pack.counter, pack.counter_shortest)
 
 
 def board_state(board: Board, flags_to_win: bool = False) -> State:
