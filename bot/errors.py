@@ -65,3 +65,12 @@ class BoardGone(ScreenError):
 
 class ClicksIgnored(ScreenError):
     """Cells clicked still look as they did: the game ignores the clicks (paused, covered, or over)."""
+
+
+class CoverUndecided(ScreenError):
+    """A new game's board opened by the game itself reads two ways by the rules: either of two looks
+    may be the covered one (``options``)."""
+
+    def __init__(self, message: str, options: list[int]) -> None:
+        super().__init__(message)
+        self.options = options

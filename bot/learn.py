@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -28,12 +27,12 @@ import numpy as np
 from bot.actuator import Mouse
 from bot.board import Board
 from bot.capture import Region, Screen
-from bot.errors import ClicksIgnored, InconsistentBoard, ScreenError
+from bot.errors import ClicksIgnored, CoverUndecided, InconsistentBoard, ScreenError
 from bot.guard import ClickGuard
 from bot.live import LATENCY_FACTOR, SLOW_GAME, board_region, park_point, wait_for_new_second
-from bot.naming import Looks, Naming, covered_looks, name_looks
+from bot.naming import Looks, Naming, covered_looks, name_looks, probe_cells
 from bot.outcome import Judge, changed_apart
-from bot.play import GameResult
+from bot.play import GameResult, Tally
 from bot.restart import Restarter
 from bot.solver import get_strategy
 from bot.solver.guess import first_click
@@ -43,19 +42,10 @@ from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT, MOVED, LookBook
 from bot.vision.pack import SkinPack, add_board, add_counter, add_tiles, learnt_pack_folder, start_learnt_pack
 from bot.vision.reading import band_above, band_below
-from bot.vocabulary import CHAR_OF, COVERED, EXPLODED, FLAG, MINE, NUMBERS, TILE_NAMES, WRONG_FLAG, Cell, FirstClickRule, State
+from bot.vocabulary import CHAR_OF, COVERED, FLAG, NUMBERS, TILE_NAMES, Cell, FirstClickRule, State
 
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
 STABLE_TRIES = 5  # readings that may show a look that then goes away, before the learner stops
-
-
-@dataclass
-class _Tally:
-    """What one game took: guesses, readings and clicks."""
-
-    guesses: int = 0
-    readings: int = 0
-    clicks: int = 0
 
 
 class Learner:
@@ -94,14 +84,7 @@ class Learner:
         """Start from what a pack learnt before: each tile a look, named as the pack names it."""
         self.counter.learnt = pack.has_counter
         for tile in pack.tiles:
-            look = self.book.add(tile.image)
-            code = int(tile.code)
-            if code in (COVERED, FLAG):
-                self.looks.hidden[look] = code
-            elif code in (MINE, EXPLODED, WRONG_FLAG):
-                self.looks.ends[look] = code
-            elif code >= 0:
-                self.looks.possible[look] = frozenset({code})
+            self.looks.name(self.book.add(tile.image), int(tile.code))
         board = pack.new_board(self.geometry.rows, self.geometry.cols)
         if board is not None:  # each cell as it showed covered there (cells over a background picture)
             self.covered_pictures[:] = self.book.compared(board)
@@ -115,13 +98,30 @@ class Learner:
         self.new_board = self.book.cut_cells(self.image)[0]
         self._cover(self._assign(self.image))
 
-    def _cover(self, looks: np.ndarray) -> None:
-        """Take the looks of a new game's board as the covered ones."""
+    def _cover(self, looks: np.ndarray) -> np.ndarray:
+        """Take the looks of a new game's board as the covered ones; the looks now."""
         try:
-            self.looks.hidden.update({k: COVERED for k in covered_looks(looks, self.mines)})
-        except ScreenError as exc:
-            raise ScreenError(f"{exc} (the screen is saved in {self.save_screen()})") from exc
-        self._shown(looks)
+            covered = covered_looks(looks, self.mines)
+        except CoverUndecided as exc:
+            covered, looks = self._probe(looks, exc)
+        self.looks.hidden.update({k: COVERED for k in covered})
+        return self._shown(looks)
+
+    def _probe(self, looks: np.ndarray, undecided: CoverUndecided) -> tuple[list[int], np.ndarray]:
+        """Which look is covered where the rules allow two (an area the game opened along the board's
+        edge, about as big as the covered part): a cell safe were each of them covered is clicked
+        (were the other one covered, it is an open cell, and with no flag placed yet a click on it
+        does nothing); the look whose cell changes is covered. The covered look, and the looks now."""
+        cells = probe_cells(looks, undecided.options, self.mines)
+        if cells is not None:
+            self._click(cells, "left")
+            deadline = time.perf_counter() + SLOW_GAME
+            while time.perf_counter() < deadline:
+                now = self.read()
+                changed = [k for k, cell in zip(undecided.options, cells, strict=True) if now[cell] != looks[cell]]
+                if changed:
+                    return changed[:1], now
+        raise ScreenError(f"{undecided} (the screen is saved in {self.save_screen()})") from undecided
 
     # -- reading ----------------------------------------------------------------------------
     def read(self) -> np.ndarray:
@@ -177,13 +177,12 @@ class Learner:
 
     def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right") -> np.ndarray:
         """Read until every cell clicked shows another look than before (the game drew the click);
-        a game is given max(SLOW_GAME, LATENCY_FACTOR x its slowest redraw so far) for it. Clicks
-        not shown by then are clicked once more, then given as long again: the first click on a
-        window that does not have the focus may only give it the focus, and a flag once went
-        unanswered for 2 s in winemine, in one of eight 20-game runs. (Not where cells away from the
-        clicks changed: the game may be over.) A second left click on a cell the game did open chords
-        a number with no flags around it, which does nothing; a flag drawn later than that shows as a
-        question mark over a mine, which is no worse."""
+        a game is given max(SLOW_GAME, LATENCY_FACTOR x its slowest redraw so far). Clicks not shown by
+        then are clicked once more, then given as long again: a first click may only focus the window,
+        and winemine left a flag unanswered for 2 s in one of eight 20-game runs. (Not where cells
+        away from the clicks changed: the game may be over.) A second left click on an opened cell
+        chords a number with no flags around it: nothing; a flag drawn late shows as a question mark
+        over a mine, no worse."""
         start = time.perf_counter()
         limit = max(SLOW_GAME, LATENCY_FACTOR * self.latency)
         retried = False
@@ -230,7 +229,7 @@ class Learner:
         start = time.perf_counter()
         looks = self.read()
         if not self.looks.hidden:  # nothing known: a new game's board says what covered cells look like
-            self._cover(looks)
+            looks = self._cover(looks)
         opened = not np.isin(looks, self.looks.covered()).all()
         if not opened and self.image is not None:
             self.new_board = self.book.cut_cells(self.image)[0]
@@ -238,7 +237,7 @@ class Learner:
             raise ScreenError("minebot learns and plays from a new game: start one and run it again")
         assert self.image is not None
         self.restarter.playing(self.image)
-        tally = _Tally()
+        tally = Tally()
         on_safe = False
         state: State = "playing"
         self.judge.answered()
@@ -258,9 +257,9 @@ class Learner:
         if state == "won":
             self._finish(looks)
         self.save()
-        return GameResult(state, tally.guesses, tally.readings, time.perf_counter() - start, on_safe, clicks=tally.clicks)
+        return tally.result(state, time.perf_counter() - start, on_safe)
 
-    def _play_on(self, state: State, looks: np.ndarray, tally: _Tally) -> tuple[State, np.ndarray, bool]:
+    def _play_on(self, state: State, looks: np.ndarray, tally: Tally) -> tuple[State, np.ndarray, bool]:
         """Play a game from ``looks`` to its end, counting in ``tally``: the state, the last looks,
         and whether it was lost on a cell called safe."""
         on_safe = False

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bot.board import Board, dilate, neighbour_sum
-from bot.errors import InconsistentBoard, ScreenError
+from bot.errors import CoverUndecided, InconsistentBoard
 from bot.solver.exact import Budget, TooComplex, probabilities
 from bot.solver.rules import Problem, bits, problem
 from bot.vocabulary import COVERED, EXPLODED, FLAG, MINE, NUMBERS, QUESTION, WRONG_FLAG, Cell
@@ -181,6 +181,15 @@ class Looks:
         named = {k: next(iter(v)) for k, v in self.possible.items() if len(v) == 1}
         return {**self.hidden, **self.ends, **named}
 
+    def name(self, look: int, code: int) -> None:
+        """Know ``look`` as ``code`` (a cell code: covered, flag, an end-of-game look, or a number)."""
+        if code in (COVERED, FLAG):
+            self.hidden[look] = code
+        elif code in (MINE, EXPLODED, WRONG_FLAG):
+            self.ends[look] = code
+        elif code >= 0:
+            self.possible[look] = frozenset({code})
+
     def covered(self) -> list[int]:
         return [k for k, code in self.hidden.items() if code == COVERED]
 
@@ -224,10 +233,23 @@ def covered_looks(looks: np.ndarray, mines: int) -> list[int]:
     # is the covered one, as a new game's 0s are few next to its covered cells; else it is not clear.
     size = dict(zip(kinds.tolist(), counts.tolist()))
     if len(fits) > 1 and size[fits[0]] < 2 * size[fits[1]]:
-        raise ScreenError(
-            "cannot tell which cells are covered on this board: start a new game (every cell covered) and run minebot again"
+        raise CoverUndecided(
+            "cannot tell which cells are covered on this board: start a new game (every cell covered) and run minebot again",
+            fits[:2],
         )
     return fits[:1]
+
+
+def probe_cells(looks: np.ndarray, options: list[int], mines: int) -> list[Cell] | None:
+    """For each look in ``options``, a cell safe by the rules were that look the covered one
+    (learn.py clicks them to tell which is: see CoverUndecided); None where one has no safe cell."""
+    cells = []
+    for covered in options:
+        safe = name_looks(looks, {covered: COVERED}, mines=mines).safe
+        if not safe:
+            return None
+        cells.append(min(safe))
+    return cells
 
 
 def opened_area(looks: np.ndarray, covered: int, mines: int) -> bool:

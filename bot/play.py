@@ -66,6 +66,18 @@ class GameResult:
         return self.state == "won"
 
 
+@dataclass
+class Tally:
+    """What one game took so far: guesses, readings and clicks (the learner's count)."""
+
+    guesses: int = 0
+    readings: int = 0
+    clicks: int = 0
+
+    def result(self, state: State, seconds: float, lost_on_certain: bool) -> GameResult:
+        return GameResult(state, self.guesses, self.readings, seconds, lost_on_certain, clicks=self.clicks)
+
+
 def plan_chords(board: Board, safe: Iterable[Cell]) -> tuple[list[Cell], list[Cell]]:
     """Split the cells to open into chords and single clicks, with as few clicks as a greedy pick gives.
 

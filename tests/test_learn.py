@@ -220,6 +220,46 @@ def test_a_board_the_game_opened_itself_names_its_covered_look(name: str) -> Non
     assert (truth.board.cells[looks == covered] == COVERED).all()
 
 
+def test_an_area_opened_along_the_edge_that_reads_either_way_gives_a_safe_cell_for_each_way() -> None:
+    """A real xdemineur board whose opened area the rules read either way round (a learning run
+    stopped on it): covered_looks names both looks, and for each a cell that would be safe were it
+    the covered one, which the learner clicks to tell (the true covered one's cell is covered)."""
+    from bot.errors import CoverUndecided
+    from bot.naming import covered_looks, probe_cells
+    from bot.vision.labels import read_label
+    from bot.vision.looks import LookBook
+
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur" / "beginner-opened-along-the-edge-either-way.board"
+    truth = read_label(path)
+    image = load_image(path.with_suffix(".png"))
+    looks = LookBook(find_grid(image)).assign(image)
+    with pytest.raises(CoverUndecided) as undecided:
+        covered_looks(looks, truth.board.mines)
+    options = undecided.value.options
+    cells = probe_cells(looks, options, truth.board.mines)
+    assert cells is not None and len(set(options)) == 2
+    covered = [k for k in options if (truth.board.cells[looks == k] == COVERED).all()]
+    assert len(covered) == 1
+    cell = cells[options.index(covered[0])]
+    assert truth.board.cells[cell] == COVERED and looks[cell] == covered[0]
+
+
+# the covered look the one with more cells (seeds 1, 4) or fewer (45, 214, 215: the opened area is larger)
+@pytest.mark.parametrize("seed, first", [(1, (0, 8)), (4, (0, 0)), (45, (4, 8)), (214, (0, 8)), (215, (0, 0))])
+def test_a_board_that_reads_either_way_is_told_by_clicking_a_cell_safe_each_way(seed: int, first: tuple[int, int]) -> None:
+    """A game that opened an area along the edge before the learner saw it (as xdemineur does), which
+    the rules read either way: the learner clicks a cell safe were each look covered, the one that
+    changes says which is covered, and the game goes on with no loss on a cell called safe."""
+    drawn = DrawnGame("winemine", "beginner", seed=seed)
+    drawn.click(ORIGIN[0] + 16 * first[1] + 8, ORIGIN[1] + 16 * first[0] + 8)
+    learner = _learner(drawn)
+    result = learner.play_game()
+    assert not result.lost_on_certain
+    assert [button for _, _, button in drawn.clicks[1:3]] == ["left", "left"]
+    for look, code in learner.looks.names().items():
+        assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
+
+
 def test_cells_over_a_picture_are_all_covered_on_a_new_board() -> None:
     """A new board whose covered cells show several looks (as over a background picture) and no
     opened area: every look is covered, none is taken for a number."""
