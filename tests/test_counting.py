@@ -142,6 +142,7 @@ def test_the_watch_keeps_two_strips_a_second_apart_per_number_once_it_held_a_rea
     assert [int(b[0, 0, 0]) for b in watch.samples["above"][7]] == [0, 11]
     assert [int(b[0, 0, 0]) for b in watch.samples["below"][7]] == [1, 12]
     assert grabs == [0, 11] and not watch.wants(7) and watch.wants(6)  # the strips grabbed only when kept
+    assert not watch.eager(17) and watch.eager(6)  # two strips of numbers ending in 7 kept: no more flags one by one
     watch.see(bands(0), 6)
     assert 6 not in watch.samples["above"]
     for count in range(17, 100, 10):  # numbers ending in 7: SAMPLES_PER_DIGIT of them at most

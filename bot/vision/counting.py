@@ -26,6 +26,7 @@ import numpy as np
 from bot.vision.counter import picture_counter
 
 SAMPLES_PER_COUNT = 2  # pictures of the strip kept per number shown
+EAGER_PER_DIGIT = 2  # until this many strips of numbers ending in a digit are kept, flags go one at a time
 SAMPLES_PER_DIGIT = 8  # and per last digit (a strip is some 100 kB: 200 mines would keep 40 MB without it)
 # s between the two pictures of one number: a timer beside the counter ticks in between, so that
 # its digits are not taken for the counter's
@@ -113,10 +114,16 @@ class CounterWatch:
         self._per_digit[left % 10] += 1
 
     def wants(self, left: int) -> bool:
-        """Whether a strip showing ``left`` mines left could still be kept (the learner then places
-        one flag at a time, and reads the board twice after each, so that every number shows)."""
+        """Whether a strip showing ``left`` mines left could still be kept."""
         return (not self.learnt and len(self._kept_at.get(left, ())) < SAMPLES_PER_COUNT
                 and self._per_digit[left % 10] < SAMPLES_PER_DIGIT)
+
+    def eager(self, left: int) -> bool:
+        """Whether a strip showing ``left`` mines left is wanted enough that the learner places one
+        flag at a time and reads the board twice after each, so that every number shows (flags in
+        batches skip numbers): until EAGER_PER_DIGIT strips of numbers ending in its last digit are
+        kept (a game with no counter that counts the mines left then costs some 20 such flags)."""
+        return self.wants(left) and self._per_digit[left % 10] < EAGER_PER_DIGIT
 
     def learn(self) -> LearntCounter | None:
         """The counter, the first time it can be told (see learn_digits) above the board or below,
