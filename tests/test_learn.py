@@ -431,6 +431,18 @@ def test_a_game_whose_first_click_was_played_is_learnt_from_its_new_board(seed: 
         assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
 
 
+def test_the_guard_tells_a_pixel_changed_once_a_channel_moved_by_over_24() -> None:
+    from bot.guard import _differs
+
+    before = np.full((4, 5, 3), 100, dtype=np.uint8)
+    now = before.copy()
+    now[0, 0, 2], now[1, 1, 0], now[2, 2, 1], now[3, 3] = 124, 125, 75, (76, 124, 100)
+    expected = np.zeros((4, 5), bool)
+    expected[1, 1] = expected[2, 2] = True
+    np.testing.assert_array_equal(_differs(now, before), expected)
+    np.testing.assert_array_equal(_differs(now[1:, 1:], before[1:, 1:]), expected[1:, 1:])  # a view of the grab
+
+
 @pytest.mark.parametrize("then", ["opened", "lost"])
 def test_a_click_after_covered_cells_changed_apart_from_the_clicks_is_held_back(then: str) -> None:
     """The guard before each click: an area opened by the last click (covered cells changed, joined
