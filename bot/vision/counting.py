@@ -3,16 +3,15 @@
 Nearly every game shows how many mines are left, the mine count less the flags placed, above its
 board (below it in Windows 7's Minesweeper and xbomb). While the learner plays, it keeps the strips
 above and below the board (the bands that reading.py reads counters in) from readings whose every
-look it has named, by that number. The counter's last digit
-is then the part of the strip that is the same in every picture whose number ends in the same
-digit, and differs between numbers that end in different digits but share the digits before: a
-timer beside it changes with time, not with the number; a face changes with the game's state; the
-digits before the last change with the tens. Cut where that part lies, the ten pictures are the
-counter's digits, drawn the same in each place of the counter (seven-segment lights; text drawn at
-whole pixels). They are kept only where every last digit was seen and the ten pictures read every
-strip kept back to its own number, on the left or the right (reading.py's picture_counter), with
-leading zeros or without; else nothing is learnt and a board of a size minebot does not know needs
-``--mines``.
+look it has named, by that number. The counter's last digit is then the part of a strip that is the
+same in every picture whose number ends in the same digit, and differs between numbers that end in
+different digits but share the digits before: a timer beside it changes with time, not with the
+number; a face changes with the game's state; the digits before the last change with the tens. Cut
+where that part lies, the ten pictures are the counter's digits, drawn the same in each place of the
+counter (seven-segment lights; text drawn at whole pixels). They are kept only where every last
+digit was seen and the ten pictures read every strip kept back to its own number, on the left or the
+right (counter.py's picture_counter), with leading zeros or without; else nothing is learnt and a
+board of a size minebot does not know needs ``--mines``.
 """
 
 from __future__ import annotations
