@@ -349,9 +349,11 @@ def _skins(ns: argparse.Namespace) -> int:
             print(f"{name:16} {source:8} hidden (MINEBOT_HIDE_SKINS)")
             continue
         pack = load_pack(name)
-        scales = "any" if pack.scales is None else ",".join(f"{s:g}" for s in pack.scales)
+        scales = "any size" if pack.scales is None else ",".join(f"{s:g}" for s in pack.scales) + "x"
         kinds = sorted({t.file.partition("-")[0].removesuffix(".png") for t in pack.tiles})
-        print(f"{name:16} {source:8} {pack.cell_px:3d} px cells at {scales}x; {len(pack.tiles)} pictures ({' '.join(kinds)}); {pack.path}")
+        where = "beside the board" if pack.counter == "beside" else f"the {pack.counter} one {pack.counter_at} the board"
+        counter = f"mines counter: {where}" if pack.has_counter else "no mines counter"
+        print(f"{name:16} {source:8} {pack.cell_px:3d} px cells at {scales}; {len(pack.tiles)} pictures ({' '.join(kinds)}); {counter}; {pack.path}")
     print(f"learnt packs are kept in {learnt}")
     return 0
 

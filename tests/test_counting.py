@@ -167,6 +167,31 @@ def test_mines_left_are_told_only_for_a_board_in_play_whose_every_look_is_named(
     assert looks.mines_left(np.array([[0, 4]]), 10) is None  # a mine shows: over
 
 
+def test_skins_lists_a_learnt_pack_with_its_counter_and_removes_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """`minebot skins`: each pack, shipped or learnt, with where its mines counter is; --remove
+    takes a learnt pack away and refuses a shipped one."""
+    from bot.cli import main
+    from bot.userdata import learnt_skins
+    from bot.vision.pack import start_learnt_pack
+
+    learnt = learn_digits(_strips(XBOMB / "below"), "below")
+    assert learnt is not None
+    folder = learnt_skins() / "learnt-xbomb"
+    folder.mkdir(parents=True)
+    start_learnt_pack(folder, 50, (50.0, 50.0), "safe", 100, 16.0)
+    cv2.imwrite(str(folder / "covered.png"), np.zeros((50, 50, 3), np.uint8))
+    add_counter(folder, learnt.digits, learnt.settings())
+    assert main("skins") == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert "learnt" in lines["learnt-xbomb"] and "at any size" in lines["learnt-xbomb"]
+    assert "mines counter: the right one below the board" in lines["learnt-xbomb"]
+    assert "mines counter: the right one above the board" in lines["winemine"]
+    assert "mines counter: beside the board" in lines["gnome-mines"]
+    assert main("skins", "--remove", "learnt-xbomb") == 0 and not folder.exists()
+    assert main("skins", "--remove", "winemine") != 0
+    assert "shipped with minebot" in capsys.readouterr().err
+
+
 def test_a_learnt_counter_is_added_to_a_pack_once(tmp_path: Path) -> None:
     learnt = learn_digits(_strips())
     assert learnt is not None
