@@ -26,7 +26,9 @@ from bot.vision.counter import picture_counter
 
 SAMPLES_PER_COUNT = 2  # pictures of the strip kept per number shown
 EAGER_PER_DIGIT = 2  # until this many strips of numbers ending in a digit are kept, flags go one at a time
-SAMPLES_PER_DIGIT = 8  # and per last digit (a strip is some 100 kB: 200 mines would keep 40 MB without it)
+# and per last digit: a strip above or below an expert board of 31 px cells is some 0.5 MB, and a
+# game with no counter that counts the mines left fills this up (40 MB at 4)
+SAMPLES_PER_DIGIT = 4
 # s between the two pictures of one number: a timer beside the counter ticks in between, so that
 # its digits are not taken for the counter's
 SAMPLE_GAP = 1.05
@@ -133,6 +135,6 @@ class CounterWatch:
         for place, samples in self.samples.items():
             found = learn_digits(samples, place) if self.mines in samples else None
             if found is not None:
-                self.learnt = True
+                self.learnt, self.samples = True, {place: {} for place in PLACES}  # the strips are not needed again
                 return found
         return None
