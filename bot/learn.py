@@ -284,8 +284,8 @@ class Learner:
             flags = sorted(c for c in certain_mines if self.flags and looks[c] in self.looks.covered())
             if flags:
                 # while the counter is watched, one flag at a time, read twice: it shows every number
-                watch = (not self.counter.learnt and (left := self.looks.mines_left(looks, self.mines)) is not None
-                         and self.counter.eager(left - 1))
+                left = self.looks.mines_left(looks, self.mines)
+                watch = left is not None and self.counter.eager(left - 1)
                 flags = self._click(flags[:1] if watch else flags, "right")
                 tally.clicks += len(flags)
                 after = self.read_after(flags, looks)

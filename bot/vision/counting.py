@@ -98,7 +98,6 @@ class CounterWatch:
         self._last: int | None = None  # the number of the last reading
         self._per_digit = [0] * 10
         self.learnt = False  # the digits are known (the pack's, or learnt here): nothing left to watch
-        self._tried_with = -1  # strips held when learn last tried them: the same strips teach the same
 
     def see(self, bands: Callable[[], dict[str, np.ndarray]], left: int) -> None:
         """Keep the strips ``bands()`` gives (by place) as showing ``left`` mines left, unless enough
@@ -131,10 +130,8 @@ class CounterWatch:
         """The counter, the first time it can be told (see learn_digits) above the board or below,
         once it was seen with no flag placed: it must read the mine count there (a count of the
         flags placed, counting up, reads its numbers back digit by digit in some games)."""
-        held = sum(len(bands) for samples in self.samples.values() for bands in samples.values())
-        if self.learnt or held == self._tried_with:
+        if self.learnt:
             return None
-        self._tried_with = held
         for place, samples in self.samples.items():
             found = learn_digits(samples, place) if self.mines in samples else None
             if found is not None:
