@@ -88,11 +88,15 @@ class Judge:
             across = self.drawn_across(clicked, before, after)
             if across is not None:
                 return across
+        # a game may flag or show its mines at a win, but opens no cell apart from the clicks: a number
+        # there is a lost game showing every cell (xbomb: its last safe cell shows a number)
+        opened = elsewhere & np.isin(after, [k for k, code in known.items() if code in NUMBERS])
         hidden = np.isin(after, list(self.looks.hidden)) | elsewhere
         # a won game leaves its mines covered or changes them all (flags them): some changed and
         # some covered is a loss that shows the mines, its last safe cell still covered
         mixed = elsewhere.any() and np.isin(after, self.looks.covered()).any()
-        if int(hidden.sum()) == self.mines and not mixed and not any(known.get(int(after[c])) == EXPLODED for c in clicked):
+        if (int(hidden.sum()) == self.mines and not mixed and not opened.any()
+                and not any(known.get(int(after[c])) == EXPLODED for c in clicked)):
             for k in np.unique(after[elsewhere]):  # the game flagged the mines itself
                 self.looks.hidden.setdefault(int(k), FLAG)
             return "won"

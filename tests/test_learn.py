@@ -526,6 +526,36 @@ def test_a_lost_guess_between_the_last_two_cells_is_a_loss_not_a_flagged_win() -
     assert judge.outcome([(1, 4)], before, after, guess=True) == "won"
 
 
+@pytest.mark.parametrize("flags_at_the_end", ["kept", "shown as mines"])
+def test_a_lost_guess_in_a_game_that_shows_every_cell_is_a_loss_and_names_no_number_a_flag(flags_at_the_end: str) -> None:
+    """xbomb shows every cell when a game is lost. A lost guess between the last two covered cells,
+    apart from each other, there leaves no cell covered, and the other cell shows a number: the
+    hidden cells after it (flags, and that number apart from the click) were as many as the mines,
+    as after a win whose mines the game flags. It was taken for one, the number's look for a flag,
+    and the next game stopped on its first opening ("the look of cell (0,0) can show no number",
+    once in CI, twice in 23 runs here). A number apart from the clicks is a loss."""
+    import io
+
+    from bot.naming import Looks
+    from bot.outcome import Judge
+
+    covered, zero, one, two, flag, bomb = 0, 1, 2, 3, 4, 5
+    looks = Looks(hidden={covered: COVERED, flag: CODE_OF["F"]},
+                  possible={zero: frozenset({0}), one: frozenset({1}), two: frozenset({2})})
+    before = np.full((4, 5), one)
+    before[0, 4] = before[3, 4] = covered  # one of them the last mine, the other a 2
+    before[1, 0] = before[2, 2] = flag
+    after = before.copy()
+    after[0, 4] = bomb  # the guess hit the mine, and the game shows every cell
+    after[3, 4] = two
+    if flags_at_the_end != "kept":
+        after[1, 0] = after[2, 2] = bomb
+    judge = Judge(looks, 3, io.StringIO(), lambda: Path("unused"))
+    assert judge.outcome([(0, 4)], before, after, guess=True) == "lost"
+    assert looks.hidden == {covered: COVERED, flag: CODE_OF["F"]}
+    assert looks.ends[bomb] == CODE_OF["X"] and two not in looks.ends
+
+
 def test_a_run_started_on_a_lost_game_tells_it_is_over_by_its_learnt_pack() -> None:
     """The next run, with the pack learnt, finds the last run's lost game on the board: it tells the
     game is over (a mine in sight), so `play` starts a new one rather than stopping. With nothing
