@@ -126,6 +126,10 @@ class Judge:
                 if int(changed.sum()) == 1 or unnamed or not np.isin(after, self.looks.covered()).any():
                     self.learn_end(clicked[0], after, changed)
                     return "lost"
+                # a box drawn over the board at the end, over the cell clicked too (kmines' "You have lost.")
+                across = self.drawn_across(clicked, before, after)
+                if across is not None:
+                    return across
                 # a mine opens no area: the looks are wrong (two values taken for one)
                 raise ScreenError(
                     f"this board's looks admit no naming ({exc}): minebot cannot tell some of its cells apart "
@@ -154,10 +158,15 @@ class Judge:
         outside[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1] = False
         mines = np.isin(now, [MINE, EXPLODED]) & outside
         hidden_before = np.isin(before, list(self.looks.hidden))
-        # hidden cells that show something new apart from the clicks and the band: the mines of a
-        # lost game, in a look not learnt yet (a won game leaves its mines covered, or flags them)
-        kept = np.isin(after, [*self.looks.hidden, *np.unique(after[over])])
-        shown = changed_apart(clicked, before, after) & hidden_before & outside & ~kept
+        # hidden cells outside the box that show something new apart from the clicks (joined to them
+        # by no cell of the band: it may join mines to a click under it): the mines of a lost game, in
+        # a look not learnt yet (a won game leaves its mines covered, or flags them; numbers are no mines)
+        band = np.isin(after, np.unique(after[over]))
+        kept = band | np.isin(after, [*self.looks.hidden, *(k for k, code in names.items() if code in NUMBERS)])
+        moved = (after != before) & ~band
+        for cell in clicked:
+            moved[cell] = True
+        shown = apart(clicked, moved) & hidden_before & outside & ~kept
         shows_mine = any(mines[c] for c in clicked) or bool((mines & hidden_before).any()) or bool(shown.any())
         print(f"minebot: something is drawn across the board: the game is over ({'lost' if shows_mine else 'won'}, "
               "from what shows around it)", file=self.out)

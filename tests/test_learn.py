@@ -497,6 +497,28 @@ def test_a_band_across_a_board_whose_mines_were_never_seen_ends_the_game_as_it_w
     assert judge.drawn_across(clicked, before, after) == end
 
 
+def test_a_band_drawn_over_the_cell_guessed_ends_the_game() -> None:
+    """kmines' "You have lost." box, drawn over the cell just guessed: what changed is all joined to
+    the click, so nothing changed apart from it, and the box's looks admit no naming. Revealed cells
+    under a look of another value say something is drawn across the board: the game is over (it
+    stopped with "this board's looks admit no naming" once in CI, in its first game)."""
+    import io
+
+    from bot.naming import Looks
+    from bot.outcome import Judge
+
+    covered, zero, one, band, mine = 0, 1, 2, 3, 4
+    looks = Looks(hidden={covered: COVERED}, possible={zero: frozenset({0}), one: frozenset({1})})
+    before = np.full((6, 10), covered)
+    before[:, :4] = zero
+    before[:, 4] = one
+    after = before.copy()
+    after[2:4, 1:10] = band  # over opened cells and the cell guessed, (3,6), and beyond its neighbours
+    after[4, 8] = after[5, 9] = mine  # the mines shown, joined to the click through the band only
+    judge = Judge(looks, 10, io.StringIO(), lambda: Path("unused"))
+    assert judge.outcome([(3, 6)], before, after, guess=True) == "lost"
+
+
 def test_a_lost_guess_between_the_last_two_cells_is_a_loss_not_a_flagged_win() -> None:
     """The learner's first loss, on a guess between the last two covered cells, where the game
     shows the other mines: the cells hidden after it (mines shown, flags, and the safe cell still
