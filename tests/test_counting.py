@@ -27,6 +27,7 @@ from bot.vocabulary import COVERED, FLAG, MINE
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 STRIPS = FIXTURES / "winemine" / "counter-strips"
 XBOMB = FIXTURES / "xbomb" / "counter-strips"  # above/ and below/ the board, 10 beginner games
+MINEGAULER = FIXTURES / "minegauler" / "counter-strips"  # above the board, 20 beginner games
 
 
 def _strips(folder: Path = STRIPS) -> dict[int, list[np.ndarray]]:
@@ -76,6 +77,28 @@ def test_a_counter_below_the_board_with_no_leading_zeros_is_learnt_and_reads_eve
         flags = int((truth.board.cells == FLAG).sum())
         assert read_counter(image, find_grid(image), pack) == 10 - flags, board.stem
     assert read_counter(image, find_grid(image), replace(pack, counter_at="above")) is None
+
+
+def test_a_counter_beside_a_timer_that_showed_the_same_second_twice_is_learnt_and_reads_every_screenshot() -> None:
+    """minegauler's strips from a 20-game run that learnt no counter: the timer on the right showed
+    the same second in both strips of some numbers (they come from different games), so a few of its
+    pixels passed for the last digit's, and one box round them all took in the timer. The run of
+    columns with the most such pixels is the last digit: its pictures read every minegauler
+    screenshot's counter as the shipped pack does."""
+    strips = _strips(MINEGAULER)
+    timer_x = strips[0][0].shape[1] * 2 // 3  # the timer's half of the band
+    assert any(np.array_equal(kept[0][:, timer_x:], kept[1][:, timer_x:]) for kept in strips.values())
+    learnt = learn_digits(strips)
+    assert learnt is not None and (learnt.side, learnt.place, learnt.shortest) == ("left", "above", 2)
+    pack = load_packs(["minegauler"])[0]
+    taught = replace(pack, digits=dict(learnt.digits), counter=learnt.side)
+    counts = []
+    for png in sorted((FIXTURES / "minegauler").glob("*.png")):
+        image = load_image(png)
+        geometry = read(image, [pack]).geometry
+        counts.append(read_counter(image, geometry, pack))
+        assert read_counter(image, geometry, taught) == counts[-1], png.stem
+    assert None not in counts and len(set(counts)) >= 5
 
 
 def test_a_counter_that_shows_lone_digits_is_not_read_from_them_unless_its_pack_says_so() -> None:
