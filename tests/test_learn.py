@@ -11,7 +11,7 @@ import pytest
 
 from bot.capture import Region
 from bot.learn import Learner
-from bot.outcome import changed_apart
+from bot.outcome import Judge, changed_apart
 from bot.play import GameResult
 from bot.sim import Game
 from bot.userdata import learnt_skins
@@ -477,24 +477,30 @@ def test_a_band_across_a_board_whose_mines_were_never_seen_ends_the_game_as_it_w
     """kmines draws "You have lost." across the board and shows every mine, in a look the learner
     has not learnt yet (its first loss): the covered cells that show a new look apart from the
     clicks say lost. A win leaves them covered (or flags them): won."""
-    import io
-
-    from bot.naming import Looks
-    from bot.outcome import Judge
-
-    covered, zero, one, band, mine = 0, 1, 2, 3, 4
-    looks = Looks(hidden={covered: COVERED}, possible={zero: frozenset({0}), one: frozenset({1})})
-    before = np.full((6, 8), covered)
-    before[:, :4] = zero
-    before[:, 4] = one
+    judge, before = _opened_left_half(8)
+    band, mine, one = 3, 4, 2
     after = before.copy()
     after[2:4, 1:7] = band  # drawn across opened and covered cells
     clicked = [(0, 5)]
     after[0, 5] = mine if end == "lost" else one
     if end == "lost":
         after[5, 7] = after[1, 7] = mine
-    judge = Judge(looks, 10, io.StringIO(), lambda: Path("unused"))
     assert judge.drawn_across(clicked, before, after) == end
+
+
+def _opened_left_half(cols: int) -> tuple[Judge, np.ndarray]:
+    """A judge of a 10-mine game whose looks are covered 0, "0" 1 and "1" 2, and a board of 6 rows
+    by ``cols`` opened on its left: 0s in columns 0-3, 1s in column 4, the rest covered."""
+    import io
+
+    from bot.naming import Looks
+
+    covered, zero, one = 0, 1, 2
+    looks = Looks(hidden={covered: COVERED}, possible={zero: frozenset({0}), one: frozenset({1})})
+    before = np.full((6, cols), covered)
+    before[:, :4] = zero
+    before[:, 4] = one
+    return Judge(looks, 10, io.StringIO(), lambda: Path("unused")), before
 
 
 def test_a_band_drawn_over_the_cell_guessed_ends_the_game() -> None:
@@ -502,20 +508,11 @@ def test_a_band_drawn_over_the_cell_guessed_ends_the_game() -> None:
     the click, so nothing changed apart from it, and the box's looks admit no naming. Revealed cells
     under a look of another value say something is drawn across the board: the game is over (it
     stopped with "this board's looks admit no naming" once in CI, in its first game)."""
-    import io
-
-    from bot.naming import Looks
-    from bot.outcome import Judge
-
-    covered, zero, one, band, mine = 0, 1, 2, 3, 4
-    looks = Looks(hidden={covered: COVERED}, possible={zero: frozenset({0}), one: frozenset({1})})
-    before = np.full((6, 10), covered)
-    before[:, :4] = zero
-    before[:, 4] = one
+    judge, before = _opened_left_half(10)
+    band, mine = 3, 4
     after = before.copy()
     after[2:4, 1:10] = band  # over opened cells and the cell guessed, (3,6), and beyond its neighbours
     after[4, 8] = after[5, 9] = mine  # the mines shown, joined to the click through the band only
-    judge = Judge(looks, 10, io.StringIO(), lambda: Path("unused"))
     assert judge.outcome([(3, 6)], before, after, guess=True) == "lost"
 
 
