@@ -126,6 +126,9 @@ LEARN_WINS = {"ace-minesweeper": 1}
 # at a time, so the counter counts down through every number: learnt in 2 to 4 beginner games of 10,
 # xbomb's below the board); gnome-mines', kmines' and sgt-mines' count the flags up ("0/10") and the
 # web game has none
+# intermediate games of winemine in which its counter must be learnt: in 8, learnt in 14 runs of 15
+# (10 of them here on 11-24, 4 CI runs before) and the 15th, in CI, learnt none (why is not known)
+COUNTER_GAMES = 12
 COUNTER_LEARNT = {"winemine", "xdemineur", "minegauler", "xbomb", "ace-minesweeper", "pygame-minesweeper"}
 
 
@@ -177,7 +180,7 @@ def test_the_mines_counter_is_learnt_by_watching_it_count(game: str, tmp_path: P
     counter of each screenshot of the game as the shipped pack does (custom sizes among them,
     where it gives the mine count that no standard level would)."""
     _require(game)
-    _demo(game, 8, tmp_path, "--level", "intermediate")
+    _demo(game, COUNTER_GAMES, tmp_path, "--level", "intermediate")
     os.environ["MINEBOT_DATA"] = str(tmp_path / "data")  # the test's own folder (conftest restores it)
     from bot.vision import load_packs
     from bot.vision.pack import _load_pack
