@@ -485,3 +485,23 @@ def test_a_learnt_pack_that_reads_a_new_board_as_well_as_a_shipped_one_is_taken(
     covered_only = replace(learnt, name="learnt-covered", tiles=tuple(t for t in learnt.tiles if t.code == COVERED)[:1])
     winxp = load_image(ROOT / "fixtures" / "winxp" / "expert-midgame.png")
     assert locate(winxp, [*load_packs(["winxp"]), covered_only]).skin == "winxp"
+
+
+@pytest.mark.parametrize("shot", ["winxp/hidpi2x-expert-midgame", "winxp/hidpi2x-beginner-lost", "classic98/hidpi2x-beginner-won",
+                                  "classic98/hidpi2x-expert-midgame", "gnome-mines/beginner-lost-window-1200x1000"])
+def test_a_pack_is_lined_up_where_trying_every_offset_puts_it(shot: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At scales over 1 a shipped pack is lined up on its lattice by offsets a few pixels apart and
+    then every offset round the best of them (a tenth of the work at 2x): it ends where trying every
+    offset within reach puts it."""
+    from bot.vision import lineup, load_packs
+
+    image = load_image(ROOT / f"fixtures/{shot}.png")
+    grid = find_grid(image)
+    (pack,) = load_packs([shot.split("/")[0]])
+    scale = grid.pitch[0] / pack.pitch[0]
+    assert lineup._step(pack, scale) > 1
+    coarse, _ = lineup.line_up(image, grid, pack, scale)
+    monkeypatch.setattr(lineup, "_step", lambda pack, scale: 1)
+    every, _ = lineup.line_up(image, grid, pack, scale)
+    assert coarse is not None and every is not None
+    assert coarse.origin == every.origin

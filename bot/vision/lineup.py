@@ -13,6 +13,7 @@ from bot.vision.tiles import classifier_for, look_distances
 from bot.vocabulary import Cell
 
 LINE_UP_KEEP = 4  # offsets of a pack on a lattice kept from the first, rough comparison
+COARSE_KEEP = 2  # offsets a step apart round which every offset is tried (see line_up)
 # added to a cell's score where a learnt pack keeps a new board and the cell is not as it showed
 # there: lining up, cells as on the new board count first, how near a look the others are next
 OFF_NEW_BOARD = 1000.0
@@ -33,14 +34,37 @@ def line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) -> 
         origin = (float(np.floor(cx - size / 2 + 0.5)), float(np.floor(cy - size / 2 + 0.5)))
         geo = Geometry(pack.name, grid.rows, grid.cols, origin, grid.pitch, size, scale)
     reach = max(3, round(0.1 * min(grid.pitch)))
-    offsets = [(dx, dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)]
-    # every offset on a few cells, then the best few on more: the same choice at a quarter of the work
-    rough = _offset_scores(image, geo, pack, offsets, _spread(grid, 3, 4))
+    # offsets a step apart on a few cells, then every offset round the best of them, then the best
+    # few on more cells: the same choice at a fraction of the work
+    cells, step = _spread(grid, 3, 4), _step(pack, scale)
+    offsets = _square(reach, step)
+    rough = _offset_scores(image, geo, pack, offsets, cells)
+    if step > 1:  # the offsets nearer the best of them than any other tried
+        best = [offsets[i] for i in np.argsort(rough.mean(axis=1), kind="stable")[:COARSE_KEEP]]
+        near = {(x + dx, y + dy) for x, y in best for dx, dy in _square(step // 2, 1)} - set(offsets)
+        more = sorted(near, key=lambda o: (o[1], o[0]))
+        offsets, rough = offsets + more, np.vstack([rough, _offset_scores(image, geo, pack, more, cells)])
     if not pack.learnt and ((rough < classifier_for(pack).limit(scale)).mean(axis=1) < 0.5).all():
         return None, float(rough.min())  # at no offset do even half of them match: it cannot read LINE_SHARE of the cells
     offsets = [offsets[i] for i in np.argsort(rough.mean(axis=1), kind="stable")[:LINE_UP_KEEP]]
     fine = _offset_scores(image, geo, pack, offsets, _spread(grid, 6, 8)).mean(axis=1)
     return geo.moved(*offsets[int(np.argmin(fine))]), float(rough.min())
+
+
+def _step(pack: SkinPack, scale: float) -> int:
+    """How far apart (screen px) the first offsets tried may be: a quarter of the width over which a
+    shipped pack's comparison blurs a cell (its blur box, in tile pixels, times the scale). A cell
+    compared blurred scores about the same a pixel or two off; one compared at 1x, or by a learnt
+    pack's looks, does not."""
+    if pack.learnt or scale == 1:
+        return 1
+    return max(1, round(classifier_for(pack).box * scale / 4))
+
+
+def _square(reach: int, step: int) -> list[tuple[int, int]]:
+    """The offsets (dx, dy) within ``reach`` px either way whose parts are multiples of ``step``."""
+    ticks = range(-(reach // step) * step, reach + 1, step)
+    return [(dx, dy) for dy in ticks for dx in ticks]
 
 
 def _spread(grid: Geometry, rows: int, cols: int) -> list[Cell]:
