@@ -338,6 +338,9 @@ def _learn(
         if ns.save_final and learner.image is not None:
             cv2.imwrite(str(ns.save_final), learner.image)
     print(f"learnt pack {learner.pack_name()!r} saved in {learnt_skins()}", file=sys.stderr)
+    if not learner.counter.learnt:
+        print(f"minebot: no mines counter learnt (seen: {learner.counter.account()}); a board of a size minebot does "
+              "not know needs --mines", file=sys.stderr)
     if not ns.json:
         _summary(results)
     return 1 if any(r.lost_on_certain for r in results) else 0

@@ -227,3 +227,16 @@ def test_a_learnt_counter_is_added_to_a_pack_once(tmp_path: Path) -> None:
     shrunk = {d: p[:, :-1] for d, p in learnt.digits.items()}
     assert add_counter(folder, shrunk, {"counter": "left"}) == []  # never overwritten
     assert load_pack("learnt-x", tmp_path).counter == "right"
+
+
+def test_a_run_that_learns_no_counter_says_what_it_saw() -> None:
+    """A learning run whose counter was not learnt says why on its last line: the last digits it
+    never saw, or that it saw them all and no digits read every strip back (a CI run once learnt no
+    counter in 12 intermediate games of winemine, and nothing said which)."""
+    watch = CounterWatch(40)
+    for left in (40, 39, 38, 35):
+        watch.see(lambda: {"above": np.zeros((4, 4, 3), np.uint8)}, left)
+        watch.see(lambda: {"above": np.zeros((4, 4, 3), np.uint8)}, left)  # the second reading of a number is kept
+    assert watch.account() == "4 strips of 4 numbers, 40 to 35; no number ending in 1, 2, 3, 4, 6, 7"
+    unseen = CounterWatch(10)
+    assert unseen.account() == "0 strips of 0 numbers; no number ending in 0, 1, 2, 3, 4, 5, 6, 7, 8, 9; not the mine count, 10"

@@ -157,3 +157,13 @@ class CounterWatch:
                 self.learnt, self.samples = True, {place: {} for place in PLACES}  # the strips are not needed again
                 return found
         return None
+
+    def account(self) -> str:
+        """What was seen of the counter, for a run that learnt none: how many strips, of which
+        numbers, the last digits never seen, and whether the mine count itself (no flag placed) was."""
+        counts = sorted((n for n, kept in self._kept_at.items() if kept), reverse=True)
+        missing = sorted(set(range(10)) - {n % 10 for n in counts})
+        return (f"{sum(self._per_digit)} strips of {len(counts)} numbers" + (f", {counts[0]} to {counts[-1]}" if counts else "")
+                + (f"; no number ending in {', '.join(map(str, missing))}" if missing
+                   else "; every last digit, but no digits cut from them read every strip back")
+                + ("" if self.mines in counts else f"; not the mine count, {self.mines}"))
