@@ -237,6 +237,10 @@ def test_a_run_that_learns_no_counter_says_what_it_saw() -> None:
     for left in (40, 39, 38, 35):
         watch.see(lambda: {"above": np.zeros((4, 4, 3), np.uint8)}, left)
         watch.see(lambda: {"above": np.zeros((4, 4, 3), np.uint8)}, left)  # the second reading of a number is kept
-    assert watch.account() == "4 strips of 4 numbers, 40 to 35; no number ending in 1, 2, 3, 4, 6, 7"
+    assert watch.account() == "4 strips of 4 numbers (40 to 35); no number ending in 1, 2, 3, 4, 6, 7"
+    once = CounterWatch(10)
+    for _ in range(2):
+        once.see(lambda: {"above": np.zeros((4, 4, 3), np.uint8)}, 10)
+    assert once.account().startswith("1 strip of 1 number (10); no number ending in 1, 2,")
     unseen = CounterWatch(10)
     assert unseen.account() == "0 strips of 0 numbers; no number ending in 0, 1, 2, 3, 4, 5, 6, 7, 8, 9; not the mine count, 10"

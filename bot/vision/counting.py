@@ -163,7 +163,10 @@ class CounterWatch:
         numbers, the last digits never seen, and whether the mine count itself (no flag placed) was."""
         counts = sorted((n for n, kept in self._kept_at.items() if kept), reverse=True)
         missing = sorted(set(range(10)) - {n % 10 for n in counts})
-        return (f"{sum(self._per_digit)} strips of {len(counts)} numbers" + (f", {counts[0]} to {counts[-1]}" if counts else "")
+        shown = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}" if counts else ""
+        strips = sum(self._per_digit)
+        return (f"{strips} strip{'' if strips == 1 else 's'} of {len(counts)} number{'' if len(counts) == 1 else 's'}"
+                + (f" ({shown})" if shown else "")
                 + (f"; no number ending in {', '.join(map(str, missing))}" if missing
                    else "; every last digit, but no digits cut from them read every strip back")
                 + ("" if self.mines in counts else f"; not the mine count, {self.mines}"))
