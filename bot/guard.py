@@ -59,6 +59,13 @@ class ClickGuard:
         self._clicked[:] = False
         self.image, self._steady, self.halted = image, steady, False
 
+    def rim_changed(self, image: np.ndarray) -> bool:
+        """Whether the pixels no click changes (the rim round the board, the cells opened) differ in
+        ``image`` from the last reading's: the window moved or is covered, or the game drew its end."""
+        if self.image is None or self._steady is None or image.shape != self.image.shape:
+            return False
+        return bool((_differs(image, self.image) & self._steady).sum() > MOVED_SHARE * self._steady.sum())
+
     def check(self, cell: Cell) -> bool:
         """Whether to click ``cell``: not once the board changed (halted), nor where the cell no longer
         looks as it was read (an area an earlier click opened took it in: no click needed, or wanted)."""

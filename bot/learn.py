@@ -27,7 +27,7 @@ import numpy as np
 from bot.actuator import Mouse
 from bot.board import Board
 from bot.capture import Region, Screen
-from bot.errors import ClicksIgnored, CoverUndecided, InconsistentBoard, ScreenError
+from bot.errors import BoardGone, ClicksIgnored, CoverUndecided, InconsistentBoard, ScreenError
 from bot.guard import ClickGuard
 from bot.live import LATENCY_FACTOR, SLOW_GAME, board_region, park_point, wait_for_new_second
 from bot.naming import Looks, Naming, covered_looks, name_looks, probe_cells
@@ -39,6 +39,7 @@ from bot.solver.guess import first_click
 from bot.userdata import cache_dir
 from bot.vision.counting import CounterWatch
 from bot.vision.geometry import Geometry
+from bot.vision.grid import lattice_moved
 from bot.vision.looks import LOOK_LIMIT, MOVED, LookBook
 from bot.vision.pack import SkinPack, add_board, add_counter, add_tiles, learnt_pack_folder, start_learnt_pack
 from bot.vision.reading import band_above, band_below
@@ -131,6 +132,9 @@ class Learner:
         for _ in range(STABLE_TRIES):
             self.mouse.park(*self.park)
             self.image = self.screen.settled(self.region, quiet=SETTLE)
+            if self.guard.rim_changed(self.image) and (moved := lattice_moved(self.image, self.local)) is not None:
+                raise BoardGone(f"the board is no longer where it was: {moved}; the window moved, or the game laid its cells "
+                                f"out anew (the screen is saved in {self.save_screen()}): bring it back and run minebot again")
             known = len(self.book)
             looks = self._assign(self.image)
             if len(self.book) == known:

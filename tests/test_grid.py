@@ -505,3 +505,35 @@ def test_a_pack_is_lined_up_where_trying_every_offset_puts_it(shot: str, monkeyp
     every, _ = lineup.line_up(image, grid, pack, scale)
     assert coarse is not None and every is not None
     assert coarse.origin == every.origin
+
+
+def test_a_board_laid_out_anew_is_not_where_it_was() -> None:
+    """mfranceschi-minesweeper's cells are Tk buttons sized to their text: after the first click the
+    columns that show a digit are 39 px wide, not 34. The learner read the new cells at the old
+    places and stopped with "this board's looks admit no naming"; it must say the board moved."""
+    from bot.vision.grid import lattice_moved
+
+    fresh, later = (load_image(ROOT / f"fixtures/mfranceschi-minesweeper/relaid/{n}.png") for n in ("fresh", "first-click"))
+    grid = find_grid(fresh)
+    assert lattice_moved(fresh, grid) is None
+    assert lattice_moved(later, grid) == "its cells are 39x31 px apart now, not 34x31"
+    moved = np.full((fresh.shape[0] + 40, fresh.shape[1] + 40, 3), fresh[0, 0], np.uint8)
+    moved[5 : 5 + fresh.shape[0], 7 : 7 + fresh.shape[1]] = fresh
+    assert lattice_moved(moved, grid) is not None and "about +7 px across and +5 px down" in lattice_moved(moved, grid)
+
+
+def test_no_screenshot_of_a_board_says_it_moved_from_where_another_of_the_same_board_position_was() -> None:
+    """Fresh, in play, won, lost, under the game's end drawn over it (kmines' "You have lost.", a
+    pointer's highlight): every pair of screenshots whose boards lie at one place keeps the board
+    where it was, so the learner never stops a game for a move that did not happen."""
+    from itertools import permutations
+
+    from bot.vision.grid import lattice_moved
+
+    places: dict[tuple[object, ...], list[tuple[np.ndarray, Geometry]]] = {}
+    for label in CASES:
+        truth, image = read_label(label), load_image(label.with_suffix(".png"))
+        places.setdefault((label.parent.name, truth.origin, truth.pitch, truth.rows, truth.cols), []).append((image, find_grid(image)))
+    pairs = [(a, b) for shots in places.values() for a, b in permutations(shots, 2)]
+    assert len(pairs) > 300
+    assert not [said for (_, grid), (image, _) in pairs if (said := lattice_moved(image, grid)) is not None]

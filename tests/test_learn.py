@@ -4,6 +4,7 @@ a pack saved in the user's folder. That it learns real games is the end-to-end t
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -592,3 +593,32 @@ def test_a_run_started_on_a_lost_game_tells_it_is_over_by_its_learnt_pack() -> N
     again.new_game()
     assert not again.over()
     assert again.play_game().state in ("won", "lost")
+
+
+class _MovedGame(DrawnGame):
+    """A drawn game whose window moves ``shift`` px right after the first click."""
+
+    shift = 0
+
+    def grab(self, region: Region | None = None) -> np.ndarray:
+        r = region or self.whole
+        whole = np.roll(super().grab(), self.shift if self.clicks else 0, axis=1)
+        return whole[r.top : r.top + r.height, r.left : r.left + r.width].copy()
+
+
+@pytest.mark.parametrize("shift", [5, 16])
+def test_a_window_moved_during_a_game_stops_the_run_and_names_nothing(shift: int) -> None:
+    """A window moved a few pixels after a click made every cell look changed: the learner called
+    the game lost on its first click and named a look of the moved board the exploded mine; moved
+    by a whole cell, it stopped with "this board's looks admit no naming". It now says the board
+    moved, and learnt nothing from it."""
+    from bot.errors import BoardGone
+
+    drawn = _MovedGame("classic98", "beginner", 3)
+    drawn.shift = shift
+    learner = _learner(drawn)
+    with pytest.raises(BoardGone, match=r"the board is no longer where it was: its cells show about \+(\d+) px across") as stop:
+        _play(learner, 1)
+    across = int(re.search(r"about \+(\d+) px across", str(stop.value)).group(1))  # type: ignore[union-attr]
+    assert abs(across - shift) <= 1  # the lattice's fit on opened cells, a pixel either way
+    assert set(learner.looks.names().values()) == {COVERED}  # the new board's covered look, and nothing from the moved one

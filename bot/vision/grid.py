@@ -370,3 +370,27 @@ def find_grid(image: np.ndarray) -> Geometry:
             f"{MIN_CELLS}x{MIN_CELLS} equal cells in the screenshot; make the whole game visible and not covered"
         )
     return boards[0].geometry
+
+
+
+def lattice_moved(image: np.ndarray, geo: Geometry) -> str | None:
+    """How the board shows in ``image``, in words, when the best lattice there that overlaps
+    ``geo``'s board is not it (another pitch, or cells elsewhere: the window moved, or the game laid
+    its cells out anew, as Tk buttons that widen when a digit shows on them do); None where it shows
+    the board, or part of it, where it was, and where none does (a window over it: not known to have
+    moved)."""
+    x, y, w, h = geo.region()
+    for b in (board.geometry for board in find_grids(image)):
+        bx, by, bw, bh = b.region()
+        if not (bx < x + w and x < bx + bw and by < y + h and y < by + bh):
+            continue
+        if any(abs(b.pitch[axis] - geo.pitch[axis]) > 0.02 * geo.pitch[axis] for axis in (0, 1)):
+            return f"its cells are {b.pitch[0]:g}x{b.pitch[1]:g} px apart now, not {geo.pitch[0]:g}x{geo.pitch[1]:g}"
+        steps = [(b.origin[axis] - geo.origin[axis]) / geo.pitch[axis] for axis in (0, 1)]
+        if (b.rows, b.cols) != (geo.rows, geo.cols):  # a part of the board (the rest hidden) lies on its lattice
+            steps = [s - round(s) for s in steps]
+        if all(abs(s) * geo.pitch[axis] <= max(2.5, 0.2 * geo.pitch[axis]) for axis, s in enumerate(steps)):
+            return None
+        dx, dy = (round(b.origin[axis] - geo.origin[axis]) for axis in (0, 1))
+        return f"its cells show about {dx:+d} px across and {dy:+d} px down from where they were"
+    return None
