@@ -9,12 +9,14 @@ import numpy as np
 
 from bot.capture import Region, Screen
 from bot.vision.geometry import Geometry
+from bot.vision.grid import NOTHING_THERE, lattice_moved
 from bot.vocabulary import Cell
 
 MOVED_SHARE = 0.01  # of the pixels a click cannot change, the share that may differ (noise) before the board counts as moved
 CHANGED_SHARE = 0.1  # of the middle of a cell, the share that differs once something changed it
 SAMPLES = 9  # points looked at in each covered cell, for a change apart from the clicks
 DIFFERS = 24  # a pixel differs once a channel is this much off (noise, anti-aliasing: less)
+RIM_CHANGED = 0.5  # of the pixels round the board, the share that differ when its window is covered or closed
 SHADOW = 0.15  # of the pitch round a covered cell that its click may redraw too (flat tiles' shadows)
 
 
@@ -59,12 +61,24 @@ class ClickGuard:
         self._clicked[:] = False
         self.image, self._steady, self.halted = image, steady, False
 
-    def rim_changed(self, image: np.ndarray) -> bool:
-        """Whether the pixels no click changes (the rim round the board, the cells opened) differ in
-        ``image`` from the last reading's: the window moved or is covered, or the game drew its end."""
+    def gone(self, image: np.ndarray) -> str | None:
+        """Why the board in ``image`` is not where the last reading had it, or None. Only where the
+        pixels no click changes (the rim round the board, the cells opened) differ, and a lattice
+        shows elsewhere (the window moved; the game laid its cells out anew), or none shows where the
+        board was and the rim round it changed too (a window over it; the game closed). A game's end
+        drawn over the board (kmines' band, a dialog) leaves the board's lattice, or the rim, as it was."""
         if self.image is None or self._steady is None or image.shape != self.image.shape:
-            return False
-        return bool((_differs(image, self.image) & self._steady).sum() > MOVED_SHARE * self._steady.sum())
+            return None
+        differs = _differs(image, self.image)
+        if (differs & self._steady).sum() <= MOVED_SHARE * self._steady.sum():
+            return None
+        said = lattice_moved(image, self.geometry)
+        if said != NOTHING_THERE:
+            return said
+        x, y, w, h = self.geometry.region(margin=round(max(self.geometry.pitch) / 4))
+        rim = np.ones(differs.shape, bool)
+        rim[max(y, 0) : y + h, max(x, 0) : x + w] = False
+        return f"{said}, and round it the screen changed" if differs[rim].mean() > RIM_CHANGED else None
 
     def check(self, cell: Cell) -> bool:
         """Whether to click ``cell``: not once the board changed (halted), nor where the cell no longer

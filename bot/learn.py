@@ -39,7 +39,6 @@ from bot.solver.guess import first_click
 from bot.userdata import cache_dir
 from bot.vision.counting import CounterWatch
 from bot.vision.geometry import Geometry
-from bot.vision.grid import lattice_moved
 from bot.vision.looks import LOOK_LIMIT, MOVED, LookBook
 from bot.vision.pack import SkinPack, add_board, add_counter, add_tiles, learnt_pack_folder, start_learnt_pack
 from bot.vision.reading import band_above, band_below
@@ -132,9 +131,9 @@ class Learner:
         for _ in range(STABLE_TRIES):
             self.mouse.park(*self.park)
             self.image = self.screen.settled(self.region, quiet=SETTLE)
-            if self.guard.rim_changed(self.image) and (moved := lattice_moved(self.image, self.local)) is not None:
-                raise BoardGone(f"the board is no longer where it was: {moved}; the window moved, or the game laid its cells "
-                                f"out anew (the screen is saved in {self.save_screen()}): bring it back and run minebot again")
+            if (gone := self.guard.gone(self.image)) is not None:  # the window moved, is covered or closed
+                raise BoardGone(f"the board is no longer where it was: {gone} (the screen is saved in {self.save_screen()}); "
+                                "bring the game back, or start it again, and run minebot again")
             known = len(self.book)
             looks = self._assign(self.image)
             if len(self.book) == known:

@@ -134,8 +134,17 @@ FAULTS = {  # what the bot says then
 }
 
 
-@pytest.mark.parametrize("fault", list(FAULTS))
-def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(fault: str, tmp_path: Path) -> None:
+# learning the look (its pack hidden, an empty data folder): what the bot says then
+LEARNING_FAULTS = {
+    "window_moved_one_cell": "no longer where it was",
+    "window_covered": "no longer where it was",
+    "game_killed": "no longer where it was",
+}
+
+
+@pytest.mark.parametrize("fault,learning", [(f, False) for f in FAULTS] + [(f, True) for f in LEARNING_FAULTS],
+                         ids=lambda v: {True: "learning", False: "pack"}.get(v, v) if isinstance(v, bool) else v)
+def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(fault: str, learning: bool, tmp_path: Path) -> None:
     installed = shutil.which("Xvfb") and shutil.which(GAME, path="/usr/games:/usr/bin")
     if not installed and not os.environ.get("MINEBOT_REQUIRE_E2E"):  # scripts/test installs them: there a failure
         pytest.skip("Xvfb or xdemineur missing: run scripts/install-games")
@@ -144,9 +153,12 @@ def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(fault: str, tmp_p
         presses = ButtonPresses()
         faults = Faults(game)
         try:
+            env = dict(os.environ)
+            if learning:
+                env.update(MINEBOT_HIDE_SKINS=GAME, MINEBOT_DATA=str(tmp_path / "data"), MINEBOT_CACHE=str(tmp_path / "cache"))
             bot = subprocess.Popen(
                 [sys.executable, "-m", "bot", "play", "--level", "expert", "--games", "20", "--json"],
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
             )
             assert presses.reached.wait(60), "the bot never clicked"
             getattr(faults, fault)()
@@ -158,7 +170,7 @@ def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(fault: str, tmp_p
             faults.close()
             game.close()
     assert bot.returncode != 0, err[-2000:]
-    assert FAULTS[fault] in err.strip().splitlines()[-1], err[-2000:]
+    assert (LEARNING_FAULTS if learning else FAULTS)[fault] in err.strip().splitlines()[-1], err[-2000:]
     gap = 1000 * (done - presses.times[FAULT_AFTER - 1])
     print(f"{fault}: {len(presses.times)} presses in all, {late} after the fault ({gap:.1f} ms after press {FAULT_AFTER}); "
           f"the bot said: {err.strip().splitlines()[-1]}")

@@ -373,12 +373,15 @@ def find_grid(image: np.ndarray) -> Geometry:
 
 
 
+NOTHING_THERE = "no board shows where it was"
+
+
 def lattice_moved(image: np.ndarray, geo: Geometry) -> str | None:
     """How the board shows in ``image``, in words, when the best lattice there that overlaps
     ``geo``'s board is not it (another pitch, or cells elsewhere: the window moved, or the game laid
-    its cells out anew, as Tk buttons that widen when a digit shows on them do); None where it shows
-    the board, or part of it, where it was, and where none does (a window over it: not known to have
-    moved)."""
+    its cells out anew, as Tk buttons that widen when a digit shows on them do), or NOTHING_THERE
+    where no lattice overlaps it (a window over it, or the game's end drawn over all of it); None
+    where one shows the board, or part of it (the rest hidden), where it was."""
     x, y, w, h = geo.region()
     for b in (board.geometry for board in find_grids(image)):
         bx, by, bw, bh = b.region()
@@ -393,4 +396,4 @@ def lattice_moved(image: np.ndarray, geo: Geometry) -> str | None:
             return None
         dx, dy = (round(b.origin[axis] - geo.origin[axis]) for axis in (0, 1))
         return f"its cells show about {dx:+d} px across and {dy:+d} px down from where they were"
-    return None
+    return NOTHING_THERE
