@@ -317,9 +317,16 @@ def _learn(
     results: list[GameResult] = []
     start = time.perf_counter()
     for index in range(ns.games):
-        if index > 0 or (fresh is None and learner.over()):
-            learner.new_game(new_game_key)
-        result = learner.play_game()
+        where = f"before game {index + 1} of {ns.games}"
+        try:
+            if index > 0 or (fresh is None and learner.over()):
+                learner.new_game(new_game_key)
+            where = f"in game {index + 1} of {ns.games}"
+            result = learner.play_game()
+        except MinebotError:
+            won = sum(r.won for r in results)
+            print(f"minebot: stopped {where}; {len(results)} finished before it ({won} won)", file=sys.stderr)
+            raise
         results.append(result)
         named = learner.looks.names()
         line = {

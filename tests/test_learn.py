@@ -622,3 +622,25 @@ def test_a_window_moved_during_a_game_stops_the_run_and_names_nothing(shift: int
     across = int(re.search(r"about \+(\d+) px across", str(stop.value)).group(1))  # type: ignore[union-attr]
     assert abs(across - shift) <= 1  # the lattice's fit on opened cells, a pixel either way
     assert set(learner.looks.names().values()) == {COVERED}  # the new board's covered look, and nothing from the moved one
+
+
+def test_a_learning_run_that_stops_says_in_which_game_and_how_many_it_finished(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game that goes back to its menu after each game (minesweeper-mvc, PyPI) cannot be restarted
+    by any way the learner tries: the run stops, and says after how many games (it said only "could
+    not start a new game")."""
+    from argparse import Namespace
+
+    from bot import restart
+    from bot.commands import _learn
+    from bot.errors import ScreenError
+
+    monkeypatch.setattr(restart, "KEY_WAIT", 0.01)
+    monkeypatch.setattr(restart, "CLICK_WAIT", 0.01)
+    drawn = DrawnGame("classic98", "beginner", 5, keys=False)
+    drawn._new_game = lambda: None  # type: ignore[method-assign]  # no way starts the next game
+    ns = Namespace(dry_run=False, games=3, mines=10, no_flags=False, json=True, save_final=None)
+    with pytest.raises(ScreenError, match="could not start a new game"):
+        _learn(ns, drawn, drawn, find_grid(drawn.grab()), "drawn", None)  # type: ignore[arg-type]
+    won = int(drawn.game.state == "won")
+    assert f"minebot: stopped before game 2 of 3; 1 finished before it ({won} won)" in capsys.readouterr().err
