@@ -35,6 +35,21 @@ def apart(clicked: list[Cell], changed: np.ndarray) -> np.ndarray:
     return changed & ~np.isin(parts, [parts[c] for c in clicked if changed[c]])
 
 
+def opened_area(clicked: list[Cell], changed: np.ndarray, may_be_zero: np.ndarray, covered: np.ndarray) -> np.ndarray:
+    """The ``changed`` cells the clicks can have opened: each clicked cell, and round every opened
+    cell that may be a 0 (a look that may show 0, with no covered neighbour: a 0 opens them all)
+    its changed neighbours, and so on. A cell that shows a number opens nothing round it."""
+    reached = np.zeros(changed.shape, np.uint8)
+    for cell in clicked:
+        reached[cell] = 1
+    spreads = (may_be_zero & ~cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)).astype(np.uint8)
+    while True:
+        grown = reached | (cv2.dilate(reached & spreads, np.ones((3, 3), np.uint8)) & changed.astype(np.uint8))
+        if np.array_equal(grown, reached):
+            return reached.astype(bool)
+        reached = grown
+
+
 def changed_apart(clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> np.ndarray:
     """The cells that changed between the readings apart from the clicks (see apart), a click
     not drawn yet still joining what it opened."""
@@ -83,7 +98,12 @@ class Judge:
             return "won"  # the last safe cells: won, whatever the game then draws over the board (a best-times dialog)
         # only hidden cells change in a game (a revealed one may move to a look found since, a twin of its own)
         changed = (after != before) & np.isin(before, list(self.looks.hidden))
-        elsewhere = apart(clicked, changed)
+        # joined to a click only through cells that may be 0s: winemine showed a lost game's mines
+        # next to the mine hit and one next to those, all of them looks never named, and a naming
+        # of them as numbers fit: the run played on and stopped on a flag the game ignored
+        zero = [k for k in np.unique(after) if int(k) not in known and 0 in self.looks.possible.get(int(k), NUMBERS)]
+        may_be_zero = np.isin(after, [*zero, *(k for k, code in known.items() if code == 0)])
+        elsewhere = changed & ~opened_area(clicked, changed, may_be_zero, np.isin(after, self.looks.covered()))
         if elsewhere.any():  # the game's doing, or something drawn across the board at its end
             across = self.drawn_across(clicked, before, after)
             if across is not None:

@@ -644,3 +644,25 @@ def test_a_learning_run_that_stops_says_in_which_game_and_how_many_it_finished(
         _learn(ns, drawn, drawn, find_grid(drawn.grab()), "drawn", None)  # type: ignore[arg-type]
     won = int(drawn.game.state == "won")
     assert f"minebot: stopped before game 2 of 3; 1 finished before it ({won} won)" in capsys.readouterr().err
+
+
+def test_a_lost_guess_whose_mines_show_in_a_chain_from_it_is_a_loss() -> None:
+    """winemine in CI, its 10th beginner game (all 9 before won, so no mine look known): a guess at
+    (5,8) hit a mine, and the game showed the other mines, two beside it and one beside those. All
+    the cells that changed were joined to the click, the looks never named, and a naming of them
+    as numbers fit the board: the run played on, flagged (5,7), which the lost game ignored, and
+    stopped. The cell clicked cannot be a 0 (its covered neighbour (5,7) stayed covered), so it
+    opened nothing round it: the mines changed apart from the click, and the game is lost."""
+    import io
+
+    from bot.naming import Looks
+
+    rows = ["0 0 1 F 2 1 0 0 0", "0 0 1 2 F 1 0 0 0", "0 0 0 1 1 1 0 0 0", "0 0 0 0 0 1 2 2 1", "1 1 0 0 0 1 F F 2",
+            "F 1 0 0 1 2 4 C X", "1 1 0 0 1 F 3 * *", "0 0 0 0 1 2 * C C", "0 0 0 0 0 1 C C C"]
+    ids = {"C": 10, "F": 11, "X": 12, "*": 13, **{str(n): n for n in range(9)}}
+    after = np.array([[ids[v] for v in row.split()] for row in rows])
+    before = np.where(np.isin(after, [12, 13]), 10, after)
+    looks = Looks(hidden={10: COVERED, 11: CODE_OF["F"]}, possible={n: frozenset({n}) for n in range(5)})
+    judge = Judge(looks, 10, io.StringIO(), lambda: Path("unused"))
+    assert judge.outcome([(5, 8)], before, after, guess=True) == "lost"
+    assert looks.ends == {12: CODE_OF["X"], 13: CODE_OF["*"]}
