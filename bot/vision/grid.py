@@ -372,7 +372,6 @@ def find_grid(image: np.ndarray) -> Geometry:
     return boards[0].geometry
 
 
-
 NOTHING_THERE = "no board shows where it was"
 
 
