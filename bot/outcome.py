@@ -38,11 +38,14 @@ def apart(clicked: list[Cell], changed: np.ndarray) -> np.ndarray:
 def opened_area(clicked: list[Cell], changed: np.ndarray, may_be_zero: np.ndarray, covered: np.ndarray) -> np.ndarray:
     """The ``changed`` cells the clicks can have opened: each clicked cell, and round every opened
     cell that may be a 0 (a look that may show 0, with no covered neighbour: a 0 opens them all)
-    its changed neighbours, and so on. A cell that shows a number opens nothing round it."""
+    its changed neighbours, and so on. A cell that shows a number opens nothing round it, but one
+    of several clicked may: an earlier click opened it, and gnome-mines takes a click on a number
+    whose mines are flagged as a chord, opening the rest round it."""
     reached = np.zeros(changed.shape, np.uint8)
     for cell in clicked:
         reached[cell] = 1
-    spreads = (may_be_zero & ~cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)).astype(np.uint8)
+    spreads = may_be_zero & ~cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    spreads = (spreads | (reached.astype(bool) if len(clicked) > 1 else False)).astype(np.uint8)
     while True:
         grown = reached | (cv2.dilate(reached & spreads, np.ones((3, 3), np.uint8)) & changed.astype(np.uint8))
         if np.array_equal(grown, reached):

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from bot.capture import Region
+from bot.errors import ScreenError
 from bot.learn import Learner
 from bot.outcome import Judge, changed_apart
 from bot.play import GameResult
@@ -633,7 +634,6 @@ def test_a_learning_run_that_stops_says_in_which_game_and_how_many_it_finished(
 
     from bot import restart
     from bot.commands import _learn
-    from bot.errors import ScreenError
 
     monkeypatch.setattr(restart, "KEY_WAIT", 0.01)
     monkeypatch.setattr(restart, "CLICK_WAIT", 0.01)
@@ -666,3 +666,25 @@ def test_a_lost_guess_whose_mines_show_in_a_chain_from_it_is_a_loss() -> None:
     judge = Judge(looks, 10, io.StringIO(), lambda: Path("unused"))
     assert judge.outcome([(5, 8)], before, after, guess=True) == "lost"
     assert looks.ends == {12: CODE_OF["X"], 13: CODE_OF["*"]}
+
+
+def test_a_click_on_a_number_an_earlier_click_of_the_batch_opened_opens_round_it() -> None:
+    """gnome-mines in CI and here: the safe cells (3,2), (4,0), (4,1), (4,2) clicked in one go;
+    (3,2) was a 0 and opened (4,1), a 1 beside a flag, so the click on (4,1) that followed was a
+    click on a number, which gnome-mines takes as a chord: it opened (5,0) to (5,2), and the 0s
+    there opened the rest. The game plays on; before, that was 'something is drawn over the board'."""
+    import io
+
+    from bot.naming import Looks
+
+    before_rows = ["0 1 C C", "0 1 C C", "1 2 1 C", "F 1 C C", "C C C C", "C C C C", "C C C C"]
+    after_rows = ["0 1 C C", "0 1 C C", "1 2 1 2", "F 1 0 1", "1 1 1 3", "0 0 1 C", "0 0 2 C"]
+    ids = {"C": 10, "F": 11, **{str(n): n for n in range(9)}}
+    before, after = ([[ids[v] for v in row.split()] for row in rows] for rows in (before_rows, after_rows))
+    looks = Looks(hidden={10: COVERED, 11: CODE_OF["F"]}, possible={n: frozenset({n}) for n in range(4)})
+    judge = Judge(looks, 5, io.StringIO(), lambda: Path("unused"))
+    clicked = [(3, 2), (4, 0), (4, 1), (4, 2)]
+    assert judge.outcome(clicked, np.array(before), np.array(after), guess=False) == "playing"
+    # one click on a number opens nothing round it: a 1 clicked alone did not open the 0s beside it
+    with pytest.raises(ScreenError, match="drawn over the board"):
+        judge.outcome([(4, 1)], np.array(before), np.array(after), guess=False)
