@@ -102,10 +102,11 @@ class Restarter:
             elif _drawn_over(watcher.image, ended):  # the click opened a menu or a popup over the board: closed
                 self.mouse.press("Escape")
                 time.sleep(PAUSE)
+        tried = f"the key {key}" if key else "F2, Ctrl+R, N"
         raise ScreenError(
-            "could not start a new game (tried F2, Ctrl+R, N, Return, the face, what is drawn above the board and Ctrl+N); "
-            "start one by hand and run minebot "
-            f"again (the screen is saved in {watcher.save_screen()})"
+            f"could not start a new game (tried {tried}, Return, the face, what is drawn above the board and Ctrl+N); "
+            "start one by hand and run minebot again" + ("" if key else ", giving the game's key for a new game with "
+            "--new-game-key KEY if it has one") + f" (the screen is saved in {watcher.save_screen()})"
         )
 
     def _face(self, image: np.ndarray | None) -> tuple[float, float] | None:
