@@ -101,9 +101,10 @@ class Judge:
             return "won"  # the last safe cells: won, whatever the game then draws over the board (a best-times dialog)
         # only hidden cells change in a game (a revealed one may move to a look found since, a twin of its own)
         changed = (after != before) & np.isin(before, list(self.looks.hidden))
-        # joined to a click only through cells that may be 0s: winemine showed a lost game's mines
-        # next to the mine hit and one next to those, all of them looks never named, and a naming
-        # of them as numbers fit: the run played on and stopped on a flag the game ignored
+        # joined to a click only through cells that may be 0s (and, in a batch, cells clicked: a chord;
+        # see opened_area): winemine showed a lost game's mines next to the mine hit and one next to
+        # those, all of them looks never named, and a naming of them as numbers fit: the run played
+        # on and stopped on a flag the game ignored
         zero = [k for k in np.unique(after) if int(k) not in known and 0 in self.looks.possible.get(int(k), NUMBERS)]
         may_be_zero = np.isin(after, [*zero, *(k for k, code in known.items() if code == 0)])
         elsewhere = changed & ~opened_area(clicked, changed, may_be_zero, np.isin(after, self.looks.covered()))
