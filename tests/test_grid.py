@@ -488,11 +488,14 @@ def test_a_learnt_pack_that_reads_a_new_board_as_well_as_a_shipped_one_is_taken(
 
 
 @pytest.mark.parametrize("shot", ["winxp/hidpi2x-expert-midgame", "winxp/hidpi2x-beginner-lost", "classic98/hidpi2x-beginner-won",
-                                  "classic98/hidpi2x-expert-midgame", "gnome-mines/beginner-lost-window-1200x1000"])
+                                  "classic98/hidpi2x-expert-midgame", "gnome-mines/beginner-lost-window-1200x1000",
+                                  "gnome-mines/beginner-lost-window-900x700", "gnome-mines/expert-fresh-window-1650x850"])
 def test_a_pack_is_lined_up_where_trying_every_offset_puts_it(shot: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """At scales over 1 a shipped pack is lined up on its lattice by offsets a few pixels apart and
     then every offset round the best of them (a tenth of the work at 2x): it ends where trying every
-    offset within reach puts it."""
+    offset within reach puts it. gnome-mines' pack compares its 42 px tiles at 21 px, so its blur
+    spans twice as many screen pixels: at its 47 and 76 px cells too (1.03x and 1.65x) the offsets
+    tried first are 2 and 3 px apart."""
     from bot.vision import lineup, load_packs
 
     image = load_image(ROOT / f"fixtures/{shot}.png")

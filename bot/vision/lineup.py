@@ -53,12 +53,14 @@ def line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) -> 
 
 def _step(pack: SkinPack, scale: float) -> int:
     """How far apart (screen px) the first offsets tried may be: a quarter of the width over which a
-    shipped pack's comparison blurs a cell (its blur box, in tile pixels, times the scale). A cell
+    shipped pack's comparison blurs a cell (its blur box, in the pixels it compares at: gnome-mines'
+    42 px tiles are compared at 21; times the tile pixels per compared pixel and the scale). A cell
     compared blurred scores about the same a pixel or two off; one compared at 1x, or by a learnt
     pack's looks, does not."""
     if pack.learnt or scale == 1:
         return 1
-    return max(1, round(classifier_for(pack).box * scale / 4))
+    classifier = classifier_for(pack)
+    return max(1, round(classifier.box * pack.cell_px / classifier.size * scale / 4))
 
 
 def _square(reach: int, step: int) -> list[tuple[int, int]]:
