@@ -70,7 +70,7 @@ class ClickGuard:
         if self.image is None or self._steady is None or image.shape != self.image.shape:
             return None
         differs = _differs(image, self.image)
-        if (differs & self._steady).sum() <= MOVED_SHARE * self._steady.sum():
+        if not self._steady_changed(differs):
             return None
         said = lattice_moved(image, self.geometry)
         if said != NOTHING_THERE:
@@ -89,7 +89,7 @@ class ClickGuard:
         if now.shape != self.image.shape:
             return True
         differs = _differs(now, self.image)
-        if (differs & self._steady).sum() > MOVED_SHARE * self._steady.sum() or self._changed_apart(differs, cell):
+        if self._steady_changed(differs) or self._changed_apart(differs, cell):
             self.halted = True
             return False
         x, y, w, h = self.geometry.box(*cell)
@@ -98,6 +98,11 @@ class ClickGuard:
             return False
         self._clicked[cell] = True
         return True
+
+    def _steady_changed(self, differs: np.ndarray) -> bool:
+        """Whether more than noise differs of the pixels no click changes (MOVED_SHARE of them)."""
+        assert self._steady is not None
+        return bool((differs & self._steady).sum() > MOVED_SHARE * self._steady.sum())
 
     def _changed_apart(self, differs: np.ndarray, cell: Cell) -> bool:
         """Whether a covered cell changed that is neither beside a cell clicked since the reading

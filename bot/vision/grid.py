@@ -345,20 +345,22 @@ def _boards(image: np.ndarray) -> list[Grid]:
     return boards
 
 
-def same_board(a: Geometry, b: Geometry) -> bool:
-    """Whether two lattices are one board's: they overlap, with the same pitch and cells in the same places."""
+def _overlap(a: Geometry, b: Geometry) -> bool:
+    """Whether two lattices' boards overlap."""
     ax, ay, aw, ah = a.region()
     bx, by, bw, bh = b.region()
-    if not (ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah):
-        return False
-    for axis in (0, 1):
-        pa, pb = a.pitch[axis], b.pitch[axis]
-        if abs(pa - pb) > 0.02 * pa:
-            return False
-        phase = (a.origin[axis] - b.origin[axis]) / pa
-        if abs(phase - round(phase)) * pa > 0.2 * pa:
-            return False
-    return True
+    return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
+
+
+def _same_pitch(a: Geometry, b: Geometry) -> bool:
+    """Whether two lattices' cells lie as far apart (within 2% of ``a``'s pitch) both ways."""
+    return all(abs(a.pitch[axis] - b.pitch[axis]) <= 0.02 * a.pitch[axis] for axis in (0, 1))
+
+
+def same_board(a: Geometry, b: Geometry) -> bool:
+    """Whether two lattices are one board's: they overlap, with the same pitch and cells in the same places."""
+    phases = [((a.origin[axis] - b.origin[axis]) / a.pitch[axis], a.pitch[axis]) for axis in (0, 1)]
+    return _overlap(a, b) and _same_pitch(a, b) and all(abs(p - round(p)) * pa <= 0.2 * pa for p, pa in phases)
 
 
 def find_grid(image: np.ndarray) -> Geometry:
@@ -381,12 +383,10 @@ def lattice_moved(image: np.ndarray, geo: Geometry) -> str | None:
     its cells out anew, as Tk buttons that widen when a digit shows on them do), or NOTHING_THERE
     where no lattice overlaps it (a window over it, or the game's end drawn over all of it); None
     where one shows the board, or part of it (the rest hidden), where it was."""
-    x, y, w, h = geo.region()
     for b in (board.geometry for board in find_grids(image)):
-        bx, by, bw, bh = b.region()
-        if not (bx < x + w and x < bx + bw and by < y + h and y < by + bh):
+        if not _overlap(geo, b):
             continue
-        if any(abs(b.pitch[axis] - geo.pitch[axis]) > 0.02 * geo.pitch[axis] for axis in (0, 1)):
+        if not _same_pitch(geo, b):
             return f"its cells are {b.pitch[0]:g}x{b.pitch[1]:g} px apart now, not {geo.pitch[0]:g}x{geo.pitch[1]:g}"
         steps = [(b.origin[axis] - geo.origin[axis]) / geo.pitch[axis] for axis in (0, 1)]
         if (b.rows, b.cols) != (geo.rows, geo.cols):  # a part of the board (the rest hidden) lies on its lattice
