@@ -330,6 +330,7 @@ def _skins(ns: argparse.Namespace) -> int:
     import shutil
 
     from bot.userdata import hidden_skins, learnt_skins
+    from bot.vision.counter import describe
     from bot.vision.pack import load_pack, skin_names, templates_root
 
     learnt = learnt_skins()
@@ -351,8 +352,7 @@ def _skins(ns: argparse.Namespace) -> int:
         pack = load_pack(name)
         scales = "any size" if pack.scales is None else ",".join(f"{s:g}" for s in pack.scales) + "x"
         kinds = sorted({t.file.partition("-")[0].removesuffix(".png") for t in pack.tiles})
-        where = "beside the board" if pack.counter == "beside" else f"the {pack.counter} one {pack.counter_at} the board"
-        counter = f"mines counter: {where}" if pack.has_counter else "no mines counter"
+        counter = f"mines counter: {describe(pack.counter, pack.counter_at)}" if pack.has_counter else "no mines counter"
         print(f"{name:16} {source:8} {pack.cell_px:3d} px cells at {scales}; {len(pack.tiles)} pictures ({' '.join(kinds)}); {counter}; {pack.path}")
     print(f"learnt packs are kept in {learnt}")
     return 0

@@ -41,7 +41,7 @@ from bot.vision.counting import CounterWatch
 from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT, MOVED, LookBook
 from bot.vision.pack import SkinPack, add_board, add_counter, add_tiles, learnt_pack_folder, start_learnt_pack
-from bot.vision.reading import band_above, band_below
+from bot.vision.reading import band_above, band_below, band_beside
 from bot.vocabulary import CHAR_OF, COVERED, FLAG, NUMBERS, TILE_NAMES, Cell, FirstClickRule, State
 
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
@@ -172,11 +172,12 @@ class Learner:
         return looks
 
     def _bands(self) -> dict[str, np.ndarray]:
-        """The strips above and below the board, where counters are (bot/vision/counting.py): the one
-        below from a grab of the whole screen (it is not in the region read)."""
+        """The strips above, below and beside the board, where counters are (bot/vision/counting.py):
+        the last two from a grab of the whole screen (they are not in the region read)."""
         assert self.image is not None
-        below = band_below(self.screen.grab(), self.geometry.moved(-self.screen.whole.left, -self.screen.whole.top))
-        return {"above": band_above(self.image, self.local)[0], "below": below}
+        screen, geometry = self.screen.grab(), self.geometry.moved(-self.screen.whole.left, -self.screen.whole.top)
+        return {"above": band_above(self.image, self.local)[0], "below": band_below(screen, geometry),
+                "beside": band_beside(screen, geometry)}
 
     def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right") -> np.ndarray:
         """Read until every cell clicked shows another look than before (the game drew the click);
@@ -392,7 +393,7 @@ class Learner:
         board = add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols) if self.new_board else None
         counter = self.counter.learn()
         if counter is not None:
-            print(f"minebot: learnt the mines counter (the {counter.side} one {counter.place} the board)", file=self.out)
+            print(f"minebot: learnt the mines counter ({counter})", file=self.out)
         return (add_tiles(folder, tiles) + ([board] if board else [])
                 + (add_counter(folder, counter.digits, counter.settings()) if counter else []))
 

@@ -108,7 +108,7 @@ def test_a_counter_glyph_in_another_font_leaves_the_counter_unread_not_shorter()
     """minegauler's counter on a machine with other fonts once read 0 (its 9s matched no glyph, and
     the number left was another): a glyph like none of the pack's makes the counter unread (None),
     and the mine count then comes from elsewhere, never from a number the game does not show."""
-    from bot.vision.counter import _glyph_boxes, ink_amount
+    from bot.vision.counter import glyph_boxes, ink_amount
     from bot.vision.reading import band_above
 
     path = FIXTURES / "minegauler" / "expert-flags.png"
@@ -119,7 +119,7 @@ def test_a_counter_glyph_in_another_font_leaves_the_counter_unread_not_shorter()
     band, left, top = band_above(image, reading.geometry)
     assert pack.counter_text is not None
     ink, paper = pack.counter_text
-    boxes = sorted(_glyph_boxes(ink_amount(band, ink, paper)))
+    boxes = sorted(glyph_boxes(ink_amount(band, ink, paper)))
     x, y, w, h = boxes[0] if pack.counter == "left" else boxes[-1]  # a digit of the counter
     image[top + y : top + y + h, left + x : left + x + w] = ink  # a blot of ink of the glyph's size
     assert read(image, [pack]).counter is None

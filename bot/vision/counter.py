@@ -16,6 +16,8 @@ no counter shows there. A counter left of the others or right of them: the pack'
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from weakref import WeakKeyDictionary
 
 import cv2
@@ -30,6 +32,7 @@ DIGIT_LIMIT = 0.05  # counter digits match their picture this well (SQDIFF_NORME
 GLYPH_LIMIT = 0.15
 UNREAD = "?"  # a glyph of the counter's ink that matches no digit picture
 TEXT_HEIGHT = (0.7, 1.4)  # a blot this many times as high as the pack's glyphs is text too
+SPACE = 0.4  # glyphs further apart than this many glyph heights are two words ("Marked: 0 / 10")
 # Seven-segment lights: a pixel is part of a light when it shows at least LED_INK of the lit colour
 # over black. A segment is lit when its sample shows LIT_INK on average: unlit segments are drawn
 # in dotted dark red (0.25 on average), lit ones in full red (1, a little less where a browser
@@ -54,6 +57,14 @@ SHAPES = {
 }
 
 
+def describe(counter: str, place: str) -> str:
+    """Where a pack's counter is, in words (its ``counter`` and ``counter_at``)."""
+    if counter == "beside":
+        counter, place = "label", "beside"
+    what = "the flags/mines label" if counter == "label" else f"the {counter} one"
+    return f"{what} {'right of' if place == 'beside' else place} the board"
+
+
 def ink_amount(image: np.ndarray, ink: tuple[int, int, int], paper: tuple[int, int, int]) -> np.ndarray:
     """How much ink each pixel shows: 0 paper .. 1 ink, and 0 for colours off the paper-ink line."""
     pixels = image.astype(np.float32) - np.asarray(paper, dtype=np.float32)
@@ -65,7 +76,7 @@ def ink_amount(image: np.ndarray, ink: tuple[int, int, int], paper: tuple[int, i
     return amount
 
 
-def _glyph_boxes(amount: np.ndarray) -> list[tuple[int, int, int, int]]:
+def glyph_boxes(amount: np.ndarray) -> list[tuple[int, int, int, int]]:
     """The boxes (x, y, w, h) of the connected blots of ink, at least 5 px high."""
     mask = (amount > 0.5).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -75,39 +86,75 @@ def _glyph_boxes(amount: np.ndarray) -> list[tuple[int, int, int, int]]:
 _GLYPHS: WeakKeyDictionary[SkinPack, dict[int | str, np.ndarray]] = WeakKeyDictionary()
 
 
+def glyph_ink(picture: np.ndarray, colours: tuple[tuple[int, int, int], tuple[int, int, int]]) -> np.ndarray:
+    """The ink of a digit picture of a text counter, cropped to its glyph (its largest blot)."""
+    amount = ink_amount(picture, *colours)
+    x, y, w, h = max(glyph_boxes(amount), key=lambda b: b[2] * b[3])
+    return amount[y : y + h, x : x + w]
+
+
+def glyph_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """How unlike two glyphs' ink is, per pixel of the larger box: one brought to the other's
+    height and moved so that their centres of ink meet, the ink that differs then, the smaller of
+    the two ways round. Text drawn at sub-pixel positions spreads a column of ink over two columns
+    in one place and not in the next, so the boxes differ by a pixel; moving the crisp one by the
+    fraction draws the spread one, not the other way round."""
+    return min(_moved_distance(a, b), _moved_distance(b, a))
+
+
+def _moved_distance(crop: np.ndarray, glyph: np.ndarray) -> float:
+    """The ink that differs, ``crop`` brought to ``glyph``'s height and centre of ink."""
+    h, w = glyph.shape
+    crop, glyph = crop.astype(np.float32), glyph.astype(np.float32)
+    if crop.shape[0] != h:
+        crop = cv2.resize(crop, (max(round(crop.shape[1] * h / crop.shape[0]), 1), h), interpolation=cv2.INTER_AREA)
+    (cx, cy), (gx, gy) = _centre(crop), _centre(glyph)
+    move = np.array([[1, 0, gx - cx + 2], [0, 1, gy - cy + 2]], dtype=np.float32)
+    moved = cv2.warpAffine(crop, move, (w + 4, h + 4), flags=cv2.INTER_LINEAR)
+    framed = cv2.copyMakeBorder(glyph, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=0)
+    return float(cv2.norm(moved, framed, cv2.NORM_L1)) / (h * max(w, crop.shape[1]))
+
+
+def _centre(ink: np.ndarray) -> tuple[float, float]:
+    """The centre of a glyph's ink (x, y)."""
+    moments = cv2.moments(ink)
+    total = moments["m00"] or 1.0
+    return moments["m10"] / total, moments["m01"] / total
+
+
 def _glyphs(pack: SkinPack) -> dict[int | str, np.ndarray]:
     """The ink of each digit picture of a text counter, cropped to the glyph."""
     if pack not in _GLYPHS:
         assert pack.counter_text is not None
-        glyphs = {}
-        for char, picture in pack.digits.items():
-            amount = ink_amount(picture, *pack.counter_text)
-            x, y, w, h = max(_glyph_boxes(amount), key=lambda b: b[2] * b[3])
-            glyphs[char] = amount[y : y + h, x : x + w]
-        _GLYPHS[pack] = glyphs
+        _GLYPHS[pack] = {char: glyph_ink(picture, pack.counter_text) for char, picture in pack.digits.items()}
     return _GLYPHS[pack]
 
 
 def read_text(image: np.ndarray, pack: SkinPack) -> list[str]:
-    """The lines of digits (and '/') written in the pack's counter ink in ``image``, left to right; a
-    glyph like none of the pack's (another font) is UNREAD, so a number it is part of is not taken
-    for a shorter one."""
+    """The lines of digits (and '/') written in the pack's counter ink in ``image`` (see read_glyphs)."""
     assert pack.counter_text is not None
-    amount = ink_amount(image, *pack.counter_text)
-    tall = float(np.median([glyph.shape[0] for glyph in _glyphs(pack).values()]))
-    found: list[tuple[int, int, int, str]] = []  # x, y centre, height, char
-    for x, y, w, h in _glyph_boxes(amount):
+    return read_glyphs(image, pack.counter_text, _glyphs(pack))
+
+
+def read_glyphs(
+    image: np.ndarray, colours: tuple[tuple[int, int, int], tuple[int, int, int]], glyphs: Mapping[str, np.ndarray] | Mapping[int | str, np.ndarray]
+) -> list[str]:
+    """The lines of text written in ``colours`` (ink, paper) in ``image``, left to right, each glyph
+    read as the one of ``glyphs`` (their ink) it matches, a glyph like none of them (a letter,
+    another font) as UNREAD, so that a number it is part of is not taken for a shorter one, and a
+    gap wider than SPACE glyph heights as a space."""
+    amount = ink_amount(image, *colours)
+    tall = float(np.median([glyph.shape[0] for glyph in glyphs.values()]))
+    found: list[tuple[int, int, int, str, int]] = []  # x, y centre, height, char, right edge
+    for x, y, w, h in glyph_boxes(amount):
         crop = amount[y : y + h, x : x + w]
-        scores = {
-            char: float(np.abs(cv2.resize(crop, glyph.shape[::-1], interpolation=cv2.INTER_AREA) - glyph).mean())
-            for char, glyph in _glyphs(pack).items()
-        }
+        scores = {char: glyph_distance(crop, glyph) for char, glyph in glyphs.items()}
         best = min(scores, key=scores.__getitem__)
         if scores[best] < GLYPH_LIMIT:
-            found.append((x, y + h // 2, h, str(best)))
+            found.append((x, y + h // 2, h, str(best), x + w))
         elif TEXT_HEIGHT[0] * tall <= h <= TEXT_HEIGHT[1] * tall:  # text, not an icon or a border
-            found.append((x, y + h // 2, h, UNREAD))
-    lines: list[list[tuple[int, int, int, str]]] = []
+            found.append((x, y + h // 2, h, UNREAD, x + w))
+    lines: list[list[tuple[int, int, int, str, int]]] = []
     for glyph in sorted(found):
         line = next((ln for ln in lines if abs(ln[-1][1] - glyph[1]) <= glyph[2] // 2
                      and glyph[0] - ln[-1][0] <= 1.5 * glyph[2]), None)
@@ -115,21 +162,35 @@ def read_text(image: np.ndarray, pack: SkinPack) -> list[str]:
             lines.append([glyph])
         else:
             line.append(glyph)
-    return ["".join(g[3] for g in line) for line in lines]
+    return ["".join((" " if b[0] - a[4] > SPACE * tall else "") + b[3] for a, b in zip([ln[0], *ln], ln, strict=False))
+            for ln in lines]
+
+
+LABEL = re.compile(r"(?<![^ ])(\d+) ?/ ?(\d+)(?![^ ])")  # "flags/mines", a word of its own
 
 
 def label_counter(strip: np.ndarray, pack: SkinPack) -> int | None:
-    """Mines left from a "flags/mines" label (gnome-mines writes it beside the board)."""
-    for line in read_text(strip, pack):
-        flags, slash, mines = line.partition("/")
-        if slash and flags.isdigit() and mines.isdigit():
-            return int(mines) - int(flags)
+    """Mines left from a "flags/mines" label (gnome-mines writes it beside the board; kmines and
+    sgt-mines below it, "Mines: 0/10", "Marked: 0 / 10")."""
+    return label_value(read_text(strip, pack))
+
+
+def label_value(lines: list[str]) -> int | None:
+    """Mines left from the first "flags/mines" in ``lines``."""
+    for line in lines:
+        if (label := LABEL.search(line)) is not None:
+            return int(label[2]) - int(label[1])
     return None
 
 
 def text_counter(band: np.ndarray, pack: SkinPack) -> int | None:
     """A counter written as text: the leftmost or rightmost number in ``band``."""
-    return _chosen(read_text(band, pack), pack.counter)
+    return text_value(read_text(band, pack), pack.counter, pack.counter_shortest)
+
+
+def text_value(lines: list[str], side: str, shortest: int = 2) -> int | None:
+    """The leftmost or rightmost number (``side``) of at least ``shortest`` characters in ``lines``."""
+    return _chosen([word for line in lines for word in line.split()], side, shortest)
 
 
 def picture_counter(

@@ -20,8 +20,9 @@ Qt paint a revealed area in pieces; gnome-mines animates its reveals).
 ``level_keys`` maps a level to the keys that switch the running game to it, combinations separated
 by spaces (winemine: ``"alt+g e"``, its Game menu); the game's own size for that level counts.
 ``counter`` says which of the counters above the board counts the mines left: ``"left"`` or ``"right"``;
-``"beside"``: a "flags/mines" label right of the board (gnome-mines). ``counter_at``: ``"below"`` where
-the counters are below the board instead (default ``"above"``). ``counter_shortest``: the fewest
+``"label"``: a text label "flags/mines" (kmines' "Mines: 0/10"); ``"beside"``: such a label right of
+the board (gnome-mines). ``counter_at``: ``"below"`` where the counters are below the board instead,
+``"beside"`` where right of its upper half (default ``"above"``). ``counter_shortest``: the fewest
 digits the counter shows (default 2; 1 where it drops its leading zeros: a lone digit is taken then).
 ``counter_text`` marks counters drawn as text, whose pixels shift with their position:
 ``{"ink": [b, g, r], "paper": [b, g, r]}``; their digit pictures are single glyphs, read one by one.
@@ -93,7 +94,7 @@ class SkinPack:
     level_keys: dict[str, str] = field(default_factory=dict)  # level -> keys that switch to it
     digits: dict[int | str, np.ndarray] = field(default_factory=dict)  # the counters' digits (and "/")
     counter: str = "left"  # which counter above the board counts the mines left
-    counter_at: str = "above"  # where the counters are: "above" or "below" the board
+    counter_at: str = "above"  # where the counters are: "above", "below" or "beside" the board
     counter_shortest: int = 2  # the fewest digits the counter shows
     chord: str | None = None  # the button that chords: "middle", "both" or "left"; None: the bot does not chord
     counter_text: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None  # text counters: ink, paper
@@ -230,8 +231,8 @@ def _settings(meta_path: Path) -> _Settings:
         text, leds, chord = meta.get("counter_text"), meta.get("counter_leds"), meta.get("chord")
         if chord not in (None, "middle", "both", "left"):
             raise ValueError(f"chord must be middle, both or left, not {chord!r}")
-        if meta.get("counter_at", "above") not in ("above", "below"):
-            raise ValueError(f"counter_at must be above or below, not {meta['counter_at']!r}")
+        if meta.get("counter_at", "above") not in ("above", "below", "beside"):
+            raise ValueError(f"counter_at must be above, below or beside, not {meta['counter_at']!r}")
         return {
             "cell_px": cell_px,
             "pitch": (pitch[0], pitch[1]),
@@ -348,15 +349,15 @@ def start_learnt_pack(folder: Path, cell_px: int, pitch: tuple[float, float], ru
         }) + "\n")
 
 
-def add_counter(folder: Path, digits: dict[int, np.ndarray], settings: dict[str, str | int]) -> list[str]:
-    """Give a learnt pack its counter's digit pictures and the settings that say which counter counts
-    the mines (``counter``, ``counter_at``, ``counter_shortest``), unless it has digits already.
-    Returns the files written."""
+def add_counter(folder: Path, digits: dict[int | str, np.ndarray], settings: dict[str, object]) -> list[str]:
+    """Give a learnt pack its counter's digit pictures (and a label's "/") and the settings that say
+    which counter counts the mines (``counter``, ``counter_at``, ``counter_shortest``,
+    ``counter_text``), unless it has digits already. Returns the files written."""
     if any(folder.glob("digit-*.png")):
         return []
     meta = folder / "pack.json"
     meta.write_text(json.dumps({**json.loads(meta.read_text()), **settings}) + "\n")
-    return add_tiles(folder, {f"digit-{d}": [digits[d]] for d in sorted(digits)})
+    return add_tiles(folder, {f"digit-{'slash' if d == '/' else d}": [digits[d]] for d in sorted(digits, key=str)})
 
 
 def add_tiles(folder: Path, pictures: dict[str, list[np.ndarray]]) -> list[str]:

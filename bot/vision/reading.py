@@ -115,21 +115,30 @@ def band_below(image: np.ndarray, geometry: Geometry) -> np.ndarray:
     return image[max(y + h, 0) : max(bottom, 0), max(x, 0) : x + w]
 
 
+def band_beside(image: np.ndarray, geometry: Geometry) -> np.ndarray:
+    """The strip right of the board's upper half, where gnome-mines writes its "flags/mines"."""
+    x, y, w, h = geometry.region()
+    return image[max(y, 0) : y + h // 2, max(x + w, 0) : x + w + max(round(8 * geometry.pitch[0]), 300)]
+
+
+def counter_strip(image: np.ndarray, geometry: Geometry, place: str) -> np.ndarray:
+    """The strip a counter is looked for in: ``place`` is "above", "below" or "beside" the board."""
+    if place == "beside":
+        return band_beside(image, geometry)
+    return band_below(image, geometry) if place == "below" else band_above(image, geometry)[0]
+
+
 def read_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int | None:
     """The mines-left counter, or None where the pack cannot read one or none shows
     (how each kind of counter is read: bot/vision/counter.py)."""
     if not pack.has_counter:
         return None
-    if pack.counter_text is not None and pack.counter == "beside":
-        x, y, w, h = geometry.region()
-        strip = image[max(y, 0) : y + h // 2, max(x + w, 0) : x + w + max(round(8 * geometry.pitch[0]), 300)]
-        return label_counter(strip, pack)
-    band = band_below(image, geometry) if pack.counter_at == "below" else band_above(image, geometry)[0]
+    strip = counter_strip(image, geometry, "beside" if pack.counter == "beside" else pack.counter_at)
     if pack.counter_text is not None:
-        return text_counter(band, pack)
+        return label_counter(strip, pack) if pack.counter in ("beside", "label") else text_counter(strip, pack)
     if pack.counter_leds is not None:
-        return led_counter(band, pack)
-    return picture_counter(band, geometry.scale, pack.digits, pack.counter, pack.counter_shortest)
+        return led_counter(strip, pack)
+    return picture_counter(strip, geometry.scale, pack.digits, pack.counter, pack.counter_shortest)
 
 
 def board_state(board: Board, flags_to_win: bool = False) -> State:
