@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,20 +79,26 @@ def start_game(name: str, level: str, workdir: Path, scale: float = 1.0, shift: 
                 raise
             print(f"minebot: {exc}; starting it again", file=sys.stderr)
     launcher.after_start(window, level)
-    place(window, (WINDOW_AT[0] + shift, WINDOW_AT[1] + shift))
+    window = place(window, (WINDOW_AT[0] + shift, WINDOW_AT[1] + shift),
+                   lambda: wait_window(launcher.window_name, process, log))
     return RunningGame(launcher, process, window, env)
 
 
-def place(window: str, at: tuple[int, int]) -> None:
+def place(window: str, at: tuple[int, int], find: Callable[[], str]) -> str:
     """Move ``window`` to ``at``, again while it is elsewhere once drawn (in one pygame-minesweeper run
     of ten its board showed at (644,566), not by WINDOW_AT, with nothing to say why: the winxp pack
-    read its look there, and nothing was learnt). A window still elsewhere after PLACE_TRIES moves
-    is played where it is."""
+    read its look there, and nothing was learnt), and the game's window, found anew by ``find``,
+    where the window is no more (pygame-minesweeper, in a CI-like run: it sets its window up anew
+    once shown, and the window moved had gone). A window still elsewhere after PLACE_TRIES moves is
+    played where it is. Returns the game's window."""
     for _ in range(PLACE_TRIES):
         xdotool("windowmove", "--sync", window, str(at[0]), str(at[1]))
         time.sleep(PLACED)
         shell = dict(line.split("=", 1) for line in xdotool("getwindowgeometry", "--shell", window).split())
         if (shell.get("X"), shell.get("Y")) == (str(at[0]), str(at[1])):  # nothing where xdotool failed
-            return
+            return window
+        if not shell:  # no such window now
+            window = find()
     print(f"minebot: the game's window is at {shell.get('X')},{shell.get('Y')}, not at {at[0]},{at[1]}, after "
           f"{PLACE_TRIES} moves; playing it there", file=sys.stderr)
+    return window
