@@ -57,6 +57,9 @@ SHAPES = {
 }
 
 
+Colours = tuple[tuple[int, int, int], tuple[int, int, int]]  # a text's ink and paper (BGR)
+
+
 def describe(counter: str, place: str) -> str:
     """Where a pack's counter is, in words (its ``counter`` and ``counter_at``)."""
     if counter == "beside":
@@ -86,7 +89,7 @@ def glyph_boxes(amount: np.ndarray) -> list[tuple[int, int, int, int]]:
 _GLYPHS: WeakKeyDictionary[SkinPack, dict[int | str, np.ndarray]] = WeakKeyDictionary()
 
 
-def glyph_ink(picture: np.ndarray, colours: tuple[tuple[int, int, int], tuple[int, int, int]]) -> np.ndarray:
+def glyph_ink(picture: np.ndarray, colours: Colours) -> np.ndarray:
     """The ink of a digit picture of a text counter, cropped to its glyph (its largest blot)."""
     amount = ink_amount(picture, *colours)
     x, y, w, h = max(glyph_boxes(amount), key=lambda b: b[2] * b[3])
@@ -137,7 +140,7 @@ def read_text(image: np.ndarray, pack: SkinPack) -> list[str]:
 
 
 def read_glyphs(
-    image: np.ndarray, colours: tuple[tuple[int, int, int], tuple[int, int, int]], glyphs: Mapping[str, np.ndarray] | Mapping[int | str, np.ndarray]
+    image: np.ndarray, colours: Colours, glyphs: Mapping[str, np.ndarray] | Mapping[int | str, np.ndarray]
 ) -> list[str]:
     """The lines of text written in ``colours`` (ink, paper) in ``image``, left to right, each glyph
     read as the one of ``glyphs`` (their ink) it matches, a glyph like none of them (a letter,

@@ -36,6 +36,7 @@ import numpy as np
 from bot.vision.counter import (
     GLYPH_LIMIT,
     UNREAD,
+    Colours,
     describe,
     glyph_boxes,
     glyph_distance,
@@ -61,8 +62,6 @@ GAP = 2  # columns with no telling pixel within a digit's run of columns (see _b
 
 PLACES = ("above", "below", "beside")  # the strips looked in: reading.py's counter_strip
 SEARCH_LIMIT = 20_000  # spellings of a text counter's numbers tried, at most (see _spellings)
-
-Colours = tuple[tuple[int, int, int], tuple[int, int, int]]  # a text's ink and paper
 
 
 @dataclass(frozen=True, eq=False)
