@@ -193,8 +193,9 @@ def _glyph_pictures(bands: list[np.ndarray], colours: Colours) -> dict[str, np.n
 
 
 def _alike(inks: dict[str, np.ndarray]) -> dict[int, str]:
-    """Stand-ins for one character: glyphs read as one another (within GLYPH_LIMIT) are one character drawn at two sub-pixel positions, whose reading picks the closer
-    picture. As a str.translate table to the first stand-in of each such group."""
+    """Stand-ins for one character: glyphs read as one another (within GLYPH_LIMIT) are one
+    character drawn at two sub-pixel positions, whose reading picks the closer picture. As a
+    str.translate table to the first stand-in of each such group."""
     first = {char: char for char in inks}
 
     def root(char: str) -> str:
