@@ -62,8 +62,6 @@ Colours = tuple[tuple[int, int, int], tuple[int, int, int]]  # a text's ink and 
 
 def describe(counter: str, place: str) -> str:
     """Where a pack's counter is, in words (its ``counter`` and ``counter_at``)."""
-    if counter == "beside":
-        counter, place = "label", "beside"
     what = "the flags/mines label" if counter == "label" else f"the {counter} one"
     return f"{what} {'right of' if place == 'beside' else place} the board"
 

@@ -140,8 +140,6 @@ def learn_text(samples: dict[int, list[np.ndarray]], mines: int, place: str = "b
         targets = [f"{mines - left}/{mines}" if side == "label" else str(left) for left, _ in shown]
         for spelling in _spellings(lines, targets, side == "label"):
             digits: dict[int | str, np.ndarray] = {int(d) if d.isdigit() else d: pictures[c] for d, c in spelling.items()}
-            if sum(isinstance(d, int) for d in digits) < 10:
-                continue
             glyphs = {d: inks[spelling[str(d)]] for d in digits}
             read = [read_glyphs(band, colours, glyphs) for _, band in shown]
             for shortest in (2,) if side == "label" else (2, 1):

@@ -20,9 +20,9 @@ Qt paint a revealed area in pieces; gnome-mines animates its reveals).
 ``level_keys`` maps a level to the keys that switch the running game to it, combinations separated
 by spaces (winemine: ``"alt+g e"``, its Game menu); the game's own size for that level counts.
 ``counter`` says which of the counters above the board counts the mines left: ``"left"`` or ``"right"``;
-``"label"``: a text label "flags/mines" (kmines' "Mines: 0/10"); ``"beside"``: such a label right of
-the board (gnome-mines). ``counter_at``: ``"below"`` where the counters are below the board instead,
-``"beside"`` where right of its upper half (default ``"above"``). ``counter_shortest``: the fewest
+``"label"``: a text label "flags/mines" (kmines' "Mines: 0/10"). ``counter_at``: ``"below"`` where
+the counters are below the board instead, ``"beside"`` where right of its upper half (gnome-mines'
+label; default ``"above"``). ``counter_shortest``: the fewest
 digits the counter shows (default 2; 1 where it drops its leading zeros: a lone digit is taken then).
 ``counter_text`` marks counters drawn as text, whose pixels shift with their position:
 ``{"ink": [b, g, r], "paper": [b, g, r]}``; their digit pictures are single glyphs, read one by one.
@@ -231,6 +231,8 @@ def _settings(meta_path: Path) -> _Settings:
         text, leds, chord = meta.get("counter_text"), meta.get("counter_leds"), meta.get("chord")
         if chord not in (None, "middle", "both", "left"):
             raise ValueError(f"chord must be middle, both or left, not {chord!r}")
+        if meta.get("counter", "left") not in ("left", "right", "label"):
+            raise ValueError(f"counter must be left, right or label, not {meta['counter']!r}")
         if meta.get("counter_at", "above") not in ("above", "below", "beside"):
             raise ValueError(f"counter_at must be above, below or beside, not {meta['counter_at']!r}")
         return {

@@ -133,9 +133,9 @@ def read_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int |
     (how each kind of counter is read: bot/vision/counter.py)."""
     if not pack.has_counter:
         return None
-    strip = counter_strip(image, geometry, "beside" if pack.counter == "beside" else pack.counter_at)
+    strip = counter_strip(image, geometry, pack.counter_at)
     if pack.counter_text is not None:
-        return label_counter(strip, pack) if pack.counter in ("beside", "label") else text_counter(strip, pack)
+        return label_counter(strip, pack) if pack.counter == "label" else text_counter(strip, pack)
     if pack.counter_leds is not None:
         return led_counter(strip, pack)
     return picture_counter(strip, geometry.scale, pack.digits, pack.counter, pack.counter_shortest)
