@@ -1,7 +1,8 @@
 """Looks: a board's cells grouped by how they look, with no skin pack.
 
 A look is what one kind of cell looks like on one board: the first picture of it seen is its
-prototype, and a cell belongs to the look whose prototype it is nearest, if nearer than LOOK_LIMIT.
+prototype, and a cell belongs to the nearest look (by RMS difference, under LOOK_LIMIT) that it is
+also like window by window (below).
 Which value a look shows is not known here (see bot/naming.py): it is only a number.
 
 What varies by position, and how it is forgiven:
@@ -12,7 +13,7 @@ What varies by position, and how it is forgiven:
 - large cells: compared at COMPARE_PX at most (area-averaged).
 A small mark on a big cell hardly moves the RMS of the whole: xbomb's thin digits on its 50 px
 cells are 9.7-13.5 from one another, gnome-mines' flag and its flag with a "?" 13.7, all under
-LOOK_LIMIT. So a cell is its nearest look only if, besides, no small window of it (a tenth of a
+LOOK_LIMIT. So a cell is a look only if, besides, no small window of it (a tenth of a
 cell square) differs from the look's picture by INK_LIMIT or more, compared at full size and at the
 best shift of up to a compared pixel (bot/vision/ink.py). Measured on every fixture: the same value, a pixel off or laid
 out at a fractional pitch (gnome-mines), differs by at most 55 in a window; different values within
@@ -189,6 +190,10 @@ class LookBook:
         inner = crops[:, m : s - m, m : s - m].reshape(len(crops), -1)
         moves = [(dy, dx) for dy in range(-m, m + 1) for dx in range(-m, m + 1)] if shifts else [(0, 0)]
         p = np.concatenate([protos[:, m + dy : s - m + dy, m + dx : s - m + dx].reshape(len(protos), -1) for dy, dx in moves])
+        # both taken from the looks' mean: the same differences, and smaller sums whose float32
+        # rounding (which varies with how many rows are multiplied at once) is smaller too
+        mean = p.mean(axis=0)
+        inner, p = inner - mean, p - mean
         d2 = (inner * inner).sum(axis=1)[:, None] + (p * p).sum(axis=1)[None, :] - 2 * inner @ p.T
         best = d2.reshape(len(crops), len(moves), len(protos)).min(axis=1)
         return np.sqrt(np.maximum(best, 0) / inner.shape[1])
@@ -215,8 +220,8 @@ class LookBook:
 
     def assign(self, image: np.ndarray, reference: np.ndarray | None = None, barred: Collection[int] = ()) -> np.ndarray:
         """The look of every cell (rows x cols ints); a cell like no look yet starts a new one.
-        Each cell ends at its nearest look (not the first near enough), so that sorting the same
-        picture again gives the same looks. A cell that ``reference`` (a picture per cell at the
+        Each cell ends at the nearest look it is alike (not the first near enough), so that sorting
+        the same picture again gives the same looks and starts none. A cell that ``reference`` (a picture per cell at the
         compared size, as ``crops`` gives; NaN where none) shows otherwise, by MOVED or more, takes
         none of the looks ``barred``: a covered cell over a background picture may look like
         another covered cell more than like an opened one, but not like itself. The cells at the
@@ -240,7 +245,10 @@ class LookBook:
             looks[rest[alike]] = look
             looks[first] = look
         if len(self.prototypes) > known:
-            looks, _ = self.nearest(crops, pictures, moved, barred)
+            started, looks = looks, self.nearest(crops, pictures, moved, barred)[0]
+            # every cell is alike the look it started or joined, so none is left unread, unless
+            # float rounding (which varies with the batch) put a distance the other side of a limit
+            looks[looks < 0] = started[looks < 0]
         return looks.reshape(geo.rows, geo.cols)
 
     def tally(self, looks: np.ndarray) -> None:
@@ -308,6 +316,18 @@ class LookBook:
         near = np.flatnonzero(best < LOOK_LIMIT)
         alike = np.zeros(len(plain), dtype=bool)
         alike[near] = self.alike(near, looks[near], best[near], pictures)
+        # a cell unlike its nearest look in a window may be alike another look within LOOK_LIMIT
+        # (gnome-mines' 34.2 px cells: one value laid out at two phases): it takes the nearest such,
+        # as assign's new looks took it, so that sorting it again gives the same look
+        row = np.full(len(plain), -1)
+        row[rest] = np.arange(len(rest))
+        unlike = near[~alike[near]]  # all in rest: a cell under EXACT is alike
+        while len(unlike):
+            d[row[unlike], looks[unlike]] = np.inf
+            looks[unlike], best[unlike] = d[row[unlike]].argmin(axis=1), d[row[unlike]].min(axis=1)
+            unlike = unlike[best[unlike] < LOOK_LIMIT]
+            alike[unlike] = self.alike(unlike, looks[unlike], best[unlike], pictures)
+            unlike = unlike[~alike[unlike]]
         looks[~alike] = -1
         return looks, best
 
