@@ -51,6 +51,7 @@ class DrawnGame:
         self.desktop = False  # a black desktop above the window, more of it above the board than the window's panel
         self.banner = False  # a band drawn across the board's middle rows once the game is over (kmines)
         self.pressed: list[str] = []
+        self.new_game_key = "F2"
         self.started = 0  # games started after the first
         self.mined_corner: set[int] = set()  # the games (0: the first) whose first click, the corner, is a mine
 
@@ -124,9 +125,9 @@ class DrawnGame:
         self.pressed.append(keys)
         if self.asking and keys != "Return":
             return  # the prompt has the keys
-        if self.keys and keys == "F2" and self.confirm:
+        if self.keys and keys == self.new_game_key and self.confirm:
             self.asking = True  # "Reset the game?" over the board
-        elif self.keys and keys == "F2" or self.asking and keys == "Return":
+        elif self.keys and keys == self.new_game_key or self.asking and keys == "Return":
             self.asking = False
             self._new_game()
 
@@ -309,6 +310,20 @@ def test_a_prompt_the_game_shows_by_itself_at_its_end_is_answered() -> None:
     learner.new_game()
     assert not drawn.asking and drawn.game.state == "playing" and (drawn.game.view == COVERED).all()
     assert drawn.pressed == ["F2", "ctrl+r", "n", "Return"]
+
+
+def test_a_new_game_key_given_is_pressed_first_even_ctrl_n() -> None:
+    """The key the user (or a game's launcher) gives for a new game is pressed first, before any
+    click above the board, even Ctrl+N, which the restarter tries last when it must guess: kmines'
+    learner clicked the menu bar after a lost game, left its Help menu open over the board, and
+    stopped on a reading that contradicted itself."""
+    drawn = DrawnGame("winemine", "beginner", seed=5)
+    drawn.new_game_key, drawn.confirm = "ctrl+n", True  # kmines asks "Reset the game?" on it
+    learner = _learner(drawn)
+    learner.play_game()
+    learner.new_game("ctrl+n")
+    assert drawn.game.state == "playing" and (drawn.game.view == COVERED).all() and drawn.started == 1
+    assert drawn.pressed == ["ctrl+n", "Return"]  # not Return first, nor the face
 
 
 @pytest.mark.slow  # several seconds
