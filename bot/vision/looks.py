@@ -26,7 +26,7 @@ two values in one look would lose a game, so the limits err low.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 
 import cv2
 import numpy as np
@@ -74,6 +74,7 @@ class LookBook:
         self._tallies: dict[int, dict[bytes, int]] = {}  # per look: how often each picture showed it
         self._checked: dict[tuple[bytes, int], bool] = {}  # (picture, look) checked window by window: alike?
         self._seen = _Seen(0)
+        self._keyed: tuple[object, list[bytes | None]] | None = None  # the pictures last keyed, and their keys
 
     def __len__(self) -> int:
         return len(self.prototypes)
@@ -133,39 +134,29 @@ class LookBook:
     def cut_cells(self, image: np.ndarray, cells: list[tuple[int, int]] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
         """The pictures of ``cells`` (default: every cell, row by row) as cut, and at the compared size."""
         if cells is None:
-            return self._cut_board(image)
+            board = self.board_pictures(image)
+            return list(board), self.compared(board)
         pictures = [self.picture(image, cell) for cell in cells]
         return pictures, self.compared(pictures)
 
-    def _cut_board(self, image: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
-        """Every cell's picture as ``picture`` cuts it, and at the compared size: the cells are laid
-        side by side as one picture of rows x cols cells and shrunk at once. Each cell's edges fall
-        on the edges of output pixels, so each is shrunk as if alone (tests/test_grid.py checks it)."""
-        geo, size = self.geometry, self.size
-        board, pictures = self._laid_out(image)
-        shrunk = self._shrunk(board, geo.rows, geo.cols)
-        crops = shrunk.reshape(geo.rows, size, geo.cols, size, 3).swapaxes(1, 2).reshape(-1, size, size, 3)
-        return list(pictures), crops
-
     def board_pictures(self, image: np.ndarray) -> np.ndarray:
         """Every cell's picture as ``picture`` cuts it, row by row: (rows * cols, cut, cut, 3)."""
-        return self._laid_out(image)[1]
-
-    def _laid_out(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The board's cells as cut, side by side as one picture of rows x cols cells, and one by one."""
         geo, n = self.geometry, self.cut
-        xs = np.array([_first_pixel(geo.centre((0, c))[0], n) for c in range(geo.cols)])
-        ys = np.array([_first_pixel(geo.centre((r, 0))[1], n) for r in range(geo.rows)])
-        if xs.min() < 0 or ys.min() < 0 or xs.max() + n > image.shape[1] or ys.max() + n > image.shape[0]:
+        xs = [_first_pixel(geo.centre((0, c))[0], n) for c in range(geo.cols)]
+        ys = [_first_pixel(geo.centre((r, 0))[1], n) for r in range(geo.rows)]
+        if min(xs) < 0 or min(ys) < 0 or max(xs) + n > image.shape[1] or max(ys) + n > image.shape[0]:
             raise ValueError("cells lie outside the image")
-        x0, x1 = xs.min(), xs.max() + n
-        band = np.concatenate([image[y : y + n, x0:x1] for y in ys])  # a row of cells under another
-        board = np.concatenate([band[:, x - x0 : x - x0 + n] for x in xs], axis=1)
-        return board, board.reshape(geo.rows, n, geo.cols, n, 3).swapaxes(1, 2).reshape(-1, n, n, 3)
+        pictures = np.empty((geo.rows * geo.cols, n, n, image.shape[2]), dtype=image.dtype)
+        for r, y in enumerate(ys):
+            band = image[y : y + n]
+            for c, x in enumerate(xs):
+                pictures[r * geo.cols + c] = band[:, x : x + n]
+        return pictures
 
     def as_cut(self, pictures: list[np.ndarray] | np.ndarray) -> np.ndarray:
         """Pictures of cells as one stack, each resized to ``cut`` pixels square where it is not."""
-        n, stack = self.cut, np.stack(list(pictures))
+        n = self.cut
+        stack = pictures if isinstance(pictures, np.ndarray) else np.stack(pictures)
         if stack.shape[1:3] != (n, n):
             stack = np.stack([cv2.resize(p, (n, n), interpolation=cv2.INTER_AREA) for p in stack])
         return stack
@@ -205,7 +196,7 @@ class LookBook:
         seen = self._seen
         if len(seen.rows) > CHECKED_MOST:
             seen.rows, seen.known = {}, seen.known[:0]
-        keys = [p.tobytes() for p in pictures]
+        keys = self._keys(pictures, range(len(pictures)))
         new: dict[bytes, int] = {}
         for i, key in enumerate(keys):
             if key not in seen.rows and key not in new:
@@ -217,6 +208,20 @@ class LookBook:
             seen.known = np.concatenate([seen.known, rows])
         known = seen.known[[seen.rows[key] for key in keys]]
         return known[:, 0], known[:, 1]
+
+    def _keys(self, pictures: list[np.ndarray] | np.ndarray, which: Iterable[int]) -> list[bytes]:
+        """The bytes of the pictures ``which`` (indexes): what remembered comparisons are keyed by,
+        each worked out once for a reading's pictures (a reading asks for them more than once)."""
+        if self._keyed is None or self._keyed[0] is not pictures:
+            self._keyed = (pictures, [None] * len(pictures))
+        keys = self._keyed[1]
+        out = []
+        for i in which:
+            key = keys[i]
+            if key is None:
+                key = keys[i] = pictures[i].tobytes()
+            out.append(key)
+        return out
 
     def assign(self, image: np.ndarray, reference: np.ndarray | None = None, barred: Collection[int] = ()) -> np.ndarray:
         """The look of every cell (rows x cols ints); a cell like no look yet starts a new one.
@@ -347,8 +352,9 @@ class LookBook:
         if len(self._checked) > CHECKED_MOST:  # a long run of a game drawn anew at every position
             self._checked.clear()
         todo: dict[tuple[bytes, int], list[int]] = {}
-        for i in np.flatnonzero(~alike):
-            key = (pictures[cells[i]].tobytes(), int(looks[i]))
+        unsure = np.flatnonzero(~alike)
+        for i, picture in zip(unsure, self._keys(pictures, cells[unsure]), strict=True):
+            key = (picture, int(looks[i]))
             if key in self._checked:
                 alike[i] = self._checked[key]
             else:
