@@ -63,16 +63,16 @@ class Restarter:
         return image[: max(y, 0), :].astype(np.int16)
 
     def start(self, watcher: Watcher, key: str | None = None) -> None:
-        """Start the next game: the way that worked last time; else the key given (even Ctrl+N: the
-        user knows the game's key), else F2, Ctrl+R and N; else Return (kmines asks "Reset the game?" by itself when a game is lost); else a
-        click on what changed above the board when the game ended (the face), then on each thing
-        drawn just above the board (a web game's "Restart" button), then on the things drawn above
-        it nearest its middle (a face the game did not change at its end); else Ctrl+N (last: a browser
-        opens a window on it). Done when a new game shows; the way that worked is kept. A key after
-        which no new game shows but something is drawn over the board (kmines asks "Reset the
-        game?" on Ctrl+N too) is confirmed with Return, its default button; a click after which
-        something is drawn over the board (a menu) is undone with Escape. (No Escape after a key:
-        xdemineur quits on it, with no prompt.)"""
+        """Start the next game: the way that worked last time; else the key given (even Ctrl+N: it is
+        the game's own), else F2, Ctrl+R and N; else Return (kmines asks "Reset the game?" by itself
+        when a game is lost); else a click on what changed above the board when the game ended (the
+        face), then on each thing drawn just above the board (a web game's "Restart" button), then
+        on the things drawn above it nearest its middle (a face the game did not change at its end);
+        else Ctrl+N (last: a browser opens a window on it). Done when a new game shows; the way that
+        worked is kept. A key after which no new game shows but something is drawn over the board
+        (kmines asks "Reset the game?" on Ctrl+N too) is confirmed with Return, its default button;
+        a click after which something is drawn over the board (a menu) is undone with Escape. (No
+        Escape after a key: xdemineur quits on it, with no prompt.)"""
         keys: list[Way] = [("key", k) for k in ((key,) if key else NEW_GAME_KEYS)]
         last = [] if key else [way for way in keys if way[1] == LAST_KEY]  # a key given is the game's own: first
         ways: list[Way] = [] if self.way is None else [self.way]
