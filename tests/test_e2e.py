@@ -199,7 +199,7 @@ INTERMEDIATE_GAMES = 6
 @pytest.mark.parametrize("game", ["gnome-mines", "kmines"])
 def test_a_hidden_look_is_learnt_at_intermediate_to_the_end(game: str, tmp_path: Path) -> None:
     """Learning at intermediate runs to its last game. gnome-mines' 34.2 px cells, laid out at whole
-    pixels, stopped learning in game 1 of 4 runs in 4 ("the board keeps changing": the same screen
+    pixels, stopped learning in 4 runs of 4 ("the board keeps changing": the same screen
     sorted again started a new look); kmines stopped after a lost game with its Help menu open
     over the board (the restarter clicked the menu bar before pressing the game's Ctrl+N). The
     gnome-mines pack learnt reads a grab of a board at that size."""
