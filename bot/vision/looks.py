@@ -118,13 +118,13 @@ class LookBook:
 
     def _compared(self, picture: np.ndarray) -> np.ndarray:
         """A cell's picture (``cut`` pixels square) at the compared size, as floats."""
-        return self._shrunk(picture, 1, 1)
+        return self._shrunk(picture, 1)
 
-    def _shrunk(self, pictures: np.ndarray, rows: int, cols: int) -> np.ndarray:
-        """Rows x cols cells laid side by side, each ``cut`` pixels square, shrunk to the compared
+    def _shrunk(self, tall: np.ndarray, count: int) -> np.ndarray:
+        """``count`` cells one under another, each ``cut`` pixels square, shrunk to the compared
         size (area-averaged), as floats."""
-        size, shrunk = self.size, pictures.astype(np.float32)
-        return shrunk if size == self.cut else cv2.resize(shrunk, (cols * size, rows * size), interpolation=cv2.INTER_AREA)
+        size, shrunk = self.size, tall.astype(np.float32)
+        return shrunk if size == self.cut else cv2.resize(shrunk, (size, count * size), interpolation=cv2.INTER_AREA)
 
     def crops(self, image: np.ndarray, cells: list[tuple[int, int]] | None = None) -> np.ndarray:
         """The pictures of ``cells`` (default: every cell, row by row) at the compared size:
@@ -169,7 +169,7 @@ class LookBook:
         stack = self.as_cut(pictures)
         # shrunk as one tall picture: each cell's edges fall on output rows' edges, so the result
         # is each cell's own _compared (tests/test_grid.py checks it)
-        return self._shrunk(stack.reshape(len(stack) * n, n, 3), len(stack), 1).reshape(len(stack), size, size, 3)
+        return self._shrunk(stack.reshape(len(stack) * n, n, 3), len(stack)).reshape(len(stack), size, size, 3)
 
     def distances(self, crops: np.ndarray, prototypes: np.ndarray | None = None, shifts: bool = True) -> np.ndarray:
         """RMS difference of each crop from each prototype, at the best shift (or unshifted):
@@ -226,11 +226,11 @@ class LookBook:
     def assign(self, image: np.ndarray, reference: np.ndarray | None = None, barred: Collection[int] = ()) -> np.ndarray:
         """The look of every cell (rows x cols ints); a cell like no look yet starts a new one.
         Each cell ends at the nearest look it is alike (not the first near enough), so that sorting
-        the same picture again gives the same looks and starts none. A cell that ``reference`` (a picture per cell at the
-        compared size, as ``crops`` gives; NaN where none) shows otherwise, by MOVED or more, takes
-        none of the looks ``barred``: a covered cell over a background picture may look like
-        another covered cell more than like an opened one, but not like itself. The cells at the
-        compared size are kept in ``shown``."""
+        the same picture again gives the same looks and starts none. A cell that ``reference`` (a
+        picture per cell at the compared size, as ``crops`` gives; NaN where none) shows otherwise,
+        by MOVED or more, takes none of the looks ``barred``: a covered cell over a background
+        picture may look like another covered cell more than like an opened one, but not like
+        itself. The cells at the compared size are kept in ``shown``."""
         geo = self.geometry
         pictures, crops = self.cut_cells(image)
         self.shown, self._shown_cut = crops, pictures
