@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-import cv2
 import numpy as np
 
 from bot.actuator import Mouse
@@ -34,17 +33,17 @@ from bot.naming import Looks, Naming, covered_looks, name_looks, probe_cells
 from bot.outcome import Judge, changed_apart
 from bot.play import GameResult, Tally
 from bot.restart import Restarter
+from bot.settling import SETTLE, Settler, settle_ms
 from bot.solver import get_strategy
 from bot.solver.guess import first_click
-from bot.userdata import cache_dir
+from bot.userdata import save_screen
 from bot.vision.counting import CounterWatch
 from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT, MOVED, LookBook
-from bot.vision.pack import SkinPack, add_board, add_counter, add_tiles, learnt_pack_folder, start_learnt_pack
-from bot.vision.reading import band_above, band_below, band_beside
+from bot.vision.pack import SkinPack, add_board, add_counter, add_redraws, add_tiles, learnt_pack_folder, start_learnt_pack
+from bot.vision.reading import bands
 from bot.vocabulary import CHAR_OF, COVERED, FLAG, NUMBERS, TILE_NAMES, Cell, FirstClickRule, State
 
-SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
 STABLE_TRIES = 5  # readings that may show a look that then goes away, before the learner stops
 
 
@@ -68,6 +67,8 @@ class Learner:
         self.park = park_point(geometry, screen)
         self.guard = ClickGuard(screen, self.region, self.local)
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
+        x, y, w, h = self.local.region()
+        self.settler = Settler(screen, self.region, (slice(max(y, 0), y + h), slice(max(x, 0), x + w)))
         self.strategy = get_strategy("best")
         self.rng = np.random.default_rng()
         self.name = name
@@ -83,6 +84,7 @@ class Learner:
     def seed(self, pack: SkinPack) -> None:
         """Start from what a pack learnt before: each tile a look, named as the pack names it."""
         self.counter.learnt = pack.has_counter
+        self.settler.quiet = min(pack.settle, SETTLE)  # QUICK where the game showed it draws a click within QUICK
         for tile in pack.tiles:
             self.looks.name(self.book.add(tile.image), int(tile.code))
         board = pack.new_board(self.geometry.rows, self.geometry.cols)
@@ -124,13 +126,14 @@ class Learner:
         raise ScreenError(f"{undecided} (the screen is saved in {self.save_screen()})") from undecided
 
     # -- reading ----------------------------------------------------------------------------
-    def read(self) -> np.ndarray:
-        """The look of every cell, once the board has stayed still for SETTLE seconds. A look not
-        seen before counts only once a second reading shows it on the same cells: a pressed cell,
-        a highlight or a frame of an animation is gone by then (and is then forgotten)."""
+    def read(self, quiet: float | None = None) -> np.ndarray:
+        """The look of every cell, once the board has stayed still for ``quiet`` seconds (by default
+        SETTLE, or QUICK for a pack that showed its game draws a click at once: bot/settling.py). A
+        look not seen before counts only once a second reading shows it on the same cells: a
+        pressed cell, a highlight or a frame of an animation is gone by then (and is then forgotten)."""
         for _ in range(STABLE_TRIES):
             self.mouse.park(*self.park)
-            self.image = self.screen.settled(self.region, quiet=SETTLE)
+            self.image = self.settler.settled(self.image, self.settler.quiet if quiet is None else quiet)
             if (gone := self.guard.gone(self.image)) is not None:  # the window moved, is covered or closed
                 raise BoardGone(f"the board is no longer where it was: {gone} (the screen is saved in {self.save_screen()}); "
                                 "bring the game back, or start it again, and run minebot again")
@@ -168,16 +171,9 @@ class Learner:
         self.covered_pictures[covered] = self.book.shown[covered]
         self.book.tally(looks)
         if not self.counter.learnt and (left := self.looks.mines_left(looks, self.mines)) is not None:
-            self.counter.see(self._bands, left)
+            image, whole = self.image, self.screen.whole
+            self.counter.see(lambda: bands(image, self.local, self.screen.grab(), self.geometry.moved(-whole.left, -whole.top)), left)
         return looks
-
-    def _bands(self) -> dict[str, np.ndarray]:
-        """The strips above, below and beside the board, where counters are (bot/vision/counting.py):
-        the last two from a grab of the whole screen (they are not in the region read)."""
-        assert self.image is not None
-        screen, geometry = self.screen.grab(), self.geometry.moved(-self.screen.whole.left, -self.screen.whole.top)
-        return {"above": band_above(self.image, self.local)[0], "below": band_below(screen, geometry),
-                "beside": band_beside(screen, geometry)}
 
     def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right") -> np.ndarray:
         """Read until every cell clicked shows another look than before (the game drew the click);
@@ -231,7 +227,7 @@ class Learner:
     # -- one game ---------------------------------------------------------------------------
     def play_game(self) -> GameResult:
         start = time.perf_counter()
-        looks = self.read()
+        looks = self.read(SETTLE)  # a new board whole: its cells are the covered ones
         if not self.looks.hidden:  # nothing known: a new game's board says what covered cells look like
             looks = self._cover(looks)
         opened = not np.isin(looks, self.looks.covered()).all()
@@ -244,12 +240,12 @@ class Learner:
         tally = Tally()
         on_safe = False
         state: State = "playing"
-        self.judge.answered()
+        self.judge.new_game()
         if not opened:  # some games open an area themselves (xdemineur): no first click there
             wait_for_new_second(self._first_click_second)
             cell = first_click(Board.covered(self.geometry.rows, self.geometry.cols), self.rule)
             self._first_click_second = int(time.time())
-            state, looks = self._reveal([cell], looks, guess=True)
+            state, looks, _ = self._reveal([cell], looks, guess=True)
             tally.clicks += 1
             tally.guesses += self.rule == "none"
         try:
@@ -266,17 +262,17 @@ class Learner:
     def _play_on(self, state: State, looks: np.ndarray, tally: Tally) -> tuple[State, np.ndarray, bool]:
         """Play a game from ``looks`` to its end, counting in ``tally``: the state, the last looks,
         and whether it was lost on a cell called safe."""
-        on_safe = False
-        last: tuple[list[Cell], np.ndarray, bool] = ([], looks, True)  # the cells last opened, the looks before, a guess?
+        on_safe, entry = False, looks
         while state == "playing":
             tally.readings += 1
             try:
                 naming = self._name(looks)
             except InconsistentBoard:
-                across = self.judge.drawn_across(last[0], last[1], looks)  # drawn after the reading that ended the game
+                cells, before, guessed = self.judge.last or ([], entry, True)  # the clicks last judged
+                across = self.judge.drawn_across(cells, before, looks)  # drawn after the reading that ended the game
                 if across is None:
                     raise
-                state, on_safe = across, across == "lost" and not last[2]
+                state, on_safe = across, across == "lost" and not guessed
                 break
             board = self.looks.board(looks, self.mines)
             if board is not None:  # every look named: the board is known, decide as on a known skin
@@ -293,6 +289,7 @@ class Learner:
                 flags = self._click(flags[:1] if watch else flags, "right")
                 tally.clicks += len(flags)
                 after = self.read_after(flags, looks)
+                self.judge.flagged(flags, after)
                 for k in np.unique(after[[c[0] for c in flags], [c[1] for c in flags]]):
                     if int(k) not in self.looks.names():
                         self.looks.hidden[int(k)] = FLAG
@@ -300,10 +297,9 @@ class Learner:
                 continue
             if certain_safe:
                 safe = sorted(certain_safe)
-                last = (safe, looks, False)
-                state, looks = self._reveal(safe, looks, guess=False)
+                state, looks, guessed = self._reveal(safe, looks, guess=False)
                 tally.clicks += len(safe)
-                on_safe = state == "lost"
+                on_safe = state == "lost" and not guessed
                 continue
             if not np.isin(looks, self.looks.covered()).any():
                 # nothing covered and no loss shown: every safe cell is open (xdemineur is won once
@@ -313,8 +309,7 @@ class Learner:
             cell = pick if pick is not None else naming.safest(np.isin(looks, self.looks.covered()))
             tally.guesses += 1
             tally.clicks += 1
-            last = ([cell], looks, True)
-            state, looks = self._reveal([cell], looks, guess=True)
+            state, looks, _ = self._reveal([cell], looks, guess=True)
         return state, looks, on_safe
 
     def _name(self, looks: np.ndarray) -> Naming:
@@ -328,11 +323,18 @@ class Learner:
         self.looks.possible.update(naming.possible)
         return naming
 
-    def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool) -> tuple[State, np.ndarray]:
-        """Click cells, read what the game drew, and tell how the game stands."""
+    def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool) -> tuple[State, np.ndarray, bool]:
+        """Click cells, read what the game drew, and tell how the game stands: the state, the looks
+        now, and whether a guess is among the clicks judged (with those before: Judge.joined, where
+        a quick reading, bot/settling.py, did not show all the clicks before drew)."""
         clicked = self._click(cells, "left")  # all but what the guard held back (the game may be over: see Judge.outcome)
         after = self.read_after(clicked, looks, "left")
-        return self.judge.outcome(cells, looks, after, guess), after
+        if self.settler.quiet < SETTLE and not self.judge.whole(cells, looks, after):
+            again = self.read(SETTLE)
+            self.settler.late += not np.array_equal(again, after)  # not where the game drew its end at once
+            after = again
+            cells, looks, guess = self.judge.joined(cells, looks, after, guess)
+        return self.judge.outcome(cells, looks, after, guess), after, guess
 
     # -- between games ----------------------------------------------------------------------
     def _finish(self, looks: np.ndarray) -> None:
@@ -370,10 +372,7 @@ class Learner:
 
     def save_screen(self) -> Path:
         """Save the last screen read in this user's cache folder; where."""
-        path = cache_dir() / "learn-last-screen.png"
-        if self.image is not None:
-            cv2.imwrite(str(path), self.image)
-        return path
+        return save_screen(self.image, "learn-last-screen.png")
 
     # -- what was learnt --------------------------------------------------------------------
     def pack_name(self) -> str:
@@ -387,6 +386,7 @@ class Learner:
         pictures of another size than the pack's go to a pack of their own: learnt_pack_folder)."""
         folder = learnt_pack_folder(self.pack_name(), n := self.book.cut)
         start_learnt_pack(folder, n, self.geometry.pitch, self.rule, round(1000 * SETTLE), LOOK_LIMIT)
+        add_redraws(folder, *self.settler.counted(), settle_ms)
         tiles: dict[str, list[np.ndarray]] = {}
         for look, code in self.looks.names().items():
             tiles.setdefault(TILE_NAMES[CHAR_OF[code]], []).append(self.book.typical(look))

@@ -12,7 +12,6 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from bot.actuator import Mouse, pyautogui
@@ -21,7 +20,7 @@ from bot.capture import Region, Screen
 from bot.errors import BoardGone, ClicksIgnored, ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.guard import ClickGuard
 from bot.solver import check_layout
-from bot.userdata import cache_dir
+from bot.userdata import save_screen
 from bot.vision import Geometry, Reading, read
 from bot.vision.locate import locate
 from bot.vision.pack import SkinPack, pack_named
@@ -190,10 +189,7 @@ class LiveTable:
             return reading
 
     def _save_screen(self) -> Path:
-        saved = cache_dir() / "last-screen.png"  # this user's own folder, not a shared /tmp name
-        if self.image is not None:
-            cv2.imwrite(str(saved), self.image)
-        return saved
+        return save_screen(self.image, "last-screen.png")  # this user's own folder, not a shared /tmp name
 
     def _problem(self, reading: Reading) -> str | None:
         if self._previous is not None and self._previous.shape == reading.board.shape:

@@ -69,10 +69,16 @@ class Judge:
     def __init__(self, looks: Looks, mines: int, out: TextIO, save_screen: Callable[[], Path]) -> None:
         self.looks, self.mines, self.out, self.save_screen = looks, mines, out, save_screen
         self.suspect: Suspect | None = None  # the last guess, while it may have lost the game (see Suspect)
+        # the clicks last judged, the reading before them (with the flags placed since), whether a guess was among them
+        self.last: tuple[list[Cell], np.ndarray, bool] | None = None
 
     def answered(self) -> None:
         """The game answered a click: it was not over after the suspect guess."""
         self.suspect = None
+
+    def new_game(self) -> None:
+        """A new game: no click judged in it yet."""
+        self.suspect = self.last = None
 
     def lost_on_suspect(self) -> bool:
         """The game stopped answering after a suspect guess: the game was lost there. Its look is
@@ -95,19 +101,12 @@ class Judge:
         at the end: all cells but the mines open (won; some games then flag the mines), or the
         mines shown (lost: the clicked cell is the exploded mine)."""
         self.suspect = None
+        self.last = (list(clicked), before, guess)
         known = self.looks.names()
         hidden_before = int(np.isin(before, list(self.looks.hidden)).sum())
         if not guess and hidden_before - len(clicked) == self.mines:
             return "won"  # the last safe cells: won, whatever the game then draws over the board (a best-times dialog)
-        # only hidden cells change in a game (a revealed one may move to a look found since, a twin of its own)
-        changed = (after != before) & np.isin(before, list(self.looks.hidden))
-        # joined to a click only through cells that may be 0s (and, in a batch, cells clicked: a chord;
-        # see opened_area): winemine showed a lost game's mines next to the mine hit and one next to
-        # those, all of them looks never named, and a naming of them as numbers fit: the run played
-        # on and stopped on a flag the game ignored
-        zero = [k for k in np.unique(after) if int(k) not in known and 0 in self.looks.possible.get(int(k), NUMBERS)]
-        may_be_zero = np.isin(after, [*zero, *(k for k, code in known.items() if code == 0)])
-        elsewhere = changed & ~opened_area(clicked, changed, may_be_zero, np.isin(after, self.looks.covered()))
+        changed, elsewhere = self._changes(clicked, before, after)
         if elsewhere.any():  # the game's doing, or something drawn across the board at its end
             across = self.drawn_across(clicked, before, after)
             if across is not None:
@@ -163,6 +162,56 @@ class Judge:
                 look = int(after[clicked[0]])
                 self.suspect = (clicked[0], look, dict(self.looks.possible), shown - {look})
         return "playing"
+
+    def whole(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> bool:
+        """Whether a reading shows all that the clicks drew, as far as can be told: everything that
+        changed joins the clicks, and the rules admit a naming of it (a 0 drawn before its
+        neighbours were opened admits none)."""
+        if self.elsewhere(clicked, before, after).any():
+            return False
+        try:
+            name_looks(after, self.looks.hidden, self.looks.possible, self.mines)
+        except InconsistentBoard:
+            return False
+        return True
+
+    def flagged(self, cells: list[Cell], after: np.ndarray) -> None:
+        """Flags were placed on ``cells`` since the clicks last judged: where those are judged again
+        (joined), it is from a reading with the flags in it."""
+        if self.last is not None:
+            before = self.last[1].copy()
+            before[tuple(np.transpose(cells))] = after[tuple(np.transpose(cells))]
+            self.last = (self.last[0], before, self.last[2])
+
+    def joined(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> tuple[list[Cell], np.ndarray, bool]:
+        """What to judge, as (clicks, the reading before them, whether a guess is among them): where
+        what changed apart from ``clicked`` joins the clicks last judged, those with these, from the
+        reading before them (the game was still drawing them when they were judged); else these."""
+        if self.last is not None and self.elsewhere(clicked, before, after).any():
+            cells, first, guessed = self.last
+            if not self.elsewhere(clicked + cells, first, after).any():
+                return clicked + cells, first, guess or guessed
+        return clicked, before, guess
+
+    def elsewhere(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> np.ndarray:
+        """The hidden cells that changed between the readings and that the clicks cannot have
+        opened (see opened_area): the game's doing, or what the game drew of earlier clicks after
+        the last reading (see joined)."""
+        return self._changes(clicked, before, after)[1]
+
+    def _changes(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The hidden cells that changed between the readings, and those of them the clicks cannot
+        have opened."""
+        known = self.looks.names()
+        # only hidden cells change in a game (a revealed one may move to a look found since, a twin of its own)
+        changed = (after != before) & np.isin(before, list(self.looks.hidden))
+        # joined to a click only through cells that may be 0s (and, in a batch, cells clicked: a chord;
+        # see opened_area): winemine showed a lost game's mines next to the mine hit and one next to
+        # those, all of them looks never named, and a naming of them as numbers fit: the run played
+        # on and stopped on a flag the game ignored
+        zero = [k for k in np.unique(after) if int(k) not in known and 0 in self.looks.possible.get(int(k), NUMBERS)]
+        may_be_zero = np.isin(after, [*zero, *(k for k, code in known.items() if code == 0)])
+        return changed, changed & ~opened_area(clicked, changed, may_be_zero, np.isin(after, self.looks.covered()))
 
     def drawn_across(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> State | None:
         """Whether the game drew something across the board after the clicks (kmines' "Congratulations!

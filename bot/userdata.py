@@ -11,6 +11,9 @@ import os
 import sys
 from pathlib import Path
 
+import cv2
+import numpy as np
+
 
 def data_dir() -> Path:
     """This user's minebot data folder (not created here)."""
@@ -41,6 +44,15 @@ def cache_dir() -> Path:
         folder = Path(os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")) / "minebot"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def save_screen(image: np.ndarray | None, name: str) -> Path:
+    """Save ``image``, the last screen read, as ``name`` in this user's cache folder, for a message
+    to point at (nothing where there is none); where."""
+    path = cache_dir() / name
+    if image is not None:
+        cv2.imwrite(str(path), image)
+    return path
 
 
 def learnt_skins() -> Path:

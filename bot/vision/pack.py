@@ -16,7 +16,8 @@ A pack is a folder ``templates/<skin>/`` with a ``pack.json`` and PNG files::
 ``match_px`` is the size cells are compared at (default ``cell_px``): gnome-mines' 42 px tiles are
 compared at 21, a quarter of the work, with the same margins between tiles.
 ``settle_ms`` is how long the board must stay still before a live reading (default 30: Wine and
-Qt paint a revealed area in pieces; gnome-mines animates its reveals).
+Qt paint a revealed area in pieces; gnome-mines animates its reveals). A learnt pack sets it from
+``redraws``: [redraws of the cells watched while playing it, how many still changed after 30 ms].
 ``level_keys`` maps a level to the keys that switch the running game to it, combinations separated
 by spaces (winemine: ``"alt+g e"``, its Game menu); the game's own size for that level counts.
 ``counter`` says which of the counters above the board counts the mines left: ``"left"`` or ``"right"``;
@@ -42,6 +43,7 @@ it did there is covered.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
@@ -349,6 +351,17 @@ def start_learnt_pack(folder: Path, cell_px: int, pitch: tuple[float, float], ru
             "cell_px": cell_px, "pitch": list(pitch), "rule": rule, "scales": "any",
             "settle_ms": settle_ms, "tolerance": tolerance, "learnt": True,
         }) + "\n")
+
+
+def add_redraws(folder: Path, seen: int, late: int, settle_ms: Callable[[int, int], int]) -> None:
+    """Count in a learnt pack the redraws of its cells watched while playing it (``seen``; of them
+    ``late``, still changing after the learner's short wait), and set its ``settle_ms`` to what
+    ``settle_ms`` makes of all it has counted, over every run (``redraws`` in pack.json)."""
+    meta = folder / "pack.json"
+    settings = json.loads(meta.read_text())
+    seen, late = (n + m for n, m in zip(settings.get("redraws", (0, 0)), (seen, late), strict=True))
+    meta.write_text(json.dumps({**settings, "redraws": [seen, late], "settle_ms": settle_ms(seen, late)}) + "\n")
+    _load_pack.cache_clear()
 
 
 def add_counter(folder: Path, digits: dict[int | str, np.ndarray], settings: dict[str, object]) -> list[str]:

@@ -115,6 +115,13 @@ def band_below(image: np.ndarray, geometry: Geometry) -> np.ndarray:
     return image[max(y + h, 0) : max(bottom, 0), max(x, 0) : x + w]
 
 
+def bands(region: np.ndarray, local: Geometry, screen: np.ndarray, geometry: Geometry) -> dict[str, np.ndarray]:
+    """The strips above, below and beside the board, where counters are (bot/vision/counting.py): the
+    first from a grab of the board's ``region`` (``local``: the lattice there), the others from one of
+    the whole ``screen`` (``geometry``: the lattice there), as they are not in the region."""
+    return {"above": band_above(region, local)[0], "below": band_below(screen, geometry), "beside": band_beside(screen, geometry)}
+
+
 def band_beside(image: np.ndarray, geometry: Geometry) -> np.ndarray:
     """The strip right of the board's upper half, where gnome-mines writes its "flags/mines"."""
     x, y, w, h = geometry.region()

@@ -1,0 +1,68 @@
+"""How long the learner lets the board stay still before it reads it, and what tells it.
+
+A game nobody cut a pack for may animate what a click opens, so the learner reads the board once
+it has stayed unchanged for SETTLE. It takes that wait in two steps, to count the redraws of the
+cells between readings and how many of them still changed after QUICK unchanged (late). A pack
+learnt so reads its game after QUICK from the next run on where, over QUICK_TRIED redraws, at most
+LATE_SHARE were late (settle_ms): winemine, xdemineur, minegauler and gnome-mines draw a click
+within 30 ms; kmines' end banner comes in 41 ms steps, the web game's cells fade in with pauses up
+to 97 ms and sgt-mines flashes its board 107 ms apart at a game's end (measured 2026-11-25). A
+reading after QUICK may still be taken while the game draws (a busy machine): the learner checks
+each one before it judges a click from it (Learner._complete).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bot.capture import Region, Screen
+
+SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
+QUICK = 0.03  # s of it after which the learner looks whether the cells still change
+QUICK_TRIED = 30  # redraws watched before a learnt pack may read its game after QUICK, not SETTLE
+LATE_SHARE = 0.01  # the share of them that may still change after QUICK (a busy machine), for that
+
+
+def settle_ms(redraws: int, late: int) -> int:
+    """How long a learnt pack has the board stay unchanged before a reading (ms), from the redraws
+    of its cells counted while it was learnt or played, and how many of them still changed after
+    QUICK: QUICK where over QUICK_TRIED redraws at most LATE_SHARE did, else SETTLE.
+
+    >>> settle_ms(30, 0), settle_ms(29, 0), settle_ms(200, 2), settle_ms(200, 3)
+    (30, 100, 30, 100)
+    """
+    return round(1000 * (QUICK if redraws >= QUICK_TRIED and late <= LATE_SHARE * redraws else SETTLE))
+
+
+class Settler:
+    """Grabs the board's ``region`` once it has stayed unchanged for ``quiet`` seconds (SETTLE until
+    a pack says its game draws a click within QUICK), counting the redraws of its ``cells`` (a
+    slice of the region) and the late ones."""
+
+    def __init__(self, screen: Screen, region: Region, cells: tuple[slice, slice]) -> None:
+        self.screen, self.region, self.cells = screen, region, cells
+        self.quiet = SETTLE
+        self.redraws = self.late = 0  # the cells drawn anew between readings; of those, still changing after QUICK
+
+    def settled(self, last: np.ndarray | None, quiet: float) -> np.ndarray:
+        """The region once unchanged for ``quiet``; a redraw counted where its cells differ from
+        ``last`` (the grab before), late where they changed after QUICK of a wait of SETTLE."""
+        if quiet < SETTLE:
+            final = early = self.screen.settled(self.region, quiet=quiet)
+        else:
+            early = self.screen.settled(self.region, quiet=QUICK)
+            final = self.screen.settled(self.region, quiet=quiet - QUICK)
+            if not np.array_equal(final, early):  # it changed after QUICK: unchanged for ``quiet`` from the last change
+                final = self.screen.settled(self.region, quiet=quiet)
+        if last is not None and last.shape == final.shape:
+            late = not np.array_equal(early[self.cells], final[self.cells])
+            if late or not np.array_equal(early[self.cells], last[self.cells]):
+                self.redraws += 1
+                self.late += late
+        return final
+
+    def counted(self) -> tuple[int, int]:
+        """The redraws and late ones counted since the last call."""
+        counts = self.redraws, self.late
+        self.redraws = self.late = 0
+        return counts
