@@ -126,14 +126,14 @@ class Learner:
         raise ScreenError(f"{undecided} (the screen is saved in {self.save_screen()})") from undecided
 
     # -- reading ----------------------------------------------------------------------------
-    def read(self, quiet: float | None = None) -> np.ndarray:
-        """The look of every cell, once the board has stayed still for ``quiet`` seconds (by default
-        SETTLE, or QUICK for a pack that showed its game draws a click at once: bot/settling.py). A
-        look not seen before counts only once a second reading shows it on the same cells: a
-        pressed cell, a highlight or a frame of an animation is gone by then (and is then forgotten)."""
+    def read(self, quiet: float | None = None, counted: bool = False) -> np.ndarray:
+        """The look of every cell, once the board has stayed still for ``quiet`` seconds (SETTLE, or
+        QUICK for a pack whose game draws a click at once; its redraws ``counted`` after clicks:
+        bot/settling.py). A look not seen before counts only once a second reading shows it on the
+        same cells: a pressed cell, a highlight or a frame of an animation is gone by then (and is then forgotten)."""
         for _ in range(STABLE_TRIES):
             self.mouse.park(*self.park)
-            self.image = self.settler.settled(self.image, self.settler.quiet if quiet is None else quiet)
+            self.image = self.settler.settled(self.image if counted else None, self.settler.quiet if quiet is None else quiet)
             if (gone := self.guard.gone(self.image)) is not None:  # the window moved, is covered or closed
                 raise BoardGone(f"the board is no longer where it was: {gone} (the screen is saved in {self.save_screen()}); "
                                 "bring the game back, or start it again, and run minebot again")
@@ -187,7 +187,7 @@ class Learner:
         limit = max(SLOW_GAME, LATENCY_FACTOR * self.latency)
         retried = False
         while True:
-            looks = self.read()
+            looks = self.read(counted=True)
             if all(looks[cell] != before[cell] for cell in cells):
                 self.latency = max(self.latency, time.perf_counter() - start)
                 if cells:
