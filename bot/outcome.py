@@ -180,7 +180,8 @@ class Judge:
         (joined), it is from a reading with the flags in it."""
         if self.last is not None:
             before = self.last[1].copy()
-            before[tuple(np.transpose(cells))] = after[tuple(np.transpose(cells))]
+            for cell in cells:  # none where the guard held them all back
+                before[cell] = after[cell]
             self.last = (self.last[0], before, self.last[2])
 
     def joined(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> tuple[list[Cell], np.ndarray, bool]:

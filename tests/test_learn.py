@@ -332,6 +332,31 @@ def test_what_was_drawn_late_joins_the_clicks_before_and_is_judged_with_them() -
         learner.judge.outcome([(8, 8)], partial, after, False)
 
 
+def test_flags_placed_after_clicks_are_written_into_the_reading_they_are_judged_from() -> None:
+    """Flags placed after clicks were judged: where those clicks are judged again (joined), it is from
+    a reading with the flags in it, and the flags are not clicks. No flag placed (the guard held
+    them back) changes nothing."""
+    import io
+
+    from bot.naming import Looks
+    from bot.outcome import Judge
+
+    covered, flag, one = 0, 1, 2
+    judge = Judge(Looks(hidden={covered: COVERED, flag: CODE_OF["F"]}), 1, io.StringIO(), lambda: Path("unused"))
+    before = np.full((2, 3), covered)
+    after = before.copy()
+    after[0, 0] = one
+    judge.outcome([(0, 0)], before, after, guess=True)
+    judge.flagged([], after)
+    assert judge.last is not None and np.array_equal(judge.last[1], before)
+    flagged = after.copy()
+    flagged[1, 2] = flag
+    judge.flagged([(1, 2)], flagged)
+    expected = before.copy()
+    expected[1, 2] = flag
+    assert judge.last[0] == [(0, 0)] and np.array_equal(judge.last[1], expected) and judge.last[2]
+
+
 @pytest.mark.parametrize("name", ["beginner-fresh", "intermediate-fresh", "expert-fresh", "beginner-opened-beside-the-edge"])
 def test_a_board_the_game_opened_itself_names_its_covered_look(name: str) -> None:
     """xdemineur opens an area of each new game itself (its openings can outnumber the covered
