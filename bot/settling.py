@@ -1,18 +1,18 @@
 """How long the learner lets the board stay still before it reads it, and what tells it.
 
-A game nobody cut a pack for may animate what a click opens, so the learner reads the board once
-it has stayed unchanged for SETTLE. It takes that wait in two steps, to count the redraws of the
-cells after clicks (not a new game's board: gnome-mines animates it) and how many of them still
-changed after QUICK unchanged (late). A pack
-learnt so reads its game after QUICK from the next run on where, over QUICK_TRIED redraws, at most
-LATE_SHARE were late (settle_ms): winemine, xdemineur, minegauler and gnome-mines draw a click
-within 30 ms; kmines' end banner comes in 41 ms steps, the web game's cells fade in with pauses up
-to 97 ms and sgt-mines flashes its board 107 ms apart at a game's end (measured 2026-11-25). A
-reading after QUICK may still be taken while the game draws (a busy machine): the learner checks
-each one before it judges a click from it (Learner._reveal: Judge.whole, Judge.joined). A busy
-machine also makes redraws late: winemine at expert, learnt beside a test run, had 12 of 489 late
-and a pack that reads after SETTLE; 20 games more on the machine idle, 0 of 857. The counts are
-summed over runs, so such a pack reads after QUICK once later runs bring its share under LATE_SHARE.
+A game nobody cut a pack for may animate what a click opens, so the learner reads the board once it
+has stayed unchanged for SETTLE. It takes that wait in two steps, to count the redraws of the cells
+after clicks (not a new game's board: gnome-mines animates it) and how many of them still changed
+after QUICK unchanged (late). A pack learnt so reads its game after QUICK from the next run on
+where, over QUICK_TRIED redraws, at most LATE_SHARE were late (settle_ms): winemine, xdemineur,
+minegauler and gnome-mines draw a click within 30 ms; kmines' end banner comes in 41 ms steps, the
+web game's cells fade in with pauses up to 97 ms and sgt-mines flashes its board 107 ms apart at a
+game's end (measured 2026-11-25). A reading after QUICK may still be taken while the game draws (a
+busy machine): the learner checks each one before it judges a click from it (Learner._reveal:
+Judge.whole, Judge.joined). A busy machine also makes redraws late: winemine at expert, learnt
+beside a test run, had 12 of 489 late and a pack that reads after SETTLE; 20 games more on the
+machine idle, 0 of 857. The counts are summed over runs, so such a pack reads after QUICK once
+later runs bring its share under LATE_SHARE.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class Settler:
     def __init__(self, screen: Screen, region: Region, cells: tuple[slice, slice]) -> None:
         self.screen, self.region, self.cells = screen, region, cells
         self.quiet = SETTLE
-        self.redraws = self.late = 0  # the cells drawn anew between readings; of those, still changing after QUICK
+        self.redraws = self.late = 0  # the cells drawn anew after clicks; of those, still changing after QUICK
 
     def settled(self, last: np.ndarray | None, quiet: float) -> np.ndarray:
         """The region once unchanged for ``quiet``; a redraw counted where its cells differ from
