@@ -345,8 +345,8 @@ def _learn(
         if ns.save_final and learner.image is not None:
             cv2.imwrite(str(ns.save_final), learner.image)
     print(f"learnt pack {learner.pack_name()!r} saved in {learnt_skins()}", file=sys.stderr)
-    if not learner.counter.learnt:
-        print(f"minebot: no mines counter learnt (seen: {learner.counter.account()}); a board of a size minebot does "
+    if not learner.sight.counter.learnt:
+        print(f"minebot: no mines counter learnt (seen: {learner.sight.counter.account()}); a board of a size minebot does "
               "not know needs --mines", file=sys.stderr)
     if not ns.json:
         _summary(results)

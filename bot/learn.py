@@ -25,26 +25,21 @@ import numpy as np
 
 from bot.actuator import Mouse
 from bot.board import Board
-from bot.capture import Region, Screen
-from bot.errors import BoardGone, ClicksIgnored, CoverUndecided, InconsistentBoard, ScreenError
-from bot.guard import ClickGuard
-from bot.live import LATENCY_FACTOR, SLOW_GAME, board_region, park_point, wait_for_new_second
+from bot.capture import Screen
+from bot.errors import ClicksIgnored, CoverUndecided, InconsistentBoard, ScreenError
+from bot.live import SLOW_GAME, wait_for_new_second
 from bot.naming import Looks, Naming, covered_looks, name_looks, probe_cells
-from bot.outcome import Judge, changed_apart
+from bot.outcome import Judge
 from bot.play import GameResult, Tally
 from bot.restart import Restarter
-from bot.settling import SETTLE, Settler, settle_ms
+from bot.settling import SETTLE, settle_ms
+from bot.sight import Sight
 from bot.solver import get_strategy
 from bot.solver.guess import first_click
-from bot.userdata import save_screen
-from bot.vision.counting import CounterWatch
 from bot.vision.geometry import Geometry
-from bot.vision.looks import LOOK_LIMIT, MOVED, LookBook
+from bot.vision.looks import LOOK_LIMIT
 from bot.vision.pack import SkinPack, add_board, add_counter, add_redraws, add_tiles, learnt_pack_folder, start_learnt_pack
-from bot.vision.reading import bands
 from bot.vocabulary import CHAR_OF, COVERED, FLAG, NUMBERS, TILE_NAMES, Cell, FirstClickRule, State
-
-STABLE_TRIES = 5  # readings that may show a look that then goes away, before the learner stops
 
 
 class Learner:
@@ -58,47 +53,42 @@ class Learner:
         self.screen, self.mouse, self.mines, self.rule = screen, mouse, mines, rule
         self.flags = flags  # flag certain mines (a right click); else leave them covered
         self.geometry = geometry
-        self.region: Region = board_region(geometry, screen)
-        self.local = geometry.moved(-self.region.left, -self.region.top)
-        self.book = LookBook(self.local)
-        # each cell's picture when it last showed covered (NaN before): a cell not so is not covered
-        self.covered_pictures = np.full((geometry.rows * geometry.cols, self.book.size, self.book.size, 3), np.nan, dtype=np.float32)
+        self.out = out if out is not None else sys.stderr
         self.looks = Looks()
-        self.park = park_point(geometry, screen)
-        self.guard = ClickGuard(screen, self.region, self.local)
-        self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
-        x, y, w, h = self.local.region()
-        self.settler = Settler(screen, self.region, (slice(max(y, 0), y + h), slice(max(x, 0), x + w)))
+        self.sight = Sight(screen, mouse, geometry, self.looks, mines, self.out)
+        self.book = self.sight.book
         self.strategy = get_strategy("best")
         self.rng = np.random.default_rng()
         self.name = name
-        self.out = out if out is not None else sys.stderr
-        self.image: np.ndarray | None = None
-        self.shown: np.ndarray | None = None  # the looks of the last reading
         self.new_board: list[np.ndarray] | None = None  # the cells of the last new board read, as cut
         self._first_click_second: int | None = None
-        self.restarter = Restarter(mouse, self.region, self.local)
+        self.restarter = Restarter(mouse, self.sight.region, self.sight.local)
         self.judge = Judge(self.looks, mines, self.out, self.save_screen)
-        self.counter = CounterWatch(mines)  # the strip above the board by the mines left, to learn a counter from
+
+    @property
+    def image(self) -> np.ndarray | None:
+        """The board's region as last read."""
+        return self.sight.image
 
     def seed(self, pack: SkinPack) -> None:
         """Start from what a pack learnt before: each tile a look, named as the pack names it."""
-        self.counter.learnt = pack.has_counter
-        self.settler.quiet = min(pack.settle, SETTLE)  # QUICK where the game showed it draws a click within QUICK
+        self.sight.counter.learnt = pack.has_counter
+        self.sight.settler.quiet = min(pack.settle, SETTLE)  # QUICK where the game showed it draws a click within QUICK
         for tile in pack.tiles:
             self.looks.name(self.book.add(tile.image), int(tile.code))
         board = pack.new_board(self.geometry.rows, self.geometry.cols)
         if board is not None:  # each cell as it showed covered there (cells over a background picture)
-            self.covered_pictures[:] = self.book.compared(board)
+            self.sight.covered_pictures[:] = self.book.compared(board)
 
     def prime(self, shot: np.ndarray) -> None:
         """Start from a grab of the whole screen (as Screen.grab gives it) on this game's new board,
         taken before its first click: its cells are the covered ones (play learns on from there when
         a shipped pack read the new board but not the opened one: another look's covered tile)."""
-        top, left = self.region.top - self.screen.whole.top, self.region.left - self.screen.whole.left
-        self.image = shot[top : top + self.region.height, left : left + self.region.width]
-        self.new_board = self.book.cut_cells(self.image)[0]
-        self._cover(self._assign(self.image))
+        region = self.sight.region
+        top, left = region.top - self.screen.whole.top, region.left - self.screen.whole.left
+        image = shot[top : top + region.height, left : left + region.width]
+        self.new_board = self.book.cut_cells(image)[0]
+        self._cover(self.sight.sort(image))
 
     def _cover(self, looks: np.ndarray) -> np.ndarray:
         """Take the looks of a new game's board as the covered ones; the looks now."""
@@ -107,7 +97,7 @@ class Learner:
         except CoverUndecided as exc:
             covered, looks = self._probe(looks, exc)
         self.looks.hidden.update({k: COVERED for k in covered})
-        return self._shown(looks)
+        return self.sight.shown_as(looks)
 
     def _probe(self, looks: np.ndarray, undecided: CoverUndecided) -> tuple[list[int], np.ndarray]:
         """Which look is covered where the rules allow two (an area the game opened along the board's
@@ -125,104 +115,21 @@ class Learner:
                     return changed[:1], now
         raise ScreenError(f"{undecided} (the screen is saved in {self.save_screen()})") from undecided
 
-    # -- reading ----------------------------------------------------------------------------
-    def read(self, quiet: float | None = None, counted: bool = False) -> np.ndarray:
-        """The look of every cell, once the board has stayed still for ``quiet`` seconds (SETTLE, or
-        QUICK for a pack whose game draws a click at once; its redraws ``counted`` after clicks:
-        bot/settling.py). A look not seen before counts only once a second reading shows it on the
-        same cells: a pressed cell, a highlight or a frame of an animation is gone by then (and is then forgotten)."""
-        for _ in range(STABLE_TRIES):
-            self.mouse.park(*self.park)
-            self.image = self.settler.settled(self.image if counted else None, self.settler.quiet if quiet is None else quiet)
-            if (gone := self.guard.gone(self.image)) is not None:  # the window moved, is covered or closed
-                raise BoardGone(f"the board is no longer where it was: {gone} (the screen is saved in {self.save_screen()}); "
-                                "bring the game back, or start it again, and run minebot again")
-            known = len(self.book)
-            looks = self._assign(self.image)
-            if len(self.book) == known:
-                return self._shown(looks)
-            time.sleep(SETTLE)
-            again = self._assign(self.screen.settled(self.region, quiet=SETTLE))
-            if np.array_equal(again, looks):
-                return self._shown(looks)
-            self.book.forget(known)  # it changed: forget what it showed
-        raise ScreenError(
-            f"the board keeps changing ({STABLE_TRIES} readings): is something moving over it? "
-            f"(the screen is saved in {self.save_screen()})"
-        )
-
-    def _assign(self, image: np.ndarray) -> np.ndarray:
-        """The looks of a screenshot's cells; a cell not as it was when last seen covered is not
-        covered (cells over a background picture: see LookBook.assign)."""
-        covered = self.looks.covered()
-        looks = self.book.assign(image, self.covered_pictures, covered)
-        if covered:  # a cell as it was when last seen covered is covered, like no look or not
-            with np.errstate(invalid="ignore"):
-                same = (self.book.drift(self.book.shown, self.covered_pictures) < MOVED).reshape(looks.shape)
-            looks[same & ~np.isin(looks, covered)] = covered[0]
-        return looks
-
-    def _shown(self, looks: np.ndarray) -> np.ndarray:
-        """Take a stable reading: keep its looks, and the picture of every covered cell in it."""
-        self.shown = looks
-        assert self.image is not None
-        self.guard.seen(self.image, ~np.isin(looks, list(self.looks.possible)))  # value looks: opened cells
-        covered = np.isin(looks, self.looks.covered()).ravel()
-        self.covered_pictures[covered] = self.book.shown[covered]
-        self.book.tally(looks)
-        if not self.counter.learnt and (left := self.looks.mines_left(looks, self.mines)) is not None:
-            image, whole = self.image, self.screen.whole
-            self.counter.see(lambda: bands(image, self.local, self.screen.grab(), self.geometry.moved(-whole.left, -whole.top)), left)
-        return looks
+    # -- reading and clicking (bot/sight.py) ----------------------------------------------------
+    def read(self, quiet: float | None = None) -> np.ndarray:
+        """The look of every cell, once the board has stayed still (Sight.read)."""
+        return self.sight.read(quiet)
 
     def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right") -> np.ndarray:
-        """Read until every cell clicked shows another look than before (the game drew the click);
-        a game is given max(SLOW_GAME, LATENCY_FACTOR x its slowest redraw so far). Clicks not shown by
-        then are clicked once more, then given as long again: a first click may only focus the window,
-        and winemine left a flag unanswered for 2 s in one of eight 20-game runs. (Not where cells
-        away from the clicks changed: the game may be over.) A second left click on an opened cell
-        chords a number with no flags around it: nothing; a flag drawn late shows as a question mark
-        over a mine, no worse."""
-        start = time.perf_counter()
-        limit = max(SLOW_GAME, LATENCY_FACTOR * self.latency)
-        retried = False
-        while True:
-            looks = self.read(counted=True)
-            if all(looks[cell] != before[cell] for cell in cells):
-                self.latency = max(self.latency, time.perf_counter() - start)
-                if cells:
-                    self.judge.answered()  # not over after all
-                return looks
-            if time.perf_counter() - start > limit and not retried:
-                if changed_apart(cells, before, looks).any():
-                    # the game drew something away from the clicks (a game over): no click on a board
-                    # that may be over (kmines then asks "Reset the game?" over it)
-                    return looks
-                again = [c for c in cells if looks[c] == before[c]]
-                print(f"minebot: cell {again[0]} did not change within {limit:.1f} s; clicking it again ({button})",
-                      file=self.out)
-                self._click(again, button)
-                retried, start = True, time.perf_counter()
-                continue
-            if time.perf_counter() - start > limit:
-                cell = next(c for c in cells if looks[c] == before[c])
-                raise ClicksIgnored(
-                    f"cell {cell} was clicked ({button}) and looks the same {limit:.1f} s later: the game ignores the "
-                    f"clicks (paused, or behind another window?) (the screen is saved in {self.save_screen()}); "
-                    "bring it to the front and run minebot again"
-                )
+        """Read until every cell clicked shows another look than before (Sight.read_after): then
+        the game is not over after all."""
+        looks = self.sight.read_after(cells, before, button)
+        if cells and all(looks[cell] != before[cell] for cell in cells):
+            self.judge.answered()
+        return looks
 
     def _click(self, cells: list[Cell], button: str) -> list[Cell]:
-        """Click ``cells`` as the guard allows (see ClickGuard); those dealt with: all but the ones
-        left once the board changed."""
-        for index, (r, c) in enumerate(cells):
-            if not (0 <= r < self.geometry.rows and 0 <= c < self.geometry.cols):
-                raise ScreenError(f"refusing to click ({r},{c}): outside the {self.geometry.rows}x{self.geometry.cols} board")
-            if self.guard.check((r, c)):
-                self.mouse.click(*self.geometry.centre((r, c)), button)  # type: ignore[arg-type]
-            if self.guard.halted:
-                return cells[:index]
-        return cells
+        return self.sight.click(cells, button)
 
     # -- one game ---------------------------------------------------------------------------
     def play_game(self) -> GameResult:
@@ -285,7 +192,7 @@ class Learner:
             if flags:
                 # while the counter is watched, one flag at a time, read twice: it shows every number
                 left = self.looks.mines_left(looks, self.mines)
-                watch = left is not None and self.counter.eager(left - 1)
+                watch = left is not None and self.sight.counter.eager(left - 1)
                 flags = self._click(flags[:1] if watch else flags, "right")
                 tally.clicks += len(flags)
                 after = self.read_after(flags, looks)
@@ -293,7 +200,10 @@ class Learner:
                 for k in np.unique(after[[c[0] for c in flags], [c[1] for c in flags]]):
                     if int(k) not in self.looks.names():
                         self.looks.hidden[int(k)] = FLAG
-                looks = self.read() if watch else after
+                before, looks = looks, self.read() if watch else after
+                if self.sight.settler.quiet < SETTLE and self.judge.last is not None and _besides(flags, looks, before):
+                    state, looks, guessed = self._drawn_late()
+                    on_safe = state == "lost" and not guessed
                 continue
             if certain_safe:
                 safe = sorted(certain_safe)
@@ -313,8 +223,11 @@ class Learner:
         return state, looks, on_safe
 
     def _name(self, looks: np.ndarray) -> Naming:
+        """What the looks of a reading may be, learnt into ``looks`` (named once: where Judge.whole
+        named this very reading, that naming, nothing having been learnt since in a game going on)."""
+        named = self.judge.named
         try:
-            naming = name_looks(looks, self.looks.hidden, self.looks.possible, self.mines)
+            naming = named[1] if named is not None and named[0] is looks else name_looks(looks, self.looks.hidden, self.looks.possible, self.mines)
         except InconsistentBoard as exc:
             raise InconsistentBoard(f"{exc} (the screen is saved in {self.save_screen()})") from exc
         for k, values in naming.possible.items():
@@ -329,12 +242,22 @@ class Learner:
         a quick reading, bot/settling.py, did not show all the clicks before drew)."""
         clicked = self._click(cells, "left")  # all but what the guard held back (the game may be over: see Judge.outcome)
         after = self.read_after(clicked, looks, "left")
-        if self.settler.quiet < SETTLE and not self.judge.whole(cells, looks, after):
+        if self.sight.settler.quiet < SETTLE and not self.judge.whole(cells, looks, after):
             again = self.read(SETTLE)
-            self.settler.late += not np.array_equal(again, after)  # not where the game drew its end at once
+            self.sight.settler.late += not np.array_equal(again, after)  # not where the game drew its end at once
             after = again
             cells, looks, guess = self.judge.joined(cells, looks, after, guess)
         return self.judge.outcome(cells, looks, after, guess), after, guess
+
+    def _drawn_late(self) -> tuple[State, np.ndarray, bool]:
+        """A quick reading after flags showed more than the flags: the game was still drawing the
+        clicks judged last when they were judged. Read again after SETTLE, and judge those clicks
+        again (from the reading before them, with the flags in it: Judge.flagged)."""
+        assert self.judge.last is not None
+        after = self.read(SETTLE)
+        self.sight.settler.late += 1
+        cells, before, guessed = self.judge.last
+        return self.judge.outcome(cells, before, after, guessed), after, guessed
 
     # -- between games ----------------------------------------------------------------------
     def _finish(self, looks: np.ndarray) -> None:
@@ -361,7 +284,7 @@ class Learner:
     def fresh_within(self, seconds: float) -> bool:
         """Whether a new game shows within ``seconds``: a board that can be a new game's (see Looks.could_be_new)
         and is not the last game's (a game like xdemineur opens an area of a new game itself)."""
-        last = self.shown
+        last = self.sight.shown
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             looks = self.read()
@@ -372,7 +295,7 @@ class Learner:
 
     def save_screen(self) -> Path:
         """Save the last screen read in this user's cache folder; where."""
-        return save_screen(self.image, "learn-last-screen.png")
+        return self.sight.save_screen()
 
     # -- what was learnt --------------------------------------------------------------------
     def pack_name(self) -> str:
@@ -386,15 +309,22 @@ class Learner:
         pictures of another size than the pack's go to a pack of their own: learnt_pack_folder)."""
         folder = learnt_pack_folder(self.pack_name(), n := self.book.cut)
         start_learnt_pack(folder, n, self.geometry.pitch, self.rule, round(1000 * SETTLE), LOOK_LIMIT)
-        add_redraws(folder, *self.settler.counted(), settle_ms)
+        add_redraws(folder, *self.sight.settler.counted(), settle_ms)
         tiles: dict[str, list[np.ndarray]] = {}
         for look, code in self.looks.names().items():
             tiles.setdefault(TILE_NAMES[CHAR_OF[code]], []).append(self.book.typical(look))
         board = add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols) if self.new_board else None
-        counter = self.counter.learn()
+        counter = self.sight.counter.learn()
         if counter is not None:
             print(f"minebot: learnt the mines counter ({counter})", file=self.out)
         return (add_tiles(folder, tiles) + ([board] if board else [])
                 + (add_counter(folder, counter.digits, counter.settings()) if counter else []))
 
 
+def _besides(flags: list[Cell], after: np.ndarray, before: np.ndarray) -> bool:
+    """Whether cells other than the ``flags`` placed differ between the readings ``before`` and
+    ``after`` them."""
+    changed = after != before
+    for cell in flags:
+        changed[cell] = False
+    return bool(changed.any())

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from bot.errors import InconsistentBoard, ScreenError
-from bot.naming import Looks, name_looks
+from bot.naming import Looks, Naming, name_looks
 from bot.vocabulary import EXPLODED, FLAG, MINE, NUMBERS, Cell, State
 
 OVERLAY_CELLS = 3  # revealed cells showing other looks that say something is drawn across the board
@@ -71,6 +71,7 @@ class Judge:
         self.suspect: Suspect | None = None  # the last guess, while it may have lost the game (see Suspect)
         # the clicks last judged, the reading before them (with the flags placed since), whether a guess was among them
         self.last: tuple[list[Cell], np.ndarray, bool] | None = None
+        self.named: tuple[np.ndarray, Naming] | None = None  # the last reading found whole, and its naming
 
     def answered(self) -> None:
         """The game answered a click: it was not over after the suspect guess."""
@@ -78,7 +79,7 @@ class Judge:
 
     def new_game(self) -> None:
         """A new game: no click judged in it yet."""
-        self.suspect = self.last = None
+        self.suspect = self.last = self.named = None
 
     def lost_on_suspect(self) -> bool:
         """The game stopped answering after a suspect guess: the game was lost there. Its look is
@@ -170,7 +171,7 @@ class Judge:
         if self.elsewhere(clicked, before, after).any():
             return False
         try:
-            name_looks(after, self.looks.hidden, self.looks.possible, self.mines)
+            self.named = (after, name_looks(after, self.looks.hidden, self.looks.possible, self.mines))
         except InconsistentBoard:
             return False
         return True

@@ -37,7 +37,8 @@ DRAWN = 40  # colour levels from the background (or from the playing face): some
 class Watcher(Protocol):
     """What the restarter needs of whoever reads the board (the learner)."""
 
-    image: np.ndarray | None  # the board's region as last read
+    @property
+    def image(self) -> np.ndarray | None: ...  # the board's region as last read
 
     def fresh_within(self, seconds: float) -> bool: ...  # whether a new game shows within that time
     def save_screen(self) -> Path: ...

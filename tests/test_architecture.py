@@ -52,14 +52,14 @@ def test_the_ground_floors_import_nothing_above_them(module: str) -> None:
 
 @pytest.mark.parametrize("module", [m for m in MODULES if m.startswith("bot.vision")])
 def test_vision_imports_no_mouse_live_learning_or_commands(module: str) -> None:
-    above = ("bot.actuator", "bot.live", "bot.guard", "bot.learn", "bot.outcome", "bot.restart", "bot.commands", "bot.watch",
+    above = ("bot.actuator", "bot.live", "bot.guard", "bot.learn", "bot.sight", "bot.outcome", "bot.restart", "bot.commands", "bot.watch",
              "bot.cli", "bot.play", "bot.games")
     wrong = {m for m in _imports(MODULES[module]) if _allowed(module, m, above)}
     assert not wrong, f"{module} imports {sorted(wrong)}"
 
 
 def test_the_commands_that_never_click_import_no_mouse() -> None:
-    clicking = ("bot.actuator", "bot.live", "bot.guard", "bot.learn", "bot.restart", "bot.commands", "bot.games")
+    clicking = ("bot.actuator", "bot.live", "bot.guard", "bot.learn", "bot.sight", "bot.restart", "bot.commands", "bot.games")
     wrong = {m for m in _imports(MODULES["bot.watch"]) if _allowed("bot.watch", m, clicking)}
     assert not wrong, f"bot.watch imports {sorted(wrong)}"
 

@@ -179,7 +179,7 @@ def test_learner_names_only_what_is_true_and_never_loses_on_a_safe_cell(skin: st
     assert sum(r.won for r in results) >= 4
     # every look named is the value its picture shows (the tile it was drawn with)
     for look, code in learner.looks.names().items():
-        assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
+        assert _drawn_as(learner.sight.book.pictures[look], drawn.tiles) == code
     named = set(learner.looks.names().values())
     assert {COVERED, FLAG, 0, 1, 2} <= named and named & {CODE_OF["X"], CODE_OF["*"]}
 
@@ -208,8 +208,8 @@ def test_pictures_of_another_size_go_to_a_pack_of_their_own() -> None:
     learner = _learner(large)
     learner.play_game()
     assert load_pack("drawn").cell_px == 16
-    other = load_pack(f"drawn-{learner.book.cut}px")
-    assert other.cell_px == learner.book.cut != 16
+    other = load_pack(f"drawn-{learner.sight.book.cut}px")
+    assert other.cell_px == learner.sight.book.cut != 16
 
 
 class LateDrawnGame(DrawnGame):
@@ -332,6 +332,35 @@ def test_what_was_drawn_late_joins_the_clicks_before_and_is_judged_with_them() -
         learner.judge.outcome([(8, 8)], partial, after, False)
 
 
+def test_a_quick_reading_after_flags_that_shows_more_has_the_clicks_before_judged_again() -> None:
+    """Flags placed from a quick reading that passed for whole but was not: the reading after them
+    shows more than the flags (what the game drew late), so it is read again after SETTLE, counted
+    late, and the clicks judged last are judged again with all of it, the flags in their reading."""
+    from bot.learn import _besides
+    from bot.sim import Game
+
+    drawn = LateDrawnGame("winemine", "beginner", seed=11, late=False)
+    _learner(drawn).play_game()
+    mines = np.zeros((9, 9), bool)
+    mines[:, 4] = mines[0, 8] = True  # a wall of mines down the middle: (0,0) opens the left
+    drawn.game = Game(drawn.level, "safe", layout=mines)
+    learner = _learner(drawn)
+    learner.seed(load_pack("drawn"))
+    looks = learner.read(SETTLE)
+    state, opened, _ = learner._reveal([(0, 0)], looks, guess=True)
+    assert state == "playing"
+    partial = opened.copy()
+    partial[8, 3] = looks[8, 3]  # the reading the flag was placed from, taken before the game drew (8,3)
+    learner._click([(0, 4)], "right")
+    after = learner.read_after([(0, 4)], partial)
+    learner.judge.flagged([(0, 4)], after)
+    assert _besides([(0, 4)], after, partial) and not _besides([(0, 4)], after, opened)
+    late = learner.sight.settler.late
+    state, now, guessed = learner._drawn_late()
+    assert state == "playing" and guessed and learner.sight.settler.late == late + 1
+    assert now[8, 3] == opened[8, 3] != looks[8, 3] and now[0, 4] == after[0, 4] != looks[0, 4]
+
+
 def test_flags_placed_after_clicks_are_written_into_the_reading_they_are_judged_from() -> None:
     """Flags placed after clicks were judged: where those clicks are judged again (joined), it is from
     a reading with the flags in it, and the flags are not clicks. No flag placed (the guard held
@@ -411,7 +440,7 @@ def test_a_board_that_reads_either_way_is_told_by_clicking_a_cell_safe_each_way(
     assert not result.lost_on_certain
     assert [button for _, _, button in drawn.clicks[1:3]] == ["left", "left"]
     for look, code in learner.looks.names().items():
-        assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
+        assert _drawn_as(learner.sight.book.pictures[look], drawn.tiles) == code
 
 
 def test_cells_over_a_picture_are_all_covered_on_a_new_board() -> None:
@@ -506,7 +535,7 @@ def test_a_face_that_looks_the_same_at_the_end_is_found_over_the_middle_of_the_b
     assert len(results) == 3 and learner.restarter.way is not None and learner.restarter.way[0] == "face"
     x, y = learner.restarter.way[1]  # type: ignore[misc]
     fx, fy, fw, fh = FACE
-    assert fx <= learner.region.left + x < fx + fw and fy <= learner.region.top + y < fy + fh
+    assert fx <= learner.sight.region.left + x < fx + fw and fy <= learner.sight.region.top + y < fy + fh
     assert drawn.started == 2
 
 
@@ -528,7 +557,7 @@ def test_a_band_drawn_across_the_board_at_the_end_ends_the_game_as_it_went() -> 
         states.append(result.state)
     assert "won" in states and "lost" in states
     for look, code in learner.looks.names().items():
-        assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
+        assert _drawn_as(learner.sight.book.pictures[look], drawn.tiles) == code
 
 
 @pytest.mark.slow  # several seconds
@@ -548,7 +577,7 @@ def test_a_loss_that_shows_a_mine_next_to_the_one_hit_is_a_loss(lost: int) -> No
     names = learner.looks.names()
     assert CODE_OF["X"] in names.values() and CODE_OF["*"] in names.values()
     for look, code in names.items():
-        assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
+        assert _drawn_as(learner.sight.book.pictures[look], drawn.tiles) == code
 
 
 @pytest.mark.slow  # several seconds
@@ -564,7 +593,7 @@ def test_a_loss_that_shows_only_the_exploded_mine_is_a_loss() -> None:
     assert any(r.state == "lost" for r in results) and not any(r.lost_on_certain for r in results)
     names = learner.looks.names()
     for look, code in names.items():
-        assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
+        assert _drawn_as(learner.sight.book.pictures[look], drawn.tiles) == code
     assert CODE_OF["X"] in names.values()
 
 
@@ -596,7 +625,7 @@ def test_a_game_whose_first_click_was_played_is_learnt_from_its_new_board(seed: 
     result = learner.play_game()
     assert not result.lost_on_certain and drawn.clicks[1:] and (0, 0, "left") not in drawn.clicks[1:]
     for look, code in learner.looks.names().items():
-        assert _drawn_as(learner.book.pictures[look], drawn.tiles) == code
+        assert _drawn_as(learner.sight.book.pictures[look], drawn.tiles) == code
 
 
 def test_the_guard_tells_a_pixel_changed_once_a_channel_moved_by_over_24() -> None:
