@@ -16,6 +16,7 @@ what was learnt before (nothing overwritten), and read like any shipped pack nex
 from __future__ import annotations
 
 import hashlib
+import math
 import sys
 import time
 from pathlib import Path
@@ -38,8 +39,26 @@ from bot.solver import get_strategy
 from bot.solver.guess import first_click
 from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT
-from bot.vision.pack import SkinPack, add_board, add_counter, add_redraws, add_tiles, learnt_pack_folder, start_learnt_pack
-from bot.vocabulary import CHAR_OF, COVERED, FLAG, NUMBERS, TILE_NAMES, Cell, FirstClickRule, State
+from bot.vision.pack import SkinPack, add_board, add_counter, add_counts, add_tiles, learnt_pack_folder, start_learnt_pack
+from bot.vocabulary import CHAR_OF, COVERED, FLAG, NUMBERS, TILE_NAMES, Cell, FirstClickRule, State, check_rule
+
+# the chance, were only the cell clicked kept clear, that every first click opened an area, under
+# which a game is taken to open one at every first click (its rule "opening": the first click is
+# then made where that opens most, bot/solver/guess.first_click)
+OPENING_EVIDENCE = math.log(0.01)
+
+
+def first_click_rule(counts: list[float]) -> dict[str, object]:
+    """A learnt pack's rule from its first clicks on new boards, summed over runs (clicks, areas
+    opened, the log of the chance that each of those areas opened were only the cell clicked kept
+    clear): "opening" where every one opened an area and that chance is under 1%, else "safe".
+    One first click that shows a number (or a mine) settles it: "safe" from then on.
+
+    >>> first_click_rule([7, 7, -4.9]), first_click_rule([3, 3, -2.0]), first_click_rule([9, 8, -9.0])
+    ({'rule': 'opening'}, {'rule': 'safe'}, {'rule': 'safe'})
+    """
+    clicks, areas, log_chance = counts
+    return {"rule": "opening" if clicks == areas and log_chance < OPENING_EVIDENCE else "safe"}
 
 
 class Learner:
@@ -64,6 +83,7 @@ class Learner:
         self._first_click_second: int | None = None
         self.restarter = Restarter(mouse, self.sight.region, self.sight.local)
         self.judge = Judge(self.looks, mines, self.out, self.save_screen)
+        self.first_clicks = (0, 0, 0.0)  # since the last save, as first_click_rule counts them
 
     @property
     def image(self) -> np.ndarray | None:
@@ -73,6 +93,7 @@ class Learner:
     def seed(self, pack: SkinPack) -> None:
         """Start from what a pack learnt before: each tile a look, named as the pack names it."""
         self.sight.counter.learnt = pack.has_counter
+        self.rule = pack.rule  # "opening" where its first clicks showed it (first_click_rule)
         self.sight.settler.quiet = min(pack.settle, SETTLE)  # QUICK where the game showed it draws a click within QUICK
         for tile in pack.tiles:
             self.looks.name(self.book.add(tile.image), int(tile.code))
@@ -152,7 +173,9 @@ class Learner:
             wait_for_new_second(self._first_click_second)
             cell = first_click(Board.covered(self.geometry.rows, self.geometry.cols), self.rule)
             self._first_click_second = int(time.time())
-            state, looks, _ = self._reveal([cell], looks, guess=True)
+            state, after, _ = self._reveal([cell], looks, guess=True)
+            self._count_first_click(cell, int((after != looks).sum()) > 1)
+            looks = after
             tally.clicks += 1
             tally.guesses += self.rule == "none"
         try:
@@ -165,6 +188,14 @@ class Learner:
             self._finish(looks)
         self.save()
         return tally.result(state, time.perf_counter() - start, on_safe)
+
+    def _count_first_click(self, cell: Cell, area: bool) -> None:
+        """Count whether a first click on a new board opened an area (see first_click_rule)."""
+        n = self.geometry.rows * self.geometry.cols
+        k = len(Board.covered(self.geometry.rows, self.geometry.cols).neighbours(cell))
+        chance = max(math.comb(n - 1 - k, self.mines) / math.comb(n - 1, self.mines), 1e-300)  # its neighbours all clear
+        clicks, areas, log_chance = self.first_clicks
+        self.first_clicks = (clicks + 1, areas + area, log_chance + (math.log(chance) if area else 0.0))
 
     def _play_on(self, state: State, looks: np.ndarray, tally: Tally) -> tuple[State, np.ndarray, bool]:
         """Play a game from ``looks`` to its end, counting in ``tally``: the state, the last looks,
@@ -309,7 +340,12 @@ class Learner:
         pictures of another size than the pack's go to a pack of their own: learnt_pack_folder)."""
         folder = learnt_pack_folder(self.pack_name(), n := self.book.cut)
         start_learnt_pack(folder, n, self.geometry.pitch, self.rule, round(1000 * SETTLE), LOOK_LIMIT)
-        add_redraws(folder, *self.sight.settler.counted(), settle_ms)
+        add_counts(folder, "redraws", self.sight.settler.counted(), lambda counts: {"settle_ms": settle_ms(*map(int, counts))})
+        rule = check_rule(str(add_counts(folder, "first_clicks", self.first_clicks, first_click_rule)["rule"]))
+        if rule != self.rule:
+            print(f"minebot: this game's first clicks say its rule is {rule!r}: the next first click is at "
+                  f"{first_click(Board.covered(self.geometry.rows, self.geometry.cols), rule)}", file=self.out)
+        self.rule, self.first_clicks = rule, (0, 0, 0.0)
         tiles: dict[str, list[np.ndarray]] = {}
         for look, code in self.looks.names().items():
             tiles.setdefault(TILE_NAMES[CHAR_OF[code]], []).append(self.book.typical(look))

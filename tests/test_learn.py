@@ -21,7 +21,7 @@ from bot.sim import Game
 from bot.userdata import learnt_skins
 from bot.vision import load_image, load_pack
 from bot.vision.grid import find_grid
-from bot.vocabulary import CODE_OF, COVERED, FLAG, TILE_NAMES, parse_level
+from bot.vocabulary import CODE_OF, COVERED, FLAG, TILE_NAMES, FirstClickRule, parse_level
 
 ORIGIN = (40, 90)
 FACE = (ORIGIN[0] + 60, ORIGIN[1] - 40, 20, 20)  # x, y, w, h
@@ -37,7 +37,8 @@ class DrawnGame:
         self.pack = load_pack(skin)
         self.tiles = {t.code: t.image for t in self.pack.tiles if "-" not in t.file}
         self.level, self.seed = parse_level(level), seed
-        self.game = Game(self.level, "safe", seed)
+        self.rule: FirstClickRule = "safe"  # the game's: what its first click keeps clear
+        self.game = Game(self.level, self.rule, seed)
         self.whole = Region(0, 0, 400, 420)
         self.clicks: list[tuple[int, int, str]] = []
         self.lose: list[str] = []  # buttons whose next click the game loses
@@ -100,7 +101,7 @@ class DrawnGame:
             if self.paired_corner:
                 others = np.array([1, *[k for k in others if k != 1][: mines - 2]])
             layout = np.isin(np.arange(rows * cols), [0, *others]).reshape(rows, cols)
-        self.game = Game(self.level, "safe", seed, layout=layout)
+        self.game = Game(self.level, self.rule, seed, layout=layout)
 
     # the mouse
     def click(self, x: float, y: float, button: str = "left") -> None:
@@ -330,6 +331,35 @@ def test_what_was_drawn_late_joins_the_clicks_before_and_is_judged_with_them() -
     assert learner.judge.outcome(cells, before, after, guess) == "won" == drawn.game.state
     with pytest.raises(ScreenError, match="cells elsewhere on the board changed"):  # as it was judged before
         learner.judge.outcome([(8, 8)], partial, after, False)
+
+
+def test_a_game_whose_first_clicks_all_open_an_area_is_learnt_to_keep_them_clear() -> None:
+    """At beginner a corner opens an area two times in three where a game keeps only the cell clicked
+    clear. A game that keeps its 3x3 clear opens one every time: after 12 games that chance is under
+    1%, so the pack's rule becomes "opening" and the next first click is (2,2). One first click that
+    shows a number (a game that keeps only the cell clear) makes it "safe" again."""
+    from bot.sim import Game
+
+    drawn = DrawnGame("winemine", "beginner", seed=5)
+    drawn.rule = "opening"
+    drawn.game = Game(drawn.level, "opening", (5, 0))
+    learner = _learner(drawn)
+    games = 0
+    while learner.rule != "opening" and games < 30:
+        if games:
+            learner.new_game()
+        learner.play_game()
+        games += 1
+    assert learner.rule == load_pack("drawn").rule == "opening" and games == 12, games
+    assert drawn.clicks[0][:2] == (0, 0)
+    learner.new_game()
+    drawn.clicks.clear()
+    mines = np.zeros((9, 9), bool)
+    mines[1, 1] = True
+    mines[8, :] = True  # (1,1) and the bottom row: (2,2) shows a 1
+    drawn.game = Game(drawn.level, "safe", layout=mines)
+    learner.play_game()
+    assert drawn.clicks[0][:2] == (2, 2) and learner.rule == load_pack("drawn").rule == "safe"
 
 
 def test_a_quick_reading_after_flags_that_shows_more_has_the_clicks_before_judged_again() -> None:

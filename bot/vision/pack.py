@@ -353,15 +353,17 @@ def start_learnt_pack(folder: Path, cell_px: int, pitch: tuple[float, float], ru
         }) + "\n")
 
 
-def add_redraws(folder: Path, seen: int, late: int, settle_ms: Callable[[int, int], int]) -> None:
-    """Count in a learnt pack the redraws of its cells watched while playing it (``seen``; of them
-    ``late``, still changing after the learner's short wait), and set its ``settle_ms`` to what
-    ``settle_ms`` makes of all it has counted, over every run (``redraws`` in pack.json)."""
+def add_counts(folder: Path, key: str, counts: tuple[float, ...], derive: Callable[[list[float]], dict[str, object]]) -> dict[str, object]:
+    """Add ``counts`` to a learnt pack's ``key`` in pack.json, summed over every run, and set what
+    ``derive`` makes of the sums (the redraws watched, and its ``settle_ms``: bot/settling.py; the
+    first clicks, and its ``rule``: bot/learn.py). What was set."""
     meta = folder / "pack.json"
     settings = json.loads(meta.read_text())
-    seen, late = (n + m for n, m in zip(settings.get("redraws", (0, 0)), (seen, late), strict=True))
-    meta.write_text(json.dumps({**settings, "redraws": [seen, late], "settle_ms": settle_ms(seen, late)}) + "\n")
+    summed = [n + m for n, m in zip(settings.get(key, [0] * len(counts)), counts, strict=True)]
+    derived = derive(summed)
+    meta.write_text(json.dumps({**settings, key: summed, **derived}) + "\n")
     _load_pack.cache_clear()
+    return derived
 
 
 def add_counter(folder: Path, digits: dict[int | str, np.ndarray], settings: dict[str, object]) -> list[str]:
