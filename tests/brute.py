@@ -102,3 +102,28 @@ def positions(count: int, seed: int = 0, max_layouts: int = 20_000) -> list[Boar
         if layouts_to_check(board) <= max_layouts:
             found.append(board)
     return found
+
+
+def layouts(board: Board) -> list[frozenset[Cell]]:
+    """Every consistent layout, as the set of unknown cells holding a mine."""
+    assert board.mines is not None
+    unknown = [cell for cell in board if board[cell] in (-1, -3)]
+    checks = []
+    for cell in board:
+        n = board[cell]
+        if n < 0:
+            continue
+        around = neighbours(board, cell)
+        flags = sum(board[nb] == FLAG for nb in around)
+        checks.append(([nb for nb in around if nb in unknown], n - flags))
+    found = []
+    for combo in itertools.combinations(unknown, board.mines - board.flags()):
+        layout = frozenset(combo)
+        if all(sum(nb in layout for nb in cells) == count for cells, count in checks):
+            found.append(layout)
+    return found
+
+
+def mines_seen(board: Board, layout: frozenset[Cell], cell: Cell) -> int:
+    """The number ``cell`` would show under ``layout`` (flags counted as mines)."""
+    return sum(nb in layout or board[nb] == FLAG for nb in neighbours(board, cell))

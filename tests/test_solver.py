@@ -5,10 +5,13 @@ import pytest
 
 from bot.board import Board
 from bot.errors import InconsistentBoard
-from bot.solver import STRATEGIES, solve
+from bot.sim import Game
+from bot.solver import STRATEGIES, exact, solve
+from bot.solver.guess import SHAPES, forced_pair, pseudo_pair
 from bot.solver.rules import Problem, problem
 from bot.solver.strategies import Best
-from tests.brute import layout_counts, positions
+from bot.vocabulary import Level
+from tests.brute import layout_counts, layouts, layouts_to_check, mines_seen, positions
 
 POSITIONS = positions(160, seed=7)
 
@@ -315,3 +318,81 @@ def test_only_a_fifty_fifty_that_no_reveal_can_settle_is_forced(text: str, force
     analysis = solve(Board.parse(text), "best")
     assert analysis.move is not None and analysis.move.reason == "guess"
     assert ("forced" in analysis.details) == forced, analysis.details
+
+
+def _a_fifty_fifty_or_safe(board: Board, a: tuple[int, int]) -> bool:
+    """By brute force: wherever ``a`` holds a mine, a shape of SHAPES holds its mines one way with
+    ``a`` among them, and its mirrored way fits too with no unknown safe cell showing another
+    number: no reveal can tell the two apart."""
+    every = layouts(board)
+    known = set(every)
+    unknown = [cell for cell in board if board[cell] in (-1, -3)]
+    with_a = [layout for layout in every if a in layout]
+    for _, one, other in SHAPES:
+        for way, mirror in ((one, other), (other, one)):
+            for dr, dc in way:
+                mines = frozenset((a[0] - dr + r, a[1] - dc + c) for r, c in way)
+                swapped = frozenset((a[0] - dr + r, a[1] - dc + c) for r, c in mirror)
+                if with_a and all(
+                    mines <= layout and not swapped & layout and (layout - mines) | swapped in known
+                    and all(mines_seen(board, layout, s) == mines_seen(board, (layout - mines) | swapped, s)
+                            for s in unknown if s not in layout | swapped)
+                    for layout in with_a
+                ):
+                    return True
+    return False
+
+
+def _guesses(seeds: int) -> list[Board]:
+    """The positions where ``best`` guesses in seeded 6x6 games with 9 mines, small enough for brute force."""
+    found = []
+    for seed in range(seeds):
+        game = Game(Level("custom", 6, 6, 9), "safe", (5, seed))
+        game.reveal((0, 0))
+        while game.state == "playing":
+            board = game.board()
+            analysis = solve(board, "best")
+            if analysis.move is None:
+                break
+            if analysis.move.reason == "guess" and layouts_to_check(board) <= 20_000:
+                found.append(board)
+            for cell in sorted(analysis.safe) or [analysis.move.cell]:
+                if game.state == "playing":
+                    game.reveal(cell)
+    return found
+
+
+def test_a_cell_taken_as_a_fifty_fifty_or_safe_is_so_by_brute_force() -> None:
+    """Every cell pseudo_pair names where seeded games guess is a mine only in a 50/50 that no
+    reveal can settle; it names some where forced_pair names none (a cell that would tell the two
+    ways apart is covered, a mine wherever the named cell is one)."""
+    named = beyond = 0
+    for board in _guesses(150):
+        p = problem(board)
+        sol = exact.probabilities(p)
+        i = pseudo_pair(board, p, list(p.rules), sol.mines, sol.probability, exact.Budget())
+        if i is not None:
+            named += 1
+            beyond += forced_pair(board, p, sol.mines) is None
+            assert _a_fifty_fifty_or_safe(board, p.cells[i]), (str(board), p.cells[i])
+    assert named >= 10 and beyond >= 3, (named, beyond)
+
+
+# (4,4) and (4,5) hold one mine where (4,4) is one (and then (5,5) is safe, and the other way
+# round): the cells beside one of them only are mines ((3,3) and (4,3) by the rules) or flags, so
+# no reveal tells the two apart. (4,5) may be safe with (4,4) safe too: not a 50/50 yet, so
+# forced_pair takes nothing. (2,4) is safer (1 in 6). Right of the flags: 12 cells, more layouts
+# than the endgame search takes.
+PSEUDO = "001###F##\n012##4F##\n02#4##F##\n02###4F##\n014###F##\n002F##F##\n"
+
+
+def test_a_fifty_fifty_or_safe_cell_is_taken_before_a_safer_guess() -> None:
+    """Every strategy loses the games where it is a mine at least half the time it meets the pair;
+    guessed first, it loses exactly those, and what it shows is known for every guess after."""
+    board = Board.parse(PSEUDO, mines=18)
+    analysis = solve(board, "best")
+    assert analysis.probabilities is not None and analysis.probabilities[2, 4] == pytest.approx(1 / 6)
+    assert analysis.details.get("pseudo") == 1.0, analysis.details
+    assert analysis.move is not None and analysis.move.cell == (4, 4)
+    p = problem(board)
+    assert forced_pair(board, p, exact.probabilities(p).mines) is None

@@ -239,6 +239,15 @@ class Best(Strategy):
         if forced is not None:
             move = Move(p.cells[forced], reason="guess", probability=float(prob[forced]))
             return self._result(safe, mines, move, probabilities=grid, exact=is_exact, note=note, details={"probability": 0.5, "forced": 1.0})
+        if is_exact:
+            try:
+                pseudo = guess.pseudo_pair(board, p, list(p.rules), certain, prob, budget)
+            except exact.TooComplex:
+                pseudo = None
+            if pseudo is not None:
+                move = Move(p.cells[pseudo], reason="guess", probability=float(prob[pseudo]))
+                return self._result(safe, mines, move, probabilities=grid, exact=is_exact, note=note,
+                                    details={"probability": move.probability, "pseudo": 1.0})
         masked = prob.copy()
         # Without the total mine count, cells touching no number get an assumed density.
         masked[np.isnan(masked)] = approx.DEFAULT_DENSITY
