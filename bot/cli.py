@@ -309,7 +309,7 @@ def _learn(ns: argparse.Namespace) -> int:
     from bot import vision
     from bot.userdata import learnt_skins
     from bot.vision.labels import read_label
-    from bot.vision.pack import cut_pack
+    from bot.vision.writing import cut_pack
 
     label = read_label(ns.board)
     skin = ns.skin or label.game

@@ -39,7 +39,8 @@ from bot.solver import get_strategy
 from bot.solver.guess import first_click
 from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT
-from bot.vision.pack import SkinPack, add_board, add_counter, add_counts, add_tiles, learnt_pack_folder, start_learnt_pack
+from bot.vision.pack import SkinPack
+from bot.vision.writing import add_board, add_counter, add_counts, add_tiles, learnt_pack_folder, start_learnt_pack
 from bot.vocabulary import CHAR_OF, COVERED, FLAG, NUMBERS, TILE_NAMES, Cell, FirstClickRule, State, check_rule
 
 # the chance, were only the cell clicked kept clear, that every first click opened an area, under

@@ -20,8 +20,9 @@ from bot.vision.counter import glyph_ink, label_value, picture_counter, read_gly
 from bot.vision.counting import CounterWatch, learn_digits, learn_text
 from bot.vision.grid import find_grid
 from bot.vision.labels import read_label
-from bot.vision.pack import add_counter, load_pack
+from bot.vision.pack import load_pack
 from bot.vision.reading import board_state, read_counter
+from bot.vision.writing import add_counter
 from bot.vocabulary import COVERED, FLAG, MINE
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -197,7 +198,7 @@ def test_skins_lists_a_learnt_pack_with_its_counter_and_removes_it(capsys: pytes
     takes a learnt pack away and refuses a shipped one."""
     from bot.cli import main
     from bot.userdata import learnt_skins
-    from bot.vision.pack import start_learnt_pack
+    from bot.vision.writing import start_learnt_pack
 
     learnt = learn_digits(_strips(XBOMB / "below"), "below")
     assert learnt is not None

@@ -157,7 +157,8 @@ def test_a_pack_learnt_from_some_screenshots_reads_the_others(game: str) -> None
     look it never saw (gnome-mines draws a mine under a "?" as neither) is out of the limits."""
     from bot.userdata import learnt_skins
     from bot.vision import load_packs
-    from bot.vision.pack import TILE_NAMES, add_tiles, start_learnt_pack
+    from bot.vision.writing import add_tiles, start_learnt_pack
+    from bot.vocabulary import TILE_NAMES
     from tests.looks import known_share
 
     cases = [(p, read_label(p)) for p in CASES if p.parent.name == game and "hover" not in p.stem]
@@ -265,8 +266,8 @@ def test_a_learnt_pack_reads_covered_cells_over_a_picture_by_its_new_board() -> 
     none of them is read wrong (known_share checks)."""
     from bot.userdata import learnt_skins
     from bot.vision import load_packs
-    from bot.vision.pack import add_board, add_tiles, start_learnt_pack
     from bot.vision.tiles import read_cells
+    from bot.vision.writing import add_board, add_tiles, start_learnt_pack
     from tests.looks import known_share
 
     fresh = ROOT / "fixtures" / "kmines" / "beginner-fresh.png"
@@ -388,7 +389,7 @@ def test_a_learnt_pack_is_lined_up_with_its_new_board(shot: str) -> None:
     up where that board's cells are, whichever cell its covered picture came from."""
     from bot.userdata import learnt_skins
     from bot.vision import load_packs, locate
-    from bot.vision.pack import add_board, add_tiles, start_learnt_pack
+    from bot.vision.writing import add_board, add_tiles, start_learnt_pack
 
     fresh = load_image(ROOT / "fixtures" / f"{shot}.png")
     for dx, dy in ((0, 0), (1, 0), (0, 1)):  # the lattice fitted to a screen may sit a pixel off another's
@@ -436,7 +437,7 @@ def test_a_learnt_pack_is_lined_up_where_most_of_its_new_board_is() -> None:
     first: it lines up where they are most."""
     from bot.userdata import learnt_skins
     from bot.vision import load_packs, locate
-    from bot.vision.pack import add_board, add_tiles, start_learnt_pack
+    from bot.vision.writing import add_board, add_tiles, start_learnt_pack
 
     image = load_image(ROOT / "fixtures/sgt-mines/beginner-fresh.png")
     grid = find_grid(image)

@@ -1,0 +1,124 @@
+"""Writing skin packs: cut from a labelled screenshot (``minebot learn``, bot/cli.py), or learnt by
+playing (bot/learn.py) into this user's data folder. A picture is added only where the pack lacks
+it, and nothing is overwritten; what a pack's files mean: bot/vision/pack.py.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bot.errors import SkinPackError
+from bot.userdata import learnt_skins
+from bot.vision.labels import Labelled
+from bot.vision.pack import _load_pack
+from bot.vocabulary import CHAR_OF, TILE_NAMES
+
+
+def cut_pack(image: np.ndarray, label: Labelled, folder: Path, face_box: tuple[int, int, int, int] | None = None) -> list[str]:
+    """Save one picture of every kind of cell the labelled screenshot shows (1x screenshots only).
+
+    A kind whose cells do not all look the same gets a numbered variant per distinct look. What the
+    folder holds already stays: a picture it has is not written again, and new variants are numbered
+    after the ones there. Returns the names of the files written.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    n, (ox, oy), (px, py) = label.cell_px, label.origin, label.pitch
+    crops: dict[str, list[np.ndarray]] = {}
+    for r, c in label.board:
+        x, y = round(ox + c * px), round(oy + r * py)
+        crop = image[y : y + n, x : x + n]
+        if crop.shape[:2] != (n, n):
+            raise SkinPackError(f"cell ({r},{c}) lies outside the image; check origin and pitch in the .board file")
+        crops.setdefault(TILE_NAMES[CHAR_OF[label.board[r, c]]], []).append(crop)
+    if face_box is not None:
+        x, y, w, h = face_box
+        crops[f"face-{label.state}"] = [image[y : y + h, x : x + w]]
+    return add_tiles(folder, crops)
+
+
+def learnt_pack_folder(name: str, cell_px: int) -> Path:
+    """Where this user's learnt pack ``name`` of cells ``cell_px`` square goes: its folder, or
+    NAME-<size>px where that holds another size (a game whose cells follow its window draws them
+    anew at each size)."""
+    folder = learnt_skins() / name
+    meta = folder / "pack.json"
+    if meta.is_file() and json.loads(meta.read_text()).get("cell_px") != cell_px:
+        return learnt_skins() / f"{name}-{cell_px}px"
+    return folder
+
+
+def start_learnt_pack(folder: Path, cell_px: int, pitch: tuple[float, float], rule: str, settle_ms: int, tolerance: float) -> None:
+    """Make ``folder`` a learnt pack (its pack.json), unless it is one already: its tiles are
+    ``cell_px`` squares cut around the centres of a lattice of ``pitch`` (bot/vision/looks.py)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    meta = folder / "pack.json"
+    if not meta.is_file():
+        meta.write_text(json.dumps({
+            "cell_px": cell_px, "pitch": list(pitch), "rule": rule, "scales": "any",
+            "settle_ms": settle_ms, "tolerance": tolerance, "learnt": True,
+        }) + "\n")
+
+
+def add_counts(folder: Path, key: str, counts: tuple[float, ...], derive: Callable[[list[float]], dict[str, object]]) -> dict[str, object]:
+    """Add ``counts`` to a learnt pack's ``key`` in pack.json, summed over every run, and set what
+    ``derive`` makes of the sums (the redraws watched, and its ``settle_ms``: bot/settling.py; the
+    first clicks, and its ``rule``: bot/learn.py). What was set."""
+    meta = folder / "pack.json"
+    settings = json.loads(meta.read_text())
+    summed = [n + m for n, m in zip(settings.get(key, [0] * len(counts)), counts, strict=True)]
+    derived = derive(summed)
+    meta.write_text(json.dumps({**settings, key: summed, **derived}) + "\n")
+    _load_pack.cache_clear()
+    return derived
+
+
+def add_counter(folder: Path, digits: dict[int | str, np.ndarray], settings: dict[str, object]) -> list[str]:
+    """Give a learnt pack its counter's digit pictures (and a label's "/") and the settings that say
+    which counter counts the mines (``counter``, ``counter_at``, ``counter_shortest``,
+    ``counter_text``), unless it has digits already. Returns the files written."""
+    if any(folder.glob("digit-*.png")):
+        return []
+    meta = folder / "pack.json"
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), **settings}) + "\n")
+    return add_tiles(folder, {f"digit-{'slash' if d == '/' else d}": [digits[d]] for d in sorted(digits, key=str)})
+
+
+def add_tiles(folder: Path, pictures: dict[str, list[np.ndarray]]) -> list[str]:
+    """Add pictures of cell kinds (tile names: covered, flag, 0-8, ...; or face-STATE, digit-N) to a pack's folder, each
+    unless the folder holds the same picture already; a kind's further pictures are numbered after
+    the highest number there (``1.png``, ``1-2.png``, ...). Nothing is overwritten. Returns the
+    files written."""
+    written: list[str] = []
+    for name, crops in pictures.items():
+        have = sorted(folder.glob(f"{name}.png")) + sorted(folder.glob(f"{name}-*.png"))
+        seen = [cv2.imread(str(f), cv2.IMREAD_COLOR) for f in have]
+        numbers = [1] * bool(have) + [int(f.stem.rpartition("-")[2]) for f in have if f.stem.rpartition("-")[2].isdigit()]
+        top = max(numbers, default=0)
+        for crop in crops:
+            if any(other is not None and np.array_equal(crop, other) for other in seen):
+                continue
+            top += 1
+            file = name + ("" if top == 1 else f"-{top}") + ".png"
+            cv2.imwrite(str(folder / file), crop)
+            seen.append(crop.copy())
+            written.append(file)
+    _load_pack.cache_clear()
+    return written
+
+
+def add_board(folder: Path, cells: list[np.ndarray], rows: int, cols: int) -> str | None:
+    """Keep a learnt pack's new board of rows x cols cells (each cell's picture, row by row), unless it
+    has one of that size; the file written."""
+    path = folder / "boards" / f"covered-{rows}x{cols}.png"
+    if path.is_file() or len(cells) != rows * cols:
+        return None
+    path.parent.mkdir(exist_ok=True)
+    n = cells[0].shape[0]
+    cv2.imwrite(str(path), np.stack(cells).reshape(rows, cols, n, n, 3).swapaxes(1, 2).reshape(rows * n, cols * n, 3))
+    _load_pack.cache_clear()
+    return str(path.relative_to(folder))
