@@ -1,7 +1,7 @@
 """Learning an unseen look by playing it (``minebot play --learn``, or when no pack reads the board).
 
-The board is found by its lattice (bot/vision/grid.py) and its cells grouped into looks
-(bot/vision/looks.py). A fresh board shows only covered cells: its looks are "covered". After the
+The board is found by its lattice (bot/vision/grid.py), read and clicked through bot/sight.py, and
+its cells grouped into looks (bot/vision/looks.py). A fresh board shows only covered cells: its looks are "covered". After the
 first click every new look is a revealed number, named by the rules alone (bot/naming.py); the bot
 clicks only cells that are safe under every naming still possible, flags cells that are mines
 under every naming (the look a flagged cell takes is "flag"), and guesses by the chance of a mine
@@ -10,7 +10,8 @@ exploded mine, hidden cells that change show mines (the bot's flags are all on m
 sees a wrong flag of its own).
 
 Every look named is saved as a skin pack in this user's data folder (bot/userdata.py), merged with
-what was learnt before (nothing overwritten), and read like any shipped pack next time.
+what was learnt before (nothing overwritten), and read like any shipped pack next time; so is the
+game's first-click rule, once its first clicks show it (first_click_rule).
 """
 
 from __future__ import annotations
