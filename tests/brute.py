@@ -38,6 +38,16 @@ def layout_counts(board: Board) -> tuple[int, dict[Cell, int]]:
 
 
 def _count(board: Board) -> tuple[int, dict[Cell, int]]:
+    unknown, combos = _consistent(board)
+    per_cell = dict.fromkeys(unknown, 0)
+    for combo in combos:
+        for i in combo:
+            per_cell[unknown[i]] += 1
+    return len(combos), per_cell
+
+
+def _consistent(board: Board) -> tuple[list[Cell], list[tuple[int, ...]]]:
+    """The unknown cells, and every consistent layout as the indexes of those holding a mine."""
     assert board.mines is not None
     unknown = [cell for cell in board if board[cell] in (-1, -3)]
     pos = {cell: i for i, cell in enumerate(unknown)}
@@ -50,16 +60,12 @@ def _count(board: Board) -> tuple[int, dict[Cell, int]]:
         flags = sum(board[nb] == FLAG for nb in around)
         mask = sum(1 << pos[nb] for nb in around if nb in pos)
         checks.append((mask, n - flags))
-    left = board.mines - board.flags()
-    total = 0
-    per_cell = dict.fromkeys(unknown, 0)
-    for combo in itertools.combinations(range(len(unknown)), left):
+    combos = []
+    for combo in itertools.combinations(range(len(unknown)), board.mines - board.flags()):
         layout = sum(1 << i for i in combo)
         if all((layout & mask).bit_count() == count for mask, count in checks):
-            total += 1
-            for i in combo:
-                per_cell[unknown[i]] += 1
-    return total, per_cell
+            combos.append(combo)
+    return unknown, combos
 
 
 def layouts_to_check(board: Board) -> int:
@@ -106,22 +112,8 @@ def positions(count: int, seed: int = 0, max_layouts: int = 20_000) -> list[Boar
 
 def layouts(board: Board) -> list[frozenset[Cell]]:
     """Every consistent layout, as the set of unknown cells holding a mine."""
-    assert board.mines is not None
-    unknown = [cell for cell in board if board[cell] in (-1, -3)]
-    checks = []
-    for cell in board:
-        n = board[cell]
-        if n < 0:
-            continue
-        around = neighbours(board, cell)
-        flags = sum(board[nb] == FLAG for nb in around)
-        checks.append(([nb for nb in around if nb in unknown], n - flags))
-    found = []
-    for combo in itertools.combinations(unknown, board.mines - board.flags()):
-        layout = frozenset(combo)
-        if all(sum(nb in layout for nb in cells) == count for cells, count in checks):
-            found.append(layout)
-    return found
+    unknown, combos = _consistent(board)
+    return [frozenset(unknown[i] for i in combo) for combo in combos]
 
 
 def mines_seen(board: Board, layout: frozenset[Cell], cell: Cell) -> int:
