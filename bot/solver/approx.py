@@ -18,7 +18,7 @@ DEFAULT_DENSITY = 0.2  # only used when the board's total mine count is unknown
 
 def group_probabilities(p: Problem) -> np.ndarray:
     n = len(p.cells)
-    groups = [(np.array(bits(r.cells)), r.count) for r in p.rules]
+    groups = [(np.array(bits(r.cells)), r.mines) for r in p.rules]
     prob = np.zeros(n)
     seen = np.zeros(n)
     for idx, k in groups:

@@ -22,7 +22,7 @@ def _reduce(rules: set[Rule] | list[Rule], safe: int, mines: int) -> set[Rule]:
     out = set()
     for rule in rules:
         cells = rule.cells & ~known
-        count = rule.count - (rule.cells & mines).bit_count()
+        count = rule.mines - (rule.cells & mines).bit_count()
         if count < 0 or count > cells.bit_count():
             raise Contradiction
         if cells:
@@ -33,9 +33,9 @@ def _reduce(rules: set[Rule] | list[Rule], safe: int, mines: int) -> set[Rule]:
 def _trivial(rules: set[Rule]) -> tuple[int, int]:
     safe = mines = 0
     for rule in rules:
-        if rule.count == 0:
+        if rule.mines == 0:
             safe |= rule.cells
-        elif rule.count == rule.size:
+        elif rule.mines == rule.size:
             mines |= rule.cells
     if safe & mines:
         raise Contradiction
@@ -110,17 +110,17 @@ def hints(p: Problem, use_total: bool = True) -> tuple[int, int]:
 def _split(a: Rule, b: Rule) -> list[Rule]:
     shared = a.cells & b.cells
     only_a, only_b = a.cells & ~shared, b.cells & ~shared
-    lo = max(0, a.count - only_a.bit_count(), b.count - only_b.bit_count())
-    hi = min(shared.bit_count(), a.count, b.count)
+    lo = max(0, a.mines - only_a.bit_count(), b.mines - only_b.bit_count())
+    hi = min(shared.bit_count(), a.mines, b.mines)
     if lo > hi:
         raise Contradiction
     if lo != hi:
         return []
     out = [Rule(shared, lo)]
     if only_a:
-        out.append(Rule(only_a, a.count - lo))
+        out.append(Rule(only_a, a.mines - lo))
     if only_b:
-        out.append(Rule(only_b, b.count - lo))
+        out.append(Rule(only_b, b.mines - lo))
     return out
 
 

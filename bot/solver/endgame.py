@@ -62,7 +62,7 @@ def layouts(p: Problem, limit: int | None = None) -> list[int] | None:
             m = mask | (put << cell)
             ok = True
             for j in closing[k]:
-                if (m & rules[j].cells).bit_count() != rules[j].count:
+                if (m & rules[j].cells).bit_count() != rules[j].mines:
                     ok = False
                     break
             if ok:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
@@ -55,6 +56,10 @@ class Enumeration:
     sizes: tuple[int, ...]
     weight: dict[int, int]
     mines: dict[int, list[int]]
+    some: dict[int, int]  # per m, the classes (bitmask over them) with a mine in some layout
+    full: dict[int, int]  # per m, the classes that are all mines in every layout
+    cells: np.ndarray  # every class's cells, class after class
+    owner: np.ndarray  # the class of each of ``cells``
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,8 @@ def components(rules: tuple[Rule, ...] | list[Rule]) -> list[list[Rule]]:
     return [members for _, members in groups]
 
 
-def _classes(rules: list[Rule]) -> list[int]:
+def _classes(rules: list[Rule]) -> list[tuple[int, int]]:
+    """Cells that touch exactly the same rules: each class as (its cells, its rules) bitmasks."""
     signature: dict[int, int] = {}
     for j, rule in enumerate(rules):
         for i in bits(rule.cells):
@@ -94,13 +100,16 @@ def _classes(rules: list[Rule]) -> list[int]:
     by_sig: dict[int, int] = {}
     for i, sig in signature.items():
         by_sig[sig] = by_sig.get(sig, 0) | (1 << i)
-    return list(by_sig.values())
+    return [(cells, sig) for sig, cells in by_sig.items()]
 
 
-def _order(classes: list[int], rules: list[Rule]) -> list[int]:
-    """Classes in breadth-first order over shared rules, from a far end (keeps few rules open)."""
-    touching = [[j for j, r in enumerate(rules) if r.cells & cls] for cls in classes]
-    members = [[k for k, cls in enumerate(classes) if r.cells & cls] for r in rules]
+def _order(touching: list[list[int]], n_rules: int) -> list[int]:
+    """Classes (each given by the rules it touches) in breadth-first order over shared rules,
+    from a far end (keeps few rules open)."""
+    members: list[list[int]] = [[] for _ in range(n_rules)]
+    for k, js in enumerate(touching):
+        for j in js:
+            members[j].append(k)
 
     def bfs(start: int) -> list[int]:
         seen = {start}
@@ -113,7 +122,7 @@ def _order(classes: list[int], rules: list[Rule]) -> list[int]:
                         order.append(other)
         return order
 
-    start = min(range(len(classes)), key=lambda k: len(touching[k]))
+    start = min(range(len(touching)), key=lambda k: len(touching[k]))
     return bfs(bfs(start)[-1])
 
 
@@ -146,14 +155,28 @@ def _enumerate(rules: list[Rule], budget: Budget) -> Enumeration:
     mines: the weight of each count and each class's mines summed over those layouts. Raises
     :class:`_Intrinsic` past COMPONENT_LIMIT and TooComplex past the ``budget``."""
     raw = _classes(rules)
-    classes = [raw[k] for k in _order(raw, rules)]
-    top = _Enumerator(rules, classes, budget).count(0)
+    touching = [bits(sig) for _, sig in raw]
+    order = _order(touching, len(rules))
+    classes = [raw[k][0] for k in order]
+    top = _Enumerator(rules, classes, [touching[k] for k in order], budget).count(0)
+    sizes = [c.bit_count() for c in classes]
+    some = {m: sum(1 << j for j, x in enumerate(vec) if x) for m, (_, vec) in top.items()}
+    full = {m: sum(1 << j for j, x in enumerate(vec) if x == sizes[j] * w) for m, (w, vec) in top.items()}
+    cells = [bits(c) for c in classes]
     return Enumeration(
         tuple(classes),
-        tuple(c.bit_count() for c in classes),
+        tuple(sizes),
         {m: w for m, (w, _) in top.items()},
         {m: vec for m, (_, vec) in top.items()},
+        some,
+        full,
+        np.array([i for members in cells for i in members], dtype=np.intp),
+        np.array([j for j, members in enumerate(cells) for _ in members], dtype=np.intp),
     )
+
+
+def _nothing(need: list[int]) -> tuple[()]:
+    return ()
 
 
 Counts = dict[int, tuple[int, list[int]]]  # mines in the classes from i on -> (layouts, each class's mines summed)
@@ -164,26 +187,34 @@ class _Enumerator:
     on the position and the counts the rules open there still need (rules whose classes are all
     before it are settled, those all after it untouched), so long chains stay polynomial."""
 
-    def __init__(self, rules: list[Rule], classes: list[int], budget: Budget) -> None:
+    def __init__(self, rules: list[Rule], classes: list[int], rules_of: list[list[int]], budget: Budget) -> None:
         self.rules, self.classes, self.budget = rules, classes, budget
         self.sizes = sizes = [c.bit_count() for c in classes]
         n = self.n = len(classes)
-        self.rules_of = [[j for j, r in enumerate(rules) if r.cells & cls] for cls in classes]
+        self.rules_of = rules_of  # the rules each class touches, lowest first
         # capacity of rule j in classes after position i, for each j in rules_of[i]
-        self.cap_after = [
-            [sum(sizes[t] for t in range(i + 1, n) if rules[j].cells & classes[t]) for j in self.rules_of[i]]
-            for i in range(n)
-        ]
+        after: dict[tuple[int, int], int] = {}
+        left = [0] * len(rules)
+        for i in range(n - 1, -1, -1):
+            for j in rules_of[i]:
+                after[i, j] = left[j]
+                left[j] += sizes[i]
+        self.cap_after = [[after[i, j] for j in rules_of[i]] for i in range(n)]
         first: dict[int, int] = {}
         last: dict[int, int] = {}
-        for i, js in enumerate(self.rules_of):
+        for i, js in enumerate(rules_of):
             for j in js:
                 first.setdefault(j, i)
                 last[j] = i
-        self.open_at = [[j for j in range(len(rules)) if first[j] < i <= last[j]] for i in range(n + 1)]
-        self.need = [r.count for r in rules]  # what each rule still needs, as the recursion goes
+        open_at: list[list[int]] = [[] for _ in range(n + 1)]  # rules with classes before i and at or after it
+        for j in range(len(rules)):
+            for i in range(first[j] + 1, last[j] + 1):
+                open_at[i].append(j)
+        # the counts the rules open at position i still need, as a memo key
+        self.open_needs = [itemgetter(*js) if js else _nothing for js in open_at]
+        self.need = [r.mines for r in rules]  # what each rule still needs, as the recursion goes
         self.combs = [[math.comb(s, k) for k in range(s + 1)] for s in sizes]
-        self.memo: dict[tuple[int, tuple[int, ...]], Counts] = {}
+        self.memo: dict[tuple[int, object], Counts] = {}  # (position, open needs) -> counts
         self.end: Counts = {0: (1, [])}
         self.spent = 0
 
@@ -192,7 +223,7 @@ class _Enumerator:
         if i == self.n:
             return self.end
         need = self.need
-        key = (i, tuple(need[j] for j in self.open_at[i]))
+        key = (i, self.open_needs[i](need))
         hit = self.memo.get(key)
         if hit is not None:
             return hit
@@ -201,14 +232,17 @@ class _Enumerator:
         for j, cap in zip(js, self.cap_after[i]):
             lo = max(lo, need[j] - cap)
             hi = min(hi, need[j])
-        result: Counts = {}
+        # mines in classes i.. -> [layouts, class i's mines, each later class's]; a later classes'
+        # list is shared with ``sub`` while it is taken once and unscaled (C(size, k) = 1)
+        sums: dict[int, list] = {}
+        combs = self.combs[i]
         for k in range(lo, hi + 1):
             for j in js:
                 need[j] -= k
             sub = self.count(i + 1)
             for j in js:
                 need[j] += k
-            w = self.combs[i][k]
+            w = combs[k]
             work = len(sub) * (self.n - i + 1)
             self.spent += work
             if self.spent > COMPONENT_LIMIT:
@@ -216,12 +250,17 @@ class _Enumerator:
             self.budget.spend(work)
             for m, (weight, vec) in sub.items():
                 ww = w * weight
-                row = [k * ww] + [w * x for x in vec]
-                have = result.get(m + k)
+                have = sums.get(m + k)
                 if have is None:
-                    result[m + k] = (ww, row)
+                    sums[m + k] = [ww, k * ww, vec if w == 1 else [w * x for x in vec]]
                 else:
-                    result[m + k] = (have[0] + ww, [a + b for a, b in zip(have[1], row)])
+                    have[0] += ww
+                    have[1] += k * ww
+                    if w == 1:
+                        have[2] = [a + b for a, b in zip(have[2], vec)]
+                    else:
+                        have[2] = [a + w * b for a, b in zip(have[2], vec)]
+        result: Counts = {m: (ww, [head, *tail]) for m, (ww, head, tail) in sums.items()}
         self.memo[key] = result
         return result
 
@@ -328,27 +367,24 @@ class _Counts:
         safe = mines = 0
         for c, t in enumerate(self.tables):
             others, o_off = self.convolve_all(c)
-            acc = [0.0] * len(t.sizes)
-            ok_ms = []
+            acc = np.zeros(len(t.sizes))
+            big = self.bigs[c]
+            some, full = 0, (1 << len(t.sizes)) - 1
             for m in t.weight:
                 idx = m + o_off - self.t_off
                 # weight of "this component holds m" summed over the other components
                 share = float(np.dot(others, self.left[idx : idx + len(others)]))
                 if share <= 0.0:
                     continue
-                ok_ms.append(m)
-                vec = t.mines[m]
-                for j in range(len(acc)):
-                    acc[j] += vec[j] / self.bigs[c] * share
-            for j, cls in enumerate(t.classes):
-                size = t.sizes[j]
-                is_safe = all(t.mines[m][j] == 0 for m in ok_ms)
-                is_mine = all(t.mines[m][j] == size * t.weight[m] for m in ok_ms)
-                value = 0.0 if is_safe else 1.0 if is_mine else min(max(acc[j] / (self.z * size), 0.0), 1.0)
-                for i in bits(cls):
-                    prob[i] = value
-                if is_safe:
-                    safe |= cls
-                elif is_mine:
-                    mines |= cls
+                some |= t.some[m]
+                full &= t.full[m]
+                acc += np.array([x / big for x in t.mines[m]]) * share
+            value = np.minimum(np.maximum(acc / (self.z * np.array(t.sizes)), 0.0), 1.0)
+            for j in bits(~some & ((1 << len(t.sizes)) - 1)):
+                value[j] = 0.0
+                safe |= t.classes[j]
+            for j in bits(full & some):
+                value[j] = 1.0
+                mines |= t.classes[j]
+            prob[t.cells] = value[t.owner]
         return safe, mines

@@ -72,7 +72,7 @@ class Outlook:
 def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.Budget) -> Outlook:
     bit = 1 << i
     around = beside(board, p, i)
-    base = [Rule(r.cells & ~bit, r.count) for r in rules if r.cells & ~bit]
+    base = [Rule(r.cells & ~bit, r.mines) for r in rules if r.cells & ~bit]
     base.append(Rule(bit, 0))
     logs: list[float] = []
     safes: list[int] = []
@@ -113,7 +113,7 @@ def forced_pair(board: Board, p: Problem, certain: int) -> int | None:
     """
     for rule in p.rules:
         cells = rule.cells & ~certain
-        if cells.bit_count() != 2 or rule.count - (rule.cells & certain).bit_count() != 1:
+        if cells.bit_count() != 2 or rule.mines - (rule.cells & certain).bit_count() != 1:
             continue
         a, b = bits(cells)
         if any((r.cells >> a & 1) != (r.cells >> b & 1) for r in p.rules):

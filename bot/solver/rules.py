@@ -8,6 +8,7 @@ Python int bitmasks (fast subset and overlap tests).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -16,12 +17,12 @@ from bot.errors import InconsistentBoard
 from bot.vocabulary import FLAG, Cell
 
 
-@dataclass(frozen=True)
-class Rule:
-    """``count`` mines among ``cells`` (a bitmask over the problem's unknown cells)."""
+class Rule(NamedTuple):
+    """``mines`` mines among ``cells`` (a bitmask over the problem's unknown cells). A tuple: the
+    solver builds, hashes and compares hundreds of thousands of them a game."""
 
     cells: int
-    count: int
+    mines: int
 
     @property
     def size(self) -> int:
