@@ -128,34 +128,46 @@ class _Search:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        union = 0
-        inter = -1
-        for lay in group:
-            union |= lay
-            inter &= lay
+        total = len(group)
+        mined = _column_counts(group)
+        union, inter = 0, -1  # the cells a mine in some layout, in every one
+        for j in range(max(len(mined), total.bit_length())):
+            level = mined[j] if j < len(mined) else 0
+            union |= level
+            inter &= level if total >> j & 1 else ~level
         closed = self.p.all_cells & ~opened
         safe_everywhere = closed & ~union
         # A certainly safe cell costs nothing and only adds information: take one first.
         choices = bits(safe_everywhere)[:1] if safe_everywhere else bits(closed & ~inter)
-        total = len(group)
         # a cell wins at most as often as it is safe: the safest first, and none whose chance to
         # be safe is no better than the best found (the value found is the same, with less work)
-        safe_in = {i: sum(1 for lay in group if not lay >> i & 1) for i in choices}
+        safe_in = {i: total - sum(((level >> i) & 1) << j for j, level in enumerate(mined)) for i in choices}
         choices.sort(key=lambda i: -safe_in[i])
         best, best_i = -1.0, -1
         for i in choices:
             if safe_in[i] <= best * total:
                 break
-            parts: dict[tuple[int, tuple[tuple[int, int], ...]], list[int]] = {}
+            # the layouts where i is safe, by what revealing it shows: a number, or an opening
+            parts: dict[int | tuple[tuple[int, int], ...], tuple[int, list[int]]] = {}
+            around, flags = self.around[i], self.flags[i]
             for lay in group:
                 if not lay >> i & 1:
-                    seen = self.outcome(lay, i, opened)
-                    self.work += len(seen[1])
-                    parts.setdefault(seen, []).append(lay)
+                    shown = (lay & around).bit_count() + flags
+                    if shown:
+                        self.work += 1
+                        part = parts.get(shown)
+                        if part is None:
+                            parts[shown] = (1 << i, [lay])
+                        else:
+                            part[1].append(lay)
+                    else:
+                        newly, cells = self.outcome(lay, i, opened)
+                        self.work += len(cells)
+                        parts.setdefault(cells, (newly, []))[1].append(lay)
             if self.work > self.work_budget:
                 raise SearchTooBig
             won, left = 0.0, safe_in[i]  # layouts won so far, layouts of the parts not yet weighed
-            for (newly, _), members in sorted(parts.items(), key=lambda part: -len(part[1])):
+            for newly, members in sorted(parts.values(), key=lambda part: -len(part[1])):
                 left -= len(members)
                 won += len(members) * self.value(frozenset(members), opened | newly)[0]
                 if won + left <= best * total:
@@ -167,3 +179,22 @@ class _Search:
                         break
         self.memo[key] = (best, best_i)
         return best, best_i
+
+
+def _column_counts(layouts: frozenset[int]) -> list[int]:
+    """How many of ``layouts`` hold a mine in each cell, bit-sliced: bit i of the j-th mask is bit
+    j of cell i's count (one carry chain of big-integer operations per layout, not one per mine).
+
+    >>> counts = _column_counts(frozenset({0b011, 0b110, 0b111}))
+    >>> [sum((level >> i & 1) << j for j, level in enumerate(counts)) for i in range(3)]
+    [2, 3, 2]
+    """
+    levels: list[int] = []
+    for lay in layouts:
+        carry, j = lay, 0
+        while carry:
+            if j == len(levels):
+                levels.append(0)
+            levels[j], carry = levels[j] ^ carry, levels[j] & carry
+            j += 1
+    return levels
