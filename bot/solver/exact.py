@@ -232,7 +232,7 @@ class _Enumerator:
         for j, cap in zip(js, self.cap_after[i]):
             lo = max(lo, need[j] - cap)
             hi = min(hi, need[j])
-        # mines in classes i.. -> [layouts, class i's mines, each later class's]; a later classes'
+        # mines in classes i.. -> [layouts, class i's mines, each later class's]; the later classes'
         # list is shared with ``sub`` while it is taken once and unscaled (C(size, k) = 1)
         sums: dict[int, list] = {}
         combs = self.combs[i]
