@@ -158,8 +158,8 @@ def _enumerate(rules: list[Rule], budget: Budget) -> Enumeration:
     touching = [bits(sig) for _, sig in raw]
     order = _order(touching, len(rules))
     classes = [raw[k][0] for k in order]
-    top = _Enumerator(rules, classes, [touching[k] for k in order], budget).count(0)
-    sizes = [c.bit_count() for c in classes]
+    enumerator = _Enumerator(rules, classes, [touching[k] for k in order], budget)
+    top, sizes = enumerator.count(0), enumerator.sizes
     some = {m: sum(1 << j for j, x in enumerate(vec) if x) for m, (_, vec) in top.items()}
     full = {m: sum(1 << j for j, x in enumerate(vec) if x == sizes[j] * w) for m, (w, vec) in top.items()}
     cells = [bits(c) for c in classes]
@@ -188,7 +188,7 @@ class _Enumerator:
     before it are settled, those all after it untouched), so long chains stay polynomial."""
 
     def __init__(self, rules: list[Rule], classes: list[int], rules_of: list[list[int]], budget: Budget) -> None:
-        self.rules, self.classes, self.budget = rules, classes, budget
+        self.budget = budget
         self.sizes = sizes = [c.bit_count() for c in classes]
         n = self.n = len(classes)
         self.rules_of = rules_of  # the rules each class touches, lowest first

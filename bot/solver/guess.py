@@ -172,10 +172,9 @@ def pseudo_pair(board: Board, p: Problem, rules: list[Rule], certain: int, prob:
     rows, cols = board.cells.shape
     free = np.zeros((rows + 4, cols + 4), dtype=bool)  # two cells of margin: off the board is neither
     opened = np.zeros((rows + 4, cols + 4), dtype=bool)
+    opened[2:-2, 2:-2] = board.cells != FLAG
     for cell, i in p.index.items():
         free[cell[0] + 2, cell[1] + 2] = not certain >> i & 1
-    opened[2:-2, 2:-2] = ~np.isin(board.cells, (FLAG,))
-    for cell in p.index:
         opened[cell[0] + 2, cell[1] + 2] = False
     solved: dict[int, exact.Solution | None] = {}
     found: set[int] = set()
