@@ -13,7 +13,7 @@ from bot.errors import NoBoardFound
 from bot.vision import load_image
 from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid, find_grids
-from bot.vision.ink import InkCheck
+from bot.vision.ink import Hint, InkCheck
 from bot.vision.labels import Labelled, read_label
 from bot.vision.looks import LOOK_LIMIT, LookBook
 from bot.vision.pack import SkinPack
@@ -233,7 +233,8 @@ def test_window_differences_as_defined() -> None:
 
 def test_cells_alike_by_their_windows_as_defined() -> None:
     """``alike`` decides the windows' check with less work (shifts nearest first, a shift ruled out
-    round where a pair differed most): the same answers as the check at every shift in full, for
+    round where a pair differed most; or first round where the cell's own look differs from the
+    other, for rivals): the same answers as the check at every shift in full, for
     every cell of gnome-mines' 114 px cells against every look (alike or not), xbomb's thin digits
     on 50 px cells, and the web game's cells at 2x, each also cut as far off as a cell may sit."""
     from bot.vision.ink import INK_LIMIT
@@ -256,6 +257,14 @@ def test_cells_alike_by_their_windows_as_defined() -> None:
         got = fresh.alike(cells, looks, np.full(len(cells), EXACT + 1), pictures)
         assert expected.sum() > 10 and (~expected).sum() > 10 and book.ink.reach > 1, name
         np.testing.assert_array_equal(got, expected, err_msg=name)
+        # bounded first by where a cell's own look differs from the other (the rivals' check), with
+        # the look each cell is nearest as its own, and with the next look (any look bounds it)
+        nearest = np.maximum(book.nearest(book.compared(pictures), pictures)[0], 0)[cells]
+        for own in (nearest, (looks + 1) % len(book)):
+            fresh = LookBook(book.geometry)
+            fresh.prototypes, fresh.pictures = book.prototypes, book.pictures
+            got = fresh.alike(cells, looks, np.full(len(cells), EXACT + 1), pictures, own=own)
+            np.testing.assert_array_equal(got, expected, err_msg=name)
 
 
 def test_a_learnt_pack_reads_covered_cells_over_a_picture_by_its_new_board() -> None:
@@ -362,9 +371,9 @@ def test_a_learnt_pack_checks_a_picture_window_by_window_once(monkeypatch: pytes
     pairs: list[int] = []
     checked = InkCheck.alike
 
-    def counted(ink: InkCheck, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    def counted(ink: InkCheck, a: np.ndarray, b: np.ndarray, hint: Hint | None = None) -> np.ndarray:
         pairs.append(len(a))
-        return checked(ink, a, b)
+        return checked(ink, a, b, hint)
 
     monkeypatch.setattr(InkCheck, "alike", counted)
     codes, _ = read_cells(image, grid, pack)

@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from bot.vision.geometry import Geometry
-from bot.vision.ink import InkCheck
+from bot.vision.ink import Hint, InkCheck
 
 LOOK_LIMIT = 16.0  # RMS difference (0-255 levels) below which two cells look the same
 COMPARE_PX = 24  # cells are compared at this size at most
@@ -73,6 +73,7 @@ class LookBook:
         self._shown_cut: list[np.ndarray] = []  # the same, as cut
         self._tallies: dict[int, dict[bytes, int]] = {}  # per look: how often each picture showed it
         self._checked: dict[tuple[bytes, int], bool] = {}  # (picture, look) checked window by window: alike?
+        self._apart: dict[tuple[int, int], tuple[int, np.ndarray]] = {}  # (look, look): where they differ (InkCheck.hint)
         self._seen = _Seen(0)
         self._keyed: tuple[object, list[bytes | None]] | None = None  # the pictures last keyed, and their keys
 
@@ -96,12 +97,14 @@ class LookBook:
         if book.cut != self.cut:
             raise ValueError(f"cells of {book.cut} px, not {self.cut}")
         book.prototypes, book.pictures, book._checked, book._seen = self.prototypes, self.pictures, self._checked, self._seen
+        book._apart = self._apart
         return book
 
     def forget(self, known: int) -> None:
         """Forget every look from number ``known`` on."""
         self.prototypes, self.pictures = self.prototypes[:known], self.pictures[:known]
         self._checked = {key: alike for key, alike in self._checked.items() if key[1] < known}
+        self._apart = {pair: where for pair, where in self._apart.items() if max(pair) < known}
         self._seen = _Seen(len(self.prototypes))
         self._tallies = {look: tally for look, tally in self._tallies.items() if look < known}
 
@@ -344,10 +347,19 @@ class LookBook:
             d[np.ix_(np.flatnonzero(moved), np.array(out))] = np.inf
         return d
 
-    def alike(self, cells: np.ndarray, looks: np.ndarray, rms: np.ndarray, pictures: list[np.ndarray] | np.ndarray) -> np.ndarray:
+    def alike(
+        self,
+        cells: np.ndarray,
+        looks: np.ndarray,
+        rms: np.ndarray,
+        pictures: list[np.ndarray] | np.ndarray,
+        own: np.ndarray | None = None,
+    ) -> np.ndarray:
         """Whether each of ``cells`` (indexes into ``pictures``), within LOOK_LIMIT of its look, is
         that look window by window too (see the module's docstring). The same picture against the
-        same look is checked once, and remembered."""
+        same look is checked once, and remembered. ``own``: each cell's own look, where ``looks``
+        are rivals it is likely unlike; each is then first compared where the two looks differ
+        most (bot/vision/ink.py)."""
         alike = rms < EXACT
         if len(self._checked) > CHECKED_MOST:  # a long run of a game drawn anew at every position
             self._checked.clear()
@@ -361,9 +373,23 @@ class LookBook:
                 todo.setdefault(key, []).append(int(i))
         if todo:
             first = [same[0] for same in todo.values()]
-            a = np.stack([pictures[cells[i]] for i in first]).astype(np.float32)
-            b = np.stack([self.pictures[looks[i]] for i in first]).astype(np.float32)
-            for (key, same), good in zip(todo.items(), self.ink.alike(a, b), strict=True):
+            a = np.stack([pictures[cells[i]] for i in first])
+            b = np.stack([self.pictures[looks[i]] for i in first])
+            hint = None if own is None else self._hint(own[first], looks[first])
+            for (key, same), good in zip(todo.items(), self.ink.alike(a, b, hint), strict=True):
                 alike[same] = good
                 self._checked[key] = bool(good)
         return alike
+
+    def _hint(self, own: np.ndarray, rivals: np.ndarray) -> Hint:
+        """For pairs of looks: where their pictures differ (InkCheck.hint), each pair worked out once."""
+        pairs = [(int(a), int(b)) for a, b in zip(own, rivals, strict=True)]
+        new = sorted({pair for pair in pairs if pair not in self._apart})
+        if new:
+            where, apart = self.ink.hint(*(np.stack([self.pictures[pair[k]] for pair in new]) for k in (0, 1)))
+            self._apart.update(zip(new, zip(where, apart, strict=True), strict=True))
+        return Hint(
+            np.stack([self.pictures[a] for a, _ in pairs]),
+            np.array([self._apart[pair][0] for pair in pairs]),
+            np.stack([self._apart[pair][1] for pair in pairs]),
+        )
