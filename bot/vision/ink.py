@@ -15,8 +15,6 @@ import numpy as np
 
 INK_LIMIT = 60.0  # RMS difference in any window of INK_WINDOW of a cell, at full size, below which it is its look
 INK_WINDOW = 0.1  # the window's side, as a share of the cell's
-
-
 ROUNDING = 0.01  # RMS levels a bound worked out in float32 may be off by
 
 
