@@ -252,15 +252,11 @@ def test_cells_alike_by_their_windows_as_defined() -> None:
         a = np.stack([pictures[i] for i in cells]).astype(np.float32)
         b = np.stack([book.pictures[k] for k in looks]).astype(np.float32)
         expected = book.ink.differences(a, b) < INK_LIMIT
-        fresh = LookBook(book.geometry)
-        fresh.prototypes, fresh.pictures = book.prototypes, book.pictures
-        got = fresh.alike(cells, looks, np.full(len(cells), EXACT + 1), pictures)
         assert expected.sum() > 10 and (~expected).sum() > 10 and book.ink.reach > 1, name
-        np.testing.assert_array_equal(got, expected, err_msg=name)
-        # bounded first by where a cell's own look differs from the other (the rivals' check), with
-        # the look each cell is nearest as its own, and with the next look (any look bounds it)
+        # and bounded first by where a cell's own look differs from the other (the rivals' check),
+        # with the look each cell is nearest as its own, and with the next look (any look bounds it)
         nearest = np.maximum(book.nearest(book.compared(pictures), pictures)[0], 0)[cells]
-        for own in (nearest, (looks + 1) % len(book)):
+        for own in (None, nearest, (looks + 1) % len(book)):
             fresh = LookBook(book.geometry)
             fresh.prototypes, fresh.pictures = book.prototypes, book.pictures
             got = fresh.alike(cells, looks, np.full(len(cells), EXACT + 1), pictures, own=own)

@@ -99,8 +99,9 @@ class InkCheck:
         """For pairs of looks' pictures: the window where each pair differs most unshifted (its
         index), and round it, at every shift (as ``shifts``), each window's RMS difference
         (pairs, shifts, windows): what a :class:`Hint` holds of them."""
-        where = self._windows(self._inner(a), b, 0, 0)[1]
-        apart = self._round(self._inner(a), b, np.arange(len(a)), where, self.shifts)
+        inner = self._inner(a)
+        where = self._windows(inner, b, 0, 0)[1]
+        apart = self._round(inner, b, np.arange(len(a)), where, self.shifts)
         return where, apart.transpose(1, 0, 2)
 
     def _round(self, inner: np.ndarray, b: np.ndarray, pairs: np.ndarray, where: np.ndarray, shifts: list[tuple[int, int]]) -> np.ndarray:

@@ -104,7 +104,7 @@ class LookBook:
         """Forget every look from number ``known`` on."""
         self.prototypes, self.pictures = self.prototypes[:known], self.pictures[:known]
         self._checked = {key: alike for key, alike in self._checked.items() if key[1] < known}
-        self._apart = {pair: where for pair, where in self._apart.items() if max(pair) < known}
+        self._apart = {pair: apart for pair, apart in self._apart.items() if max(pair) < known}
         self._seen = _Seen(len(self.prototypes))
         self._tallies = {look: tally for look, tally in self._tallies.items() if look < known}
 
