@@ -353,6 +353,25 @@ def test_a_reading_compares_each_distinct_picture_once(skin: str, monkeypatch: p
     assert sum(compared) == 2 * len({p.tobytes() for p in pictures})
 
 
+def test_pictures_are_numbered_by_all_their_bytes_not_only_those_they_are_looked_up_by(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A picture is looked up by a sample of its bytes: pictures that share it but differ elsewhere
+    get numbers of their own, the same picture (also a view into a bigger image) its own number
+    again, and past KEPT_MOST pictures a forgotten one gets a number never given before."""
+    from bot.vision import memo
+
+    monkeypatch.setattr(memo, "KEPT_MOST", 3)
+    numbers = memo.Numbers()
+    picture = np.random.default_rng(3).integers(0, 256, (9, 9, 3), dtype=np.uint8)
+    other = picture.copy()
+    other.reshape(-1)[1] ^= 1  # a byte off the sample
+    assert other.tobytes()[:: memo.SAMPLE] == picture.tobytes()[:: memo.SAMPLE]
+    board = np.zeros((20, 20, 3), dtype=np.uint8)
+    board[5:14, 7:16] = picture
+    assert [numbers.of(p) for p in (picture, other, board[5:14, 7:16], other)] == [0, 1, 0, 1]
+    third, fourth = picture // 2, picture // 3
+    assert [numbers.of(p) for p in (third, fourth, picture)] == [2, 3, 4]
+
+
 def test_a_learnt_pack_checks_a_picture_window_by_window_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """gnome-mines lays its cells out at a fractional pitch, so nearly every cell is a little off its
     look and is checked window by window: once per distinct picture and look in a reading, and not

@@ -33,13 +33,13 @@ import numpy as np
 
 from bot.vision.geometry import Geometry
 from bot.vision.ink import Hint, InkCheck
+from bot.vision.memo import KEPT_MOST, Known, Numbers
 
 LOOK_LIMIT = 16.0  # RMS difference (0-255 levels) below which two cells look the same
 COMPARE_PX = 24  # cells are compared at this size at most
 SHIFT = 1  # pixels (at the compared size) a cell may sit off its prototype
 EXACT = 4.0  # RMS difference under which a cell is its look without the windows' check
 MOVED = 8.0  # RMS difference from its own earlier picture at which a cell is taken to have changed
-CHECKED_MOST = 4096  # pictures checked window by window that a book remembers (46 px cells: 26 MB)
 
 
 def _first_pixel(centre: float, n: int) -> int:
@@ -48,15 +48,6 @@ def _first_pixel(centre: float, n: int) -> int:
     19.999999999999986 px on one screen: columns 0-1 of a learnt new board were cut a pixel left of
     the others, and the next run, whose fit was a hair the other way, was a pixel off them there)."""
     return int(np.floor(round(centre - n / 2 + 0.5, 6)))
-
-
-class _Seen:
-    """Pictures (as cut) already compared with a book's looks: each one's row of ``known``, which
-    holds its distances from every look, unshifted and at the best shift."""
-
-    def __init__(self, looks: int) -> None:
-        self.rows: dict[bytes, int] = {}
-        self.known = np.empty((0, 2, looks), dtype=np.float32)
 
 
 class LookBook:
@@ -72,10 +63,11 @@ class LookBook:
         self.shown = np.empty((0, self.size, self.size, 3), dtype=np.float32)  # the cells of the last assign
         self._shown_cut: list[np.ndarray] = []  # the same, as cut
         self._tallies: dict[int, dict[bytes, int]] = {}  # per look: how often each picture showed it
-        self._checked: dict[tuple[bytes, int], bool] = {}  # (picture, look) checked window by window: alike?
+        self._numbers = Numbers()  # of the pictures seen (bot/vision/memo.py)
+        self._checked: dict[tuple[int, int], bool] = {}  # (picture's number, look) checked window by window: alike?
         self._apart: dict[tuple[int, int], tuple[int, np.ndarray]] = {}  # (look, look): where they differ (InkCheck.hint)
-        self._seen = _Seen(0)
-        self._keyed: tuple[object, list[bytes | None]] | None = None  # the pictures last keyed, and their keys
+        self._known = Known(0)
+        self._numbered: tuple[object, list[int | None]] | None = None  # the pictures last numbered, and their numbers
 
     def __len__(self) -> int:
         return len(self.prototypes)
@@ -87,7 +79,7 @@ class LookBook:
             picture = cv2.resize(picture, (n, n), interpolation=cv2.INTER_AREA)
         self.prototypes = np.concatenate([self.prototypes, self._compared(picture)[None]])
         self.pictures.append(picture.copy())
-        self._seen = _Seen(len(self.prototypes))
+        self._known = Known(len(self.prototypes))
         return len(self.prototypes) - 1
 
     def placed(self, geometry: Geometry) -> LookBook:
@@ -96,8 +88,8 @@ class LookBook:
         book = LookBook(geometry)
         if book.cut != self.cut:
             raise ValueError(f"cells of {book.cut} px, not {self.cut}")
-        book.prototypes, book.pictures, book._checked, book._seen = self.prototypes, self.pictures, self._checked, self._seen
-        book._apart = self._apart
+        book.prototypes, book.pictures, book._apart = self.prototypes, self.pictures, self._apart
+        book._numbers, book._checked, book._known = self._numbers, self._checked, self._known
         return book
 
     def forget(self, known: int) -> None:
@@ -105,7 +97,7 @@ class LookBook:
         self.prototypes, self.pictures = self.prototypes[:known], self.pictures[:known]
         self._checked = {key: alike for key, alike in self._checked.items() if key[1] < known}
         self._apart = {pair: apart for pair, apart in self._apart.items() if max(pair) < known}
-        self._seen = _Seen(len(self.prototypes))
+        self._known = Known(len(self.prototypes))
         self._tallies = {look: tally for look, tally in self._tallies.items() if look < known}
 
     def picture(self, image: np.ndarray, cell: tuple[int, int]) -> np.ndarray:
@@ -149,12 +141,8 @@ class LookBook:
         ys = [_first_pixel(geo.centre((r, 0))[1], n) for r in range(geo.rows)]
         if min(xs) < 0 or min(ys) < 0 or max(xs) + n > image.shape[1] or max(ys) + n > image.shape[0]:
             raise ValueError("cells lie outside the image")
-        pictures = np.empty((geo.rows * geo.cols, n, n, image.shape[2]), dtype=image.dtype)
-        for r, y in enumerate(ys):
-            band = image[y : y + n]
-            for c, x in enumerate(xs):
-                pictures[r * geo.cols + c] = band[:, x : x + n]
-        return pictures
+        windows = np.lib.stride_tricks.sliding_window_view(image, (n, n, image.shape[2]))  # a view: no copy
+        return windows[np.array(ys)[:, None], np.array(xs)[None, :], 0].reshape(-1, n, n, image.shape[2])
 
     def as_cut(self, pictures: list[np.ndarray] | np.ndarray) -> np.ndarray:
         """Pictures of cells as one stack, each resized to ``cut`` pixels square where it is not."""
@@ -196,34 +184,27 @@ class LookBook:
         """Each picture's (as cut) distances from each look, unshifted and at the best shift, as
         ``distances`` gives them. Each distinct picture is compared once and remembered: a board
         holds few distinct pictures, and most of them were there at the last reading."""
-        seen = self._seen
-        if len(seen.rows) > CHECKED_MOST:
-            seen.rows, seen.known = {}, seen.known[:0]
-        keys = self._keys(pictures, range(len(pictures)))
-        new: dict[bytes, int] = {}
-        for i, key in enumerate(keys):
-            if key not in seen.rows and key not in new:
-                new[key] = i
+        numbers = self._numbers_of(pictures, range(len(pictures)))
+        new = self._known.missing(numbers)
         if new:
             crops = self.compared(pictures[list(new.values())])
-            rows = np.stack([self.distances(crops, shifts=False), self.distances(crops)], axis=1)
-            seen.rows.update({key: len(seen.known) + j for j, key in enumerate(new)})
-            seen.known = np.concatenate([seen.known, rows])
-        known = seen.known[[seen.rows[key] for key in keys]]
+            self._known.keep(new, np.stack([self.distances(crops, shifts=False), self.distances(crops)], axis=1))
+        known = self._known.of(numbers)
         return known[:, 0], known[:, 1]
 
-    def _keys(self, pictures: list[np.ndarray] | np.ndarray, which: Iterable[int]) -> list[bytes]:
-        """The bytes of the pictures ``which`` (indexes): what remembered comparisons are keyed by,
-        each worked out once for a reading's pictures (a reading asks for them more than once)."""
-        if self._keyed is None or self._keyed[0] is not pictures:
-            self._keyed = (pictures, [None] * len(pictures))
-        keys = self._keyed[1]
+    def _numbers_of(self, pictures: list[np.ndarray] | np.ndarray, which: Iterable[int]) -> list[int]:
+        """The numbers (bot/vision/memo.py) of the pictures ``which`` (indexes): what remembered
+        comparisons are kept under, each found once for a reading's pictures (a reading asks for
+        them more than once)."""
+        if self._numbered is None or self._numbered[0] is not pictures:
+            self._numbered = (pictures, [None] * len(pictures))
+        numbers = self._numbered[1]
         out = []
         for i in which:
-            key = keys[i]
-            if key is None:
-                key = keys[i] = pictures[i].tobytes()
-            out.append(key)
+            number = numbers[i]
+            if number is None:
+                number = numbers[i] = self._numbers.of(pictures[i])
+            out.append(number)
         return out
 
     def assign(self, image: np.ndarray, reference: np.ndarray | None = None, barred: Collection[int] = ()) -> np.ndarray:
@@ -361,12 +342,12 @@ class LookBook:
         are rivals it is likely unlike; each is then first compared where the two looks differ
         most (bot/vision/ink.py)."""
         alike = rms < EXACT
-        if len(self._checked) > CHECKED_MOST:  # a long run of a game drawn anew at every position
+        if len(self._checked) > KEPT_MOST:  # a long run of a game drawn anew at every position
             self._checked.clear()
-        todo: dict[tuple[bytes, int], list[int]] = {}
+        todo: dict[tuple[int, int], list[int]] = {}
         unsure = np.flatnonzero(~alike)
-        for i, picture in zip(unsure, self._keys(pictures, cells[unsure]), strict=True):
-            key = (picture, int(looks[i]))
+        for i, number in zip(unsure, self._numbers_of(pictures, cells[unsure]), strict=True):
+            key = (number, int(looks[i]))
             if key in self._checked:
                 alike[i] = self._checked[key]
             else:
