@@ -8,7 +8,7 @@ from bot.errors import InconsistentBoard
 from bot.sim import Game
 from bot.solver import STRATEGIES, exact, solve
 from bot.solver.guess import SHAPES, forced_pair, pseudo_pair
-from bot.solver.rules import Problem, problem
+from bot.solver.rules import Problem, Rule, problem
 from bot.solver.strategies import Best
 from bot.vocabulary import Level
 from tests.brute import layout_counts, layouts, layouts_to_check, mines_seen, positions
@@ -251,6 +251,37 @@ def test_look_ahead_figures_equal_brute_force() -> None:
             assert look.secondary == pytest.approx(secondary, abs=1e-9), (cell, str(board))
             checked += 1
     assert checked >= 100
+
+
+def test_outcomes_are_the_boards_with_each_number_solved_one_by_one() -> None:
+    """``exact.outcomes`` enumerates the component a set of cells joins once for every number of
+    mines in them: the same solution, to the bit, as solving the board with each number as a rule,
+    and no solution for a number no layout fits. Sets: a cell's unknown neighbours (what look-ahead
+    asks), and random cells that may join several components or none."""
+    from bot.solver.guess import beside
+
+    rng = np.random.default_rng(12)
+    checked = absent = 0
+    for board in POSITIONS[:60]:
+        p = problem(board)
+        rules = list(p.rules)
+        sets = [beside(board, p, i) for i in range(0, len(p.cells), 3)]
+        sets += [int(rng.integers(1, 1 << min(len(p.cells), 60))) & p.all_cells for _ in range(3)]
+        for cells in [c for c in sets if c]:
+            got = exact.outcomes(p, rules, cells, exact.Budget())
+            for number in range(cells.bit_count() + 1):
+                exact._CACHE.clear()  # each solved from nothing, not from what outcomes left
+                try:
+                    want = exact.probabilities(p, [*rules, Rule(cells, number)], exact.Budget())
+                except InconsistentBoard:
+                    assert number not in got
+                    absent += 1
+                    continue
+                sol = got[number]
+                np.testing.assert_array_equal(sol.probability, want.probability)
+                assert (sol.safe, sol.mines, sol.log_weight) == (want.safe, want.mines, want.log_weight)
+                checked += 1
+    assert checked > 1000 and absent > 1000
 
 
 def _weighed(mines: int, under_numbers: list[float], elsewhere: float, monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], Problem]:

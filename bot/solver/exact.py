@@ -24,6 +24,7 @@ from operator import itemgetter
 import numpy as np
 
 from bot.errors import InconsistentBoard
+from bot.solver.combine import Combination
 from bot.solver.rules import Problem, Rule, bits
 
 # Work is counted in the numbers merged while enumerating (about 3 million a second here).
@@ -70,7 +71,11 @@ class Solution:
     log_weight: float  # log of the number of layouts consistent with the board (-inf: none)
 
 
-_CACHE: OrderedDict[frozenset[Rule], Enumeration | None] = OrderedDict()  # None: too complex
+COUNTED = -1  # the mines of a rule that says this are counted, not required (outcomes)
+_TRACK = 1 << 16  # where a count of layouts keeps the counted rule's mines (above the component's)
+
+# by the component's rules: its enumeration, or one per number of mines in a COUNTED rule's cells
+_CACHE: OrderedDict[frozenset[Rule], dict[int, Enumeration] | None] = OrderedDict()  # None: too complex
 _CACHE_SIZE = 4096
 
 
@@ -127,6 +132,12 @@ def _order(touching: list[list[int]], n_rules: int) -> list[int]:
 
 
 def enumerate_component(rules: list[Rule], budget: Budget) -> Enumeration:
+    """The layouts of one component (a group of rules that share cells), by mine count."""
+    return _tables(rules, budget)[0]
+
+
+def _tables(rules: list[Rule], budget: Budget) -> dict[int, Enumeration]:
+    """``_enumerate``, remembered by the rules."""
     key = frozenset(rules)
     if key in _CACHE:
         _CACHE.move_to_end(key)
@@ -135,31 +146,46 @@ def enumerate_component(rules: list[Rule], budget: Budget) -> Enumeration:
             raise TooComplex
         return cached
     try:
-        table: Enumeration | None = _enumerate(rules, budget)
+        tables: dict[int, Enumeration] | None = _enumerate(rules, budget)
     except _Intrinsic:
-        table = None
-    _CACHE[key] = table
+        tables = None
+    _CACHE[key] = tables
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
-    if table is None:
+    if tables is None:
         raise TooComplex
-    return table
+    return tables
 
 
 class _Intrinsic(TooComplex):
     """The component alone exceeds COMPONENT_LIMIT: remembered, so it is not tried again."""
 
 
-def _enumerate(rules: list[Rule], budget: Budget) -> Enumeration:
+def _enumerate(rules: list[Rule], budget: Budget) -> dict[int, Enumeration]:
     """Every layout of one component's classes that its ``rules`` allow, counted by its number of
-    mines: the weight of each count and each class's mines summed over those layouts. Raises
-    :class:`_Intrinsic` past COMPONENT_LIMIT and TooComplex past the ``budget``."""
+    mines: the weight of each count and each class's mines summed over those layouts. Where a rule
+    is COUNTED, by how many mines its cells hold (as if it required that many: the same classes,
+    in the same order), from one enumeration; else all under 0. Raises :class:`_Intrinsic` past
+    COMPONENT_LIMIT and TooComplex past the ``budget``."""
     raw = _classes(rules)
     touching = [bits(sig) for _, sig in raw]
     order = _order(touching, len(rules))
     classes = [raw[k][0] for k in order]
-    enumerator = _Enumerator(rules, classes, [touching[k] for k in order], budget)
-    top, sizes = enumerator.count(0), enumerator.sizes
+    counted = [j for j, rule in enumerate(rules) if rule.mines == COUNTED]
+    required = [[j for j in touching[k] if j not in counted] for k in order]
+    units = [1 + _TRACK if any(j in counted for j in touching[k]) else 1 for k in order]
+    enumerator = _Enumerator(rules, classes, required, units, budget)
+    top = enumerator.count(0)
+    if not counted:
+        return {0: _table(classes, enumerator.sizes, top)}
+    by_count: dict[int, Counts] = {}
+    for m, layouts in top.items():
+        by_count.setdefault(m // _TRACK, {})[m % _TRACK] = layouts
+    return {a: _table(classes, enumerator.sizes, by_count[a]) for a in sorted(by_count)}
+
+
+def _table(classes: list[int], sizes: list[int], top: Counts) -> Enumeration:
+    """An enumeration from the counts of its layouts from its first class on."""
     some = {m: sum(1 << j for j, x in enumerate(vec) if x) for m, (_, vec) in top.items()}
     full = {m: sum(1 << j for j, x in enumerate(vec) if x == sizes[j] * w) for m, (w, vec) in top.items()}
     cells = [bits(c) for c in classes]
@@ -187,11 +213,12 @@ class _Enumerator:
     on the position and the counts the rules open there still need (rules whose classes are all
     before it are settled, those all after it untouched), so long chains stay polynomial."""
 
-    def __init__(self, rules: list[Rule], classes: list[int], rules_of: list[list[int]], budget: Budget) -> None:
+    def __init__(self, rules: list[Rule], classes: list[int], rules_of: list[list[int]], units: list[int], budget: Budget) -> None:
         self.budget = budget
         self.sizes = sizes = [c.bit_count() for c in classes]
         n = self.n = len(classes)
-        self.rules_of = rules_of  # the rules each class touches, lowest first
+        self.rules_of = rules_of  # the rules each class touches that require a count, lowest first
+        self.units = units  # what a mine of each class adds to a count's key (_TRACK: a counted rule's too)
         # capacity of rule j in classes after position i, for each j in rules_of[i]
         after: dict[tuple[int, int], int] = {}
         left = [0] * len(rules)
@@ -207,7 +234,7 @@ class _Enumerator:
                 first.setdefault(j, i)
                 last[j] = i
         open_at: list[list[int]] = [[] for _ in range(n + 1)]  # rules with classes before i and at or after it
-        for j in range(len(rules)):
+        for j in first:
             for i in range(first[j] + 1, last[j] + 1):
                 open_at[i].append(j)
         # the counts the rules open at position i still need, as a memo key
@@ -235,14 +262,14 @@ class _Enumerator:
         # mines in classes i.. -> [layouts, class i's mines, each later class's]; the later classes'
         # list is shared with ``sub`` while it is taken once and unscaled (C(size, k) = 1)
         sums: dict[int, list] = {}
-        combs = self.combs[i]
+        combs, unit = self.combs[i], self.units[i]
         for k in range(lo, hi + 1):
             for j in js:
                 need[j] -= k
             sub = self.count(i + 1)
             for j in js:
                 need[j] += k
-            w = combs[k]
+            w, step = combs[k], k * unit
             work = len(sub) * (self.n - i + 1)
             self.spent += work
             if self.spent > COMPONENT_LIMIT:
@@ -250,9 +277,9 @@ class _Enumerator:
             self.budget.spend(work)
             for m, (weight, vec) in sub.items():
                 ww = w * weight
-                have = sums.get(m + k)
+                have = sums.get(m + step)
                 if have is None:
-                    sums[m + k] = [ww, k * ww, vec if w == 1 else [w * x for x in vec]]
+                    sums[m + step] = [ww, k * ww, vec if w == 1 else [w * x for x in vec]]
                 else:
                     have[0] += ww
                     have[1] += k * ww
@@ -263,14 +290,6 @@ class _Enumerator:
         result: Counts = {m: (ww, [head, *tail]) for m, (ww, head, tail) in sums.items()}
         self.memo[key] = result
         return result
-
-
-def _log_comb(n: int, k: np.ndarray) -> np.ndarray:
-    out = np.full(k.shape, -np.inf)
-    ok = (k >= 0) & (k <= n)
-    kk = k[ok].astype(float)
-    out[ok] = math.lgamma(n + 1) - np.array([math.lgamma(v + 1) + math.lgamma(n - v + 1) for v in kk])
-    return out
 
 
 def probabilities(p: Problem, rules: list[Rule] | None = None, budget: Budget | None = None) -> Solution:
@@ -285,106 +304,39 @@ def probabilities(p: Problem, rules: list[Rule] | None = None, budget: Budget | 
     """
     rules = list(p.rules) if rules is None else rules
     budget = Budget() if budget is None else budget
+    return _solution(p, rules, [enumerate_component(group, budget) for group in components(rules)])
+
+
+def outcomes(p: Problem, rules: list[Rule], cells: int, budget: Budget) -> dict[int, Solution]:
+    """For every number of mines ``cells`` may hold: ``probabilities(p, rules + [Rule(cells, that
+    number)])``, where any layout fits it (what revealing a cell may show, where ``cells`` are its
+    unknown neighbours). The component that those cells join is enumerated once for all numbers,
+    counting the mines in them; the others are each enumerated once too."""
+    rules = [*rules, Rule(cells, COUNTED)]
+    groups = components(rules)
+    tables: list[Enumeration | dict[int, Enumeration]] = [
+        _tables(group, budget) if Rule(cells, COUNTED) in group else enumerate_component(group, budget) for group in groups
+    ]
+    counted = next(t for t in tables if isinstance(t, dict))
+    out = {}
+    for number, table in counted.items():
+        try:
+            out[number] = _solution(p, rules, [table if isinstance(t, dict) else t for t in tables])
+        except InconsistentBoard:
+            continue
+    return out
+
+
+def _solution(p: Problem, rules: list[Rule], tables: list[Enumeration]) -> Solution:
+    """Every unknown cell's chance from the enumerations of the components of ``rules``."""
     frontier = 0
     for r in rules:
         frontier |= r.cells
     interior = p.all_cells & ~frontier
-    tables = [enumerate_component(group, budget) for group in components(rules)]
     if any(not t.weight for t in tables):
         raise InconsistentBoard("no mine layout fits the numbers on this board; re-read the board")
-    counts = _Counts(tables, p.remaining, interior.bit_count())
+    counts = Combination(tables, p.remaining, interior.bit_count())
     prob = np.zeros(len(p.cells))  # interior cells are filled in first, frontier classes after
     safe, mines = counts.interior(prob, interior)
     frontier_safe, frontier_mines = counts.frontier(prob)
     return Solution(prob, safe | frontier_safe, mines | frontier_mines, counts.log_weight)
-
-
-class _Counts:
-    """The components' mine-count distributions (each scaled to a largest weight of 1), convolved,
-    and weighted by C(interior cells, mines left) for each frontier total."""
-
-    def __init__(self, tables: list[Enumeration], remaining: int | None, n_in: int) -> None:
-        self.tables, self.remaining, self.n_in = tables, remaining, n_in
-        self.dists, self.offsets, self.bigs = [], [], []
-        for t in tables:
-            lo, hi = min(t.weight), max(t.weight)
-            big = max(t.weight.values())
-            d = np.zeros(hi - lo + 1)
-            for m, w in t.weight.items():
-                d[m - lo] = w / big
-            self.dists.append(d)
-            self.offsets.append(lo)
-            self.bigs.append(big)
-        self.total, self.t_off = self.convolve_all(None)
-        self.support = np.arange(len(self.total)) + self.t_off  # frontier mine totals
-        if remaining is None:
-            # No global count: components independent, interior unknown.
-            left_log = np.zeros(len(self.total))
-        else:
-            left_log = _log_comb(n_in, remaining - self.support)
-        shift = float(np.max(left_log)) if np.isfinite(left_log).any() else 0.0
-        self.left = np.exp(left_log - shift)
-        self.feasible = (self.total > 0) & (self.left > 0)
-        self.z = float(np.sum(self.total * self.left))
-        if not self.feasible.any() or self.z <= 0:
-            raise InconsistentBoard(
-                "the mine count cannot be met by any layout that fits the numbers; check the mine count"
-            )
-        self.log_weight = math.log(self.z) + shift + sum(math.log(b) for b in self.bigs)
-
-    def convolve_all(self, skip: int | None) -> tuple[np.ndarray, int]:
-        """Every component's distribution but ``skip``'s, convolved, and its lowest total."""
-        acc, off = np.ones(1), 0
-        for c, d in enumerate(self.dists):
-            if c != skip:
-                acc = np.convolve(acc, d)
-                off += self.offsets[c]
-        return acc, off
-
-    def interior(self, prob: np.ndarray, interior: int) -> tuple[int, int]:
-        """Fill in the chance of a cell off the frontier (all of ``prob``); the interior as safe or
-        mines where it is certain."""
-        safe = mines = 0
-        if not self.n_in:
-            return safe, mines
-        if self.remaining is None:
-            value = float("nan")
-        else:
-            left_counts = self.remaining - self.support
-            if np.all(left_counts[self.feasible] == 0):
-                value = 0.0
-                safe |= interior
-            elif np.all(left_counts[self.feasible] == self.n_in):
-                value = 1.0
-                mines |= interior
-            else:
-                value = float(np.sum(self.total * self.left * left_counts) / (self.z * self.n_in))
-        prob[:] = value
-        return safe, mines
-
-    def frontier(self, prob: np.ndarray) -> tuple[int, int]:
-        """Fill in each frontier class's chance; the classes certain safe and certain mines."""
-        safe = mines = 0
-        for c, t in enumerate(self.tables):
-            others, o_off = self.convolve_all(c)
-            acc = np.zeros(len(t.sizes))
-            big = self.bigs[c]
-            some, full = 0, (1 << len(t.sizes)) - 1
-            for m in t.weight:
-                idx = m + o_off - self.t_off
-                # weight of "this component holds m" summed over the other components
-                share = float(np.dot(others, self.left[idx : idx + len(others)]))
-                if share <= 0.0:
-                    continue
-                some |= t.some[m]
-                full &= t.full[m]
-                acc += np.array([x / big for x in t.mines[m]]) * share
-            value = np.minimum(np.maximum(acc / (self.z * np.array(t.sizes)), 0.0), 1.0)
-            for j in bits(~some & ((1 << len(t.sizes)) - 1)):
-                value[j] = 0.0
-                safe |= t.classes[j]
-            for j in bits(full & some):
-                value[j] = 1.0
-                mines |= t.classes[j]
-            prob[t.cells] = value[t.owner]
-        return safe, mines

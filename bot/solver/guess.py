@@ -80,18 +80,19 @@ def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.B
     logs: list[float] = []
     safes: list[int] = []
     nexts: list[float] = []
-    for extra in range(around.bit_count() + 1):
+    if around:
+        solutions = exact.outcomes(p, base, around, budget)
+    else:
         try:
-            sol = exact.probabilities(p, base + [Rule(around, extra)] if around else base, budget)
+            solutions = {0: exact.probabilities(p, base, budget)}
         except InconsistentBoard:
-            continue
+            solutions = {}
+    for sol in solutions.values():
         logs.append(sol.log_weight)
         safes.append((sol.safe & ~bit).bit_count())
         others = np.delete(sol.probability, i)
         others = others[~np.isnan(others)]  # cells touching no number, where the mine count is unknown
         nexts.append(1.0 if safes[-1] or not len(others) else 1.0 - float(others.min()))
-        if not around:
-            break
     if not logs:
         return Outlook(0.0, 0.0, 0.0)
     top = max(logs)
