@@ -8,7 +8,10 @@
    backtracking would explore exponentially). Weights are exact Python integers, so a cell is
    called certain only when no layout disagrees.
 3. Components are combined by total mines, each combination weighted by C(interior, mines
-   left) - the number of ways to put the remaining mines in cells that touch no number.
+   left) - the number of ways to put the remaining mines in cells that touch no number
+   (bot/solver/combine.py).
+4. What revealing a cell may show (look-ahead) is solved for every number at once: the component
+   its unknown neighbours join is enumerated once, counting the mines in them (``outcomes``).
 
 Enumerations are cached by the component's rules, so the unchanged parts of a board cost
 nothing on the next move or in a look-ahead.

@@ -31,16 +31,13 @@ class Numbers:
         """``picture``'s number, a new one where it was not seen before."""
         whole = picture.tobytes()
         sample = whole[::SAMPLE]
-        same = self._by_sample.get(sample)
-        if same is None:
-            if self._kept >= KEPT_MOST:  # a long run of a game drawn anew at every position
-                self._by_sample.clear()
-                self._kept = 0
-            same = self._by_sample[sample] = []
-        for other, number in same:
+        for other, number in self._by_sample.get(sample, ()):
             if other == whole:
                 return number
-        same.append((whole, self._next))
+        if self._kept >= KEPT_MOST:  # a long run of a game drawn anew at every position
+            self._by_sample.clear()
+            self._kept = 0
+        self._by_sample.setdefault(sample, []).append((whole, self._next))
         self._next += 1
         self._kept += 1
         return self._next - 1
