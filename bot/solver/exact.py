@@ -307,7 +307,7 @@ def probabilities(p: Problem, rules: list[Rule] | None = None, budget: Budget | 
     """
     rules = list(p.rules) if rules is None else rules
     budget = Budget() if budget is None else budget
-    return _solution(p, rules, [enumerate_component(group, budget) for group in components(rules)])
+    return _solution(p, _interior(p, rules), [enumerate_component(group, budget) for group in components(rules)])
 
 
 def outcomes(p: Problem, rules: list[Rule], cells: int, budget: Budget) -> dict[int, Solution]:
@@ -321,21 +321,27 @@ def outcomes(p: Problem, rules: list[Rule], cells: int, budget: Budget) -> dict[
         _tables(group, budget) if Rule(cells, COUNTED) in group else enumerate_component(group, budget) for group in groups
     ]
     counted = next(t for t in tables if isinstance(t, dict))
+    interior = _interior(p, rules)  # the same for every number
     out = {}
     for number, table in counted.items():
         try:
-            out[number] = _solution(p, rules, [table if isinstance(t, dict) else t for t in tables])
+            out[number] = _solution(p, interior, [table if isinstance(t, dict) else t for t in tables])
         except InconsistentBoard:
             continue
     return out
 
 
-def _solution(p: Problem, rules: list[Rule], tables: list[Enumeration]) -> Solution:
-    """Every unknown cell's chance from the enumerations of the components of ``rules``."""
+def _interior(p: Problem, rules: list[Rule]) -> int:
+    """The unknown cells of ``p`` that no rule of ``rules`` holds."""
     frontier = 0
     for r in rules:
         frontier |= r.cells
-    interior = p.all_cells & ~frontier
+    return p.all_cells & ~frontier
+
+
+def _solution(p: Problem, interior: int, tables: list[Enumeration]) -> Solution:
+    """Every unknown cell's chance from the enumerations of the components of the rules, which
+    leave ``interior`` out."""
     if any(not t.weight for t in tables):
         raise InconsistentBoard("no mine layout fits the numbers on this board; re-read the board")
     counts = Combination(tables, p.remaining, interior.bit_count())
