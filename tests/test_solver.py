@@ -8,7 +8,7 @@ from bot.errors import InconsistentBoard
 from bot.sim import Game
 from bot.solver import STRATEGIES, exact, solve
 from bot.solver.guess import SHAPES, forced_pair, pseudo_pair
-from bot.solver.rules import Problem, Rule, problem
+from bot.solver.rules import Problem, Rule, beside, problem
 from bot.solver.strategies import Best
 from bot.vocabulary import Level
 from tests.brute import layout_counts, layouts, layouts_to_check, mines_seen, positions
@@ -258,7 +258,6 @@ def test_outcomes_are_the_boards_with_each_number_solved_one_by_one() -> None:
     mines in them: the same solution, to the bit, as solving the board with each number as a rule,
     and no solution for a number no layout fits. Sets: a cell's unknown neighbours (what look-ahead
     asks), and random cells that may join several components or none."""
-    from bot.solver.guess import beside
 
     rng = np.random.default_rng(12)
     checked = absent = 0
