@@ -22,12 +22,13 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass
-from operator import itemgetter
+from functools import reduce
+from operator import and_, itemgetter, or_
 
 import numpy as np
 
 from bot.errors import InconsistentBoard
-from bot.solver.combine import Combination
+from bot.solver.combine import Combination, Convolved, Solution
 from bot.solver.rules import Problem, Rule, bits
 
 # Work is counted in the numbers merged while enumerating (about 3 million a second here).
@@ -64,14 +65,15 @@ class Enumeration:
     full: dict[int, int]  # per m, the classes that are all mines in every layout
     cells: np.ndarray  # every class's cells, class after class
     owner: np.ndarray  # the class of each of ``cells``
-
-
-@dataclass(frozen=True)
-class Solution:
-    probability: np.ndarray  # per unknown cell of the problem, in the problem's order
-    safe: int  # bitmask: certainly safe
-    mines: int  # bitmask: certainly mines
-    log_weight: float  # log of the number of layouts consistent with the board (-inf: none)
+    # the same in floats, each count's weight scaled by the largest (``big``), for combining:
+    lo: int  # the fewest mines of any layout
+    dist: np.ndarray  # weight[lo + k] / big
+    rows: np.ndarray  # rows[k][j] = mines[lo + k][j] / big (0 where no layout holds lo + k mines)
+    size_array: np.ndarray  # sizes
+    log_big: float  # log(big)
+    present: np.ndarray  # the counts m - lo that some layout holds
+    some_all: int  # ``some`` and ``full`` over every count
+    full_all: int
 
 
 COUNTED = -1  # the mines of a rule that says this are counted, not required (outcomes)
@@ -192,6 +194,13 @@ def _table(classes: list[int], sizes: list[int], top: Counts) -> Enumeration:
     some = {m: sum(1 << j for j, x in enumerate(vec) if x) for m, (_, vec) in top.items()}
     full = {m: sum(1 << j for j, x in enumerate(vec) if x == sizes[j] * w) for m, (w, vec) in top.items()}
     cells = [bits(c) for c in classes]
+    lo, hi = (min(top), max(top)) if top else (0, -1)
+    big = max((w for w, _ in top.values()), default=1)
+    dist = np.zeros(hi - lo + 1)
+    rows = np.zeros((hi - lo + 1, len(classes)))
+    for m, (w, vec) in top.items():
+        dist[m - lo] = w / big
+        rows[m - lo] = [x / big for x in vec]
     return Enumeration(
         tuple(classes),
         tuple(sizes),
@@ -201,6 +210,14 @@ def _table(classes: list[int], sizes: list[int], top: Counts) -> Enumeration:
         full,
         np.array([i for members in cells for i in members], dtype=np.intp),
         np.array([j for j, members in enumerate(cells) for _ in members], dtype=np.intp),
+        lo,
+        dist,
+        rows,
+        np.array(sizes, dtype=float),
+        math.log(big),
+        np.array([m - lo for m in top], dtype=np.intp),
+        reduce(or_, some.values(), 0),
+        reduce(and_, full.values(), (1 << len(classes)) - 1),
     )
 
 
@@ -307,7 +324,9 @@ def probabilities(p: Problem, rules: list[Rule] | None = None, budget: Budget | 
     """
     rules = list(p.rules) if rules is None else rules
     budget = Budget() if budget is None else budget
-    return _solution(p, _interior(p, rules), [enumerate_component(group, budget) for group in components(rules)])
+    tables = [enumerate_component(group, budget) for group in components(rules)]
+    _check(tables)
+    return _solution(p, _interior(p, rules), Convolved(tables), None)
 
 
 def outcomes(p: Problem, rules: list[Rule], cells: int, budget: Budget) -> dict[int, Solution]:
@@ -316,16 +335,20 @@ def outcomes(p: Problem, rules: list[Rule], cells: int, budget: Budget) -> dict[
     unknown neighbours). The component that those cells join is enumerated once for all numbers,
     counting the mines in them; the others are each enumerated once too."""
     rules = [*rules, Rule(cells, COUNTED)]
-    groups = components(rules)
-    tables: list[Enumeration | dict[int, Enumeration]] = [
-        _tables(group, budget) if Rule(cells, COUNTED) in group else enumerate_component(group, budget) for group in groups
-    ]
-    counted = next(t for t in tables if isinstance(t, dict))
+    rest, counted = [], {}
+    for group in components(rules):
+        if Rule(cells, COUNTED) in group:
+            counted = _tables(group, budget)
+        else:
+            rest.append(enumerate_component(group, budget))
+    _check(rest)
+    convolved = Convolved(rest)  # the same for every number
     interior = _interior(p, rules)  # the same for every number
     out = {}
     for number, table in counted.items():
         try:
-            out[number] = _solution(p, interior, [table if isinstance(t, dict) else t for t in tables])
+            _check([table])
+            out[number] = _solution(p, interior, convolved, table)
         except InconsistentBoard:
             continue
     return out
@@ -339,13 +362,12 @@ def _interior(p: Problem, rules: list[Rule]) -> int:
     return p.all_cells & ~frontier
 
 
-def _solution(p: Problem, interior: int, tables: list[Enumeration]) -> Solution:
-    """Every unknown cell's chance from the enumerations of the components of the rules, which
-    leave ``interior`` out."""
+def _check(tables: list[Enumeration]) -> None:
     if any(not t.weight for t in tables):
         raise InconsistentBoard("no mine layout fits the numbers on this board; re-read the board")
-    counts = Combination(tables, p.remaining, interior.bit_count())
-    prob = np.zeros(len(p.cells))  # interior cells are filled in first, frontier classes after
-    safe, mines = counts.interior(prob, interior)
-    frontier_safe, frontier_mines = counts.frontier(prob)
-    return Solution(prob, safe | frontier_safe, mines | frontier_mines, counts.log_weight)
+
+
+def _solution(p: Problem, interior: int, rest: Convolved, changed: Enumeration | None) -> Solution:
+    """The solution from the enumerations of the components of the rules (``rest`` convolved, and
+    ``changed``), which leave ``interior`` out: its weight now, every cell's chance when asked for."""
+    return Solution(Combination(rest, changed, p.remaining, interior.bit_count()), interior, len(p.cells))

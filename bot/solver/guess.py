@@ -10,6 +10,11 @@ follows, else the safest guess's chance), with candidates within WIDER of the be
 then the most expected safe cells, then the most informative (entropy of the number it will
 show). Where mines are dense a free move leads less far, and a bad next guess costs more (D. N.
 Hill's solver switches its tie-break with density too, and weighs cells within 10% of the best).
+There, the DEEPER best-scored candidates are valued again over two moves (``two_moves``): each
+number a candidate may show, where no certain safe cell follows, is worth the best, over the
+WIDTH safest next cells, of their chance to be safe times their own secondary safety. Two moves
+are never worth more than one, so a candidate whose one is worth less than the best two found is
+skipped, and a valuation stops once it cannot win.
 
 Measured on the same seeded games (paired, *safe* rule, 2026-11-23; docs/solver.md has the
 table): ranking by secondary safety everywhere won +90 of 8,000 expert games (z 2.6) but lost
@@ -24,6 +29,8 @@ nothing can settle (``forced_pair``) is taken before any look-ahead: +15 of 20,0
 (25 vs 10, z 2.5), the same 16,000 intermediate games won, 3.28 guesses per expert game, not 3.34.
 A cell that is "a 50/50 or safe" (``pseudo_pair``) next: +9 of 20,000 expert games under *safe*
 (z 1.3), +19 under *opening* (z 2.4), the same 16,000 intermediate games won, under 1 ms per game.
+Two moves (DEEPER = WIDTH = 3; 2026-11-26): +39 of 20,000 expert games under *safe* (z 1.5), +56
+under *opening* (z 2.4), at 36 and 34 ms per game (22.5 and 25.4 without).
 """
 
 from __future__ import annotations
@@ -44,6 +51,8 @@ DENSE = 0.18  # mines left per unknown cell from which guesses are ranked by the
 WIDER = 0.1  # there, candidates are the cells within this share of the best safety
 MAX_CANDIDATES = 8
 INTERIOR = 2  # cells off the frontier among them, at most
+DEEPER = 3  # where mines are dense, the best-scored candidates valued again over two moves
+WIDTH = 3  # the safest next cells weighed for each number such a candidate may show
 
 
 def first_click(board: Board, rule: FirstClickRule) -> Cell:
@@ -72,37 +81,119 @@ class Outlook:
     secondary: float = 0.0  # chance to survive the next move too: 1 where a safe cell follows, else the safest guess's
 
 
-def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.Budget) -> Outlook:
+def branches(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.Budget) -> tuple[list[Rule], int, dict[int, exact.Solution]]:
+    """The rules with cell ``i`` revealed safe, its unknown neighbours, and the board's solution for
+    every number it may show (by that number)."""
     bit = 1 << i
     around = beside(board, p, i)
     base = [Rule(r.cells & ~bit, r.mines) for r in rules if r.cells & ~bit]
     base.append(Rule(bit, 0))
-    logs: list[float] = []
-    safes: list[int] = []
-    nexts: list[float] = []
     if around:
-        solutions = exact.outcomes(p, base, around, budget)
-    else:
-        try:
-            solutions = {0: exact.probabilities(p, base, budget)}
-        except InconsistentBoard:
-            solutions = {}
-    for sol in solutions.values():
-        logs.append(sol.log_weight)
-        safes.append((sol.safe & ~bit).bit_count())
-        others = np.delete(sol.probability, i)
-        others = others[~np.isnan(others)]  # cells touching no number, where the mine count is unknown
-        nexts.append(1.0 if safes[-1] or not len(others) else 1.0 - float(others.min()))
-    if not logs:
+        return base, around, exact.outcomes(p, base, around, budget)
+    try:
+        return base, around, {0: exact.probabilities(p, base, budget)}
+    except InconsistentBoard:
+        return base, around, {}
+
+
+def _weights(solutions: dict[int, exact.Solution]) -> np.ndarray:
+    logs = np.array([sol.log_weight for sol in solutions.values()])
+    weights = np.exp(logs - logs.max())
+    return weights / weights.sum()
+
+
+def _next_safety(sol: exact.Solution, done: int) -> float:
+    """The chance to survive the next move after revealing the cells ``done`` (a bitmask): 1 where
+    a certain safe cell follows or only mines are left (the game is won), else the safest cell's."""
+    if sol.safe & ~done:
+        return 1.0
+    others = _open_to_guess(sol, done)
+    return 1.0 if np.isinf(others).all() else 1.0 - float(others.min())
+
+
+def _open_to_guess(sol: exact.Solution, done: int) -> np.ndarray:
+    """Each cell's chance of a mine, infinite for the cells ``done``, the certain mines, and cells
+    touching no number where the mine count is unknown (nan)."""
+    prob = np.nan_to_num(sol.probability, nan=np.inf)
+    prob[bits(done | sol.mines)] = np.inf
+    return prob
+
+
+def outlook(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.Budget) -> Outlook:
+    """What revealing cell ``i`` is expected to bring."""
+    return _summary(branches(board, p, rules, i, budget)[2], i)
+
+
+def _summary(solutions: dict[int, exact.Solution], i: int) -> Outlook:
+    """What revealing cell ``i`` is expected to bring, from the board's solution for each number."""
+    done = 1 << i
+    if not solutions:
         return Outlook(0.0, 0.0, 0.0)
-    top = max(logs)
-    weights = np.exp(np.array(logs) - top)
-    weights /= weights.sum()
+    weights = _weights(solutions)
+    safes = [(sol.safe & ~done).bit_count() for sol in solutions.values()]
+    nexts = [_next_safety(sol, done) for sol in solutions.values()]
     progress = float(sum(w for w, s in zip(weights, safes) if s))
     expected = float(sum(w * s for w, s in zip(weights, safes)))
     information = float(-sum(w * math.log2(w) for w in weights if w > 0))
     secondary = float(sum(w * n for w, n in zip(weights, nexts)))
     return Outlook(progress, expected, information, secondary)
+
+
+Branches = tuple[list[Rule], int, dict[int, exact.Solution]]
+
+
+def two_moves(board: Board, p: Problem, branched: Branches, i: int, budget: exact.Budget, width: int, floor: float = 0.0) -> float:
+    """The chance to survive the move after revealing ``i`` and the one after that, given ``i`` is
+    safe (``branched``: what ``branches`` gives for it): each number it may show valued at 1 where a certain safe cell follows, else at the best,
+    over the ``width`` safest next cells, of their chance to be safe times their secondary safety.
+
+    No more than the outlook's secondary safety (each next cell's value is at most its chance to be
+    safe), so the work stops as soon as the value cannot exceed ``floor``; it is then returned
+    below it."""
+    bit = 1 << i
+    base, around, solutions = branched
+    if not solutions:
+        return 0.0
+    weights = _weights(solutions)
+    bounds = [w * _next_safety(sol, bit) for w, sol in zip(weights, solutions.values())]
+    ahead = sum(bounds)  # the most that the numbers not yet valued can bring
+    value = 0.0
+    for w, bound, (number, sol) in zip(weights, bounds, solutions.items()):
+        ahead -= bound
+        if value + bound + ahead <= floor:
+            return value + bound + ahead - 1e-9  # cannot exceed it
+        if sol.safe & ~bit:
+            value += w
+            continue
+        prob = _open_to_guess(sol, bit)
+        if np.isinf(prob).all():
+            value += w  # the game is won
+            continue
+        given = [*base, Rule(around, number)] if around else base
+        best = 0.0
+        for j in np.argsort(prob, kind="stable")[:width].tolist():
+            safe_chance = 1.0 - float(prob[j])
+            if not safe_chance > best:
+                break  # no safer than the best found: worth no more
+            best = max(best, safe_chance * _secondary(board, p, given, j, budget, bit, best / safe_chance))
+        value += w * best
+    return value
+
+
+def _secondary(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.Budget, done: int, floor: float) -> float:
+    """``outlook(...).secondary`` alone, the likeliest numbers first, stopping (below ``floor``) as
+    soon as it cannot exceed ``floor``: the boards of the numbers not reached are not solved."""
+    done |= 1 << i
+    _, _, solutions = branches(board, p, rules, i, budget)
+    if not solutions:
+        return 0.0
+    value, left = 0.0, 1.0
+    for w, sol in sorted(zip(_weights(solutions), solutions.values()), key=lambda ws: -ws[0]):
+        left -= w
+        if value + w + left <= floor:
+            return value + w + left - 1e-9
+        value += w * _next_safety(sol, done)
+    return value
 
 
 def forced_pair(board: Board, p: Problem, certain: int) -> int | None:
@@ -215,6 +306,8 @@ def best_guess(
     lookahead: bool = True,
     tolerance: float = TOLERANCE,
     max_candidates: int = MAX_CANDIDATES,
+    deeper: int = DEEPER,
+    width: int = WIDTH,
 ) -> tuple[int, dict[str, float]]:
     """Index (into ``p.cells``) of the cell to reveal, and the figures behind the choice."""
     lowest = float(np.min(prob))
@@ -233,16 +326,35 @@ def best_guess(
     if not lookahead or len(candidates) == 1:
         return candidates[0], {"probability": float(prob[candidates[0]])}
     scored = []
+    branched: dict[int, Branches] = {}
     for i in candidates:
         try:
-            look = outlook(board, p, rules, i, budget)
+            branched[i] = branches(board, p, rules, i, budget)
         except exact.TooComplex:
             break  # out of time for look-ahead: choose among the cells already weighed
+        look = _summary(branched[i][2], i)
         safe_chance = 1.0 - float(prob[i])
         head = safe_chance * (look.secondary if dense else look.progress)
         scored.append(((head, look.expected_safe, look.information, safe_chance), i, look))
     if not scored:
         return candidates[0], {"probability": float(prob[candidates[0]])}
+    if dense and deeper > 1:
+        # valued again over two moves, the best first: a candidate whose one move is worth less
+        # than the best two found cannot win (its two are worth no more), nor can one whose
+        # numbers valued so far leave it short
+        rescored: list[tuple[tuple[float, float, float, float], int, Outlook]] = []
+        top = -1.0
+        for s, j, look in sorted(scored, key=lambda s: s[0], reverse=True)[:deeper]:
+            if s[0] < top:
+                continue
+            try:
+                both = s[3] * two_moves(board, p, branched[j], j, budget, width, top / s[3])
+            except exact.TooComplex:
+                rescored = []  # out of time: the one move's values stand
+                break
+            top = max(top, both)
+            rescored.append(((both, *s[1:]), j, look))
+        scored = rescored or scored
     score, i, look = max(scored, key=lambda s: s[0])
     return i, {
         "probability": float(prob[i]),
