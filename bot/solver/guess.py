@@ -30,7 +30,8 @@ nothing can settle (``forced_pair``) is taken before any look-ahead: +15 of 20,0
 A cell that is "a 50/50 or safe" (``pseudo_pair``) next: +9 of 20,000 expert games under *safe*
 (z 1.3), +19 under *opening* (z 2.4), the same 16,000 intermediate games won, under 1 ms per game.
 Two moves (DEEPER = WIDTH = 3; 2026-11-26): +39 of 20,000 expert games under *safe* (z 1.5), +56
-under *opening* (z 2.4), at 36 and 34 ms per game (22.5 and 25.4 without).
+under *opening* (z 2.4), at 37.5 and 34.9 ms per game (22.5 and 25.4 without); intermediate and
+beginner level (20,000 games per rule: +4, +2, -1, +1).
 """
 
 from __future__ import annotations
@@ -81,7 +82,10 @@ class Outlook:
     secondary: float = 0.0  # chance to survive the next move too: 1 where a safe cell follows, else the safest guess's
 
 
-def branches(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.Budget) -> tuple[list[Rule], int, dict[int, exact.Solution]]:
+Branches = tuple[list[Rule], int, dict[int, exact.Solution]]
+
+
+def branches(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.Budget) -> Branches:
     """The rules with cell ``i`` revealed safe, its unknown neighbours, and the board's solution for
     every number it may show (by that number)."""
     bit = 1 << i
@@ -139,13 +143,11 @@ def _summary(solutions: dict[int, exact.Solution], i: int) -> Outlook:
     return Outlook(progress, expected, information, secondary)
 
 
-Branches = tuple[list[Rule], int, dict[int, exact.Solution]]
-
-
 def two_moves(board: Board, p: Problem, branched: Branches, i: int, budget: exact.Budget, width: int, floor: float = 0.0) -> float:
     """The chance to survive the move after revealing ``i`` and the one after that, given ``i`` is
-    safe (``branched``: what ``branches`` gives for it): each number it may show valued at 1 where a certain safe cell follows, else at the best,
-    over the ``width`` safest next cells, of their chance to be safe times their secondary safety.
+    safe (``branched``: what ``branches`` gives for it): each number it may show valued at 1 where
+    a certain safe cell follows, else at the best, over the ``width`` safest next cells, of their
+    chance to be safe times their secondary safety.
 
     No more than the outlook's secondary safety (each next cell's value is at most its chance to be
     safe), so the work stops as soon as the value cannot exceed ``floor``; it is then returned
@@ -348,7 +350,7 @@ def best_guess(
             if s[0] < top:
                 continue
             try:
-                both = s[3] * two_moves(board, p, branched[j], j, budget, width, top / s[3])
+                both = s[3] * two_moves(board, p, branched[j], j, budget, width, top / max(s[3], 1e-12))
             except exact.TooComplex:
                 rescored = []  # out of time: the one move's values stand
                 break
