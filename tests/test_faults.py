@@ -28,7 +28,8 @@ GAME = "xdemineur"
 
 
 class ButtonPresses:
-    """When each mouse-button press reached the X server (time.monotonic), from any client."""
+    """When each mouse-button press reached the X server, from any client: when this test saw it
+    (``times``, time.monotonic) and the server's own time of it (``stamps``, ms)."""
 
     def __init__(self) -> None:
         from Xlib import X
@@ -37,6 +38,7 @@ class ButtonPresses:
         from Xlib.protocol import rq
 
         self.times: list[float] = []
+        self.stamps: list[int] = []
         self.reached = threading.Event()  # FAULT_AFTER presses seen
         self._control, data = Display(), Display()
         spec = {
@@ -55,6 +57,7 @@ class ButtonPresses:
                 event, raw = rq.EventField(None).parse_binary_value(raw, data.display, None, None)
                 if event.type == X.ButtonPress:
                     self.times.append(time.monotonic())
+                    self.stamps.append(event.time)
                     if len(self.times) >= FAULT_AFTER:
                         self.reached.set()
 
@@ -65,8 +68,10 @@ class ButtonPresses:
         self._thread = threading.Thread(target=listen, daemon=True)
         self._thread.start()
 
-    def after(self, moment: float) -> int:
-        return sum(t > moment for t in self.times)
+    def after(self, stamp: int) -> int:
+        """The presses the server took after its time ``stamp`` (ms). By the server's clock, not
+        this test's: the listener thread may see a press late while the test's own thread runs."""
+        return sum(t > stamp for t in self.stamps)
 
     def close(self) -> None:
         self._control.record_disable_context(self._context)
@@ -85,6 +90,22 @@ class Faults:
 
         self.game, self.X, self.display = game, X, Display()
         self.window = self.display.create_resource_object("window", int(game.window))
+        screen = self.display.screen()  # an unmapped window of our own, to read the server's clock by
+        self.clock = screen.root.create_window(0, 0, 1, 1, 0, screen.root_depth, event_mask=X.PropertyChangeMask)
+        self.tick = self.display.intern_atom("MINEBOT_TEST_CLOCK")
+        self.display.sync()
+
+    def server_time(self) -> int:
+        """The server's time (ms) once it has done everything this connection asked before: the
+        time of a property change on our own window, asked for right after the fault. A press in
+        the same millisecond counts as before it."""
+        from Xlib import Xatom
+
+        self.clock.change_property(self.tick, Xatom.STRING, 8, b"")
+        while True:
+            event = self.display.next_event()
+            if event.type == self.X.PropertyNotify:
+                return int(event.time)
 
     def key_tap(self) -> None:
         from Xlib import XK
@@ -162,9 +183,9 @@ def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(fault: str, learn
             )
             assert presses.reached.wait(60), "the bot never clicked"
             getattr(faults, fault)()
-            done = time.monotonic()
+            done, stamp = time.monotonic(), faults.server_time()
             out, err = bot.communicate(timeout=60)
-            late = presses.after(done)
+            late = presses.after(stamp)
         finally:
             presses.close()
             faults.close()
