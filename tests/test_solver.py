@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 
@@ -216,41 +218,15 @@ def test_a_lost_board_gets_no_move_and_a_wrong_mine_count_is_named_as_such() -> 
         solve(Board.parse("131\n###", mines=3), "best")
 
 
-def test_look_ahead_figures_equal_brute_force() -> None:
-    """What ``outlook`` expects of revealing a cell (given that it is safe), against counting
-    layouts: for each number it could show, the board with that number, counted again. Progress:
-    the chance that some other cell is then certainly safe; secondary: the chance to survive the
-    next move too (1 where a cell is then certainly safe, else the safest cell's chance)."""
-    from bot.solver import exact
-    from bot.solver.guess import outlook
-    from bot.solver.rules import problem
-    from tests.brute import neighbours
-
-    checked = 0
+def _cells_to_guess(max_layouts: int, per_board: int) -> Iterator[tuple[Board, Problem, Cell]]:
+    """Of the POSITIONS with at most ``max_layouts`` layouts, the first ``per_board`` cells of each
+    that are a mine in some layout and not in all (a guess), each with its board and problem."""
     for board in POSITIONS:
         total, per_cell = layout_counts(board)
-        if total > 2000:
-            continue
-        p = problem(board)
-        for cell in [c for c, n in per_cell.items() if n < total][:3]:
-            outcomes = []  # (layouts, some cell certainly safe, safest other cell's chance)
-            for value in range(9):
-                shown = board.copy()
-                shown.cells[cell] = value
-                if value < sum(shown[nb] == -2 for nb in neighbours(board, cell)):  # fewer than its flags
-                    continue
-                count, mines = layout_counts(shown)
-                if count:
-                    others = [1 - n / count for c, n in mines.items() if n < count]  # none: the game is won
-                    outcomes.append((count, min(mines.values(), default=1) == 0, max(others, default=1.0)))
-            weight = sum(n for n, _, _ in outcomes)
-            progress = sum(n for n, free, _ in outcomes if free) / weight
-            secondary = sum(n * (1.0 if free else best) for n, free, best in outcomes) / weight
-            look = outlook(board, p, list(p.rules), p.index[cell], exact.Budget())
-            assert look.progress == pytest.approx(progress, abs=1e-9), (cell, str(board))
-            assert look.secondary == pytest.approx(secondary, abs=1e-9), (cell, str(board))
-            checked += 1
-    assert checked >= 100
+        if total <= max_layouts:
+            p = problem(board)
+            for cell in [c for c, n in per_cell.items() if n < total][:per_board]:
+                yield board, p, cell
 
 
 def _shown(board: Board, cell: Cell) -> list[tuple[Board, int, dict[Cell, int]]]:
@@ -271,11 +247,33 @@ def _shown(board: Board, cell: Cell) -> list[tuple[Board, int, dict[Cell, int]]]
 
 
 def _brute_secondary(board: Board, cell: Cell) -> float:
-    """The chance to survive the move after revealing ``cell`` (given it is safe), by counting."""
+    """The chance to survive the move after revealing ``cell`` (given it is safe), by counting: for
+    each number it may show, 1 where some other cell is then certainly safe, else the safest
+    cell's chance (1 where only mines are left: the game is won)."""
     shown = _shown(board, cell)
     total = sum(count for _, count, _ in shown)
     return sum(count * (1.0 if 0 in mines.values() else max((1 - n / count for n in mines.values() if n < count), default=1.0))
                for _, count, mines in shown) / total
+
+
+def test_look_ahead_figures_equal_brute_force() -> None:
+    """What ``outlook`` expects of revealing a cell (given that it is safe), against counting
+    layouts: for each number it could show, the board with that number, counted again. Progress:
+    the chance that some other cell is then certainly safe; secondary: the chance to survive the
+    next move too (1 where a cell is then certainly safe, else the safest cell's chance)."""
+    from bot.solver import exact
+    from bot.solver.guess import outlook
+
+    checked = 0
+    for board, p, cell in _cells_to_guess(max_layouts=2000, per_board=3):
+        shown = _shown(board, cell)
+        progress = sum(count for _, count, mines in shown if 0 in mines.values()) / sum(count for _, count, _ in shown)
+        secondary = _brute_secondary(board, cell)
+        look = outlook(board, p, list(p.rules), p.index[cell], exact.Budget())
+        assert look.progress == pytest.approx(progress, abs=1e-9), (cell, str(board))
+        assert look.secondary == pytest.approx(secondary, abs=1e-9), (cell, str(board))
+        checked += 1
+    assert checked >= 100
 
 
 def test_two_moves_equal_brute_force() -> None:
@@ -287,28 +285,23 @@ def test_two_moves_equal_brute_force() -> None:
     from bot.solver.guess import branches, two_moves
 
     checked = 0
-    for board in POSITIONS:
-        total, per_cell = layout_counts(board)
-        if total > 300:
-            continue
-        p = problem(board)
-        for cell in [c for c, n in per_cell.items() if n < total][:2]:
-            shown = _shown(board, cell)
-            value = 0.0
-            for after, count, mines in shown:
-                if 0 in mines.values() or all(n == count for n in mines.values()):  # or the game is won
-                    value += count
-                    continue
-                value += count * max((1 - n / count) * _brute_secondary(after, c) for c, n in mines.items() if n < count)
-            want = value / sum(count for _, count, _ in shown)
-            i = p.index[cell]
-            branched = branches(board, p, list(p.rules), i, exact.Budget())
-            got = two_moves(board, p, branched, i, exact.Budget(), width=len(p.cells))
-            assert got == pytest.approx(want, abs=1e-9), (cell, str(board))
-            # with a floor: the value where it exceeds it, else any figure below it (work stopped)
-            assert two_moves(board, p, branched, i, exact.Budget(), len(p.cells), want - 0.01) == pytest.approx(want, abs=1e-9)
-            assert two_moves(board, p, branched, i, exact.Budget(), len(p.cells), want + 0.01) < want + 0.01
-            checked += 1
+    for board, p, cell in _cells_to_guess(max_layouts=300, per_board=2):
+        shown = _shown(board, cell)
+        value = 0.0
+        for after, count, mines in shown:
+            if 0 in mines.values() or all(n == count for n in mines.values()):  # or the game is won
+                value += count
+                continue
+            value += count * max((1 - n / count) * _brute_secondary(after, c) for c, n in mines.items() if n < count)
+        want = value / sum(count for _, count, _ in shown)
+        i = p.index[cell]
+        branched = branches(board, p, list(p.rules), i, exact.Budget())
+        got = two_moves(board, p, branched, i, exact.Budget(), width=len(p.cells))
+        assert got == pytest.approx(want, abs=1e-9), (cell, str(board))
+        # with a floor: the value where it exceeds it, else any figure below it (work stopped)
+        assert two_moves(board, p, branched, i, exact.Budget(), len(p.cells), want - 0.01) == pytest.approx(want, abs=1e-9)
+        assert two_moves(board, p, branched, i, exact.Budget(), len(p.cells), want + 0.01) < want + 0.01
+        checked += 1
     assert checked >= 50
 
 
