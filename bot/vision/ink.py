@@ -4,6 +4,11 @@ A small mark on a big cell hardly moves the RMS difference of the whole (bot/vis
 cell is its look only if, besides, no square window of INK_WINDOW of a cell differs from the
 look's picture by INK_LIMIT or more, compared at full size and at the best shift of up to
 ``reach`` pixels (a compared pixel: up to 4 at gnome-mines' 114 px cells, 81 shifts).
+
+A pixel differs by its worst colour channel, not by the three averaged: xbomb's 7 is violet on
+white (238,130,238 on 255,255,255), 125 levels in green alone, and its thin stroke on 51 px cells
+differed from a blank cell by 44 in a window averaged over the channels (under the limit: read as
+a 0) and by 75 in its worst one. A grey mark differs the same either way.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-INK_LIMIT = 60.0  # RMS difference in any window of INK_WINDOW of a cell, at full size, below which it is its look
+INK_LIMIT = 60.0  # RMS difference (each pixel's worst channel) in any window of INK_WINDOW of a cell, at full size, below which it is its look
 INK_WINDOW = 0.1  # the window's side, as a share of the cell's
 ROUNDING = 0.01  # RMS levels a bound worked out in float32 may be off by
 
@@ -66,7 +71,18 @@ class InkCheck:
         differ there, less what the cell differs from its own look there unshifted. Only the pairs
         that bound leaves alike at some shift round that window are compared as above: the same
         answers, with none compared whole where the looks' own ink tells them apart (the web game's
-        "0"s against its "3": its first reading at 2x, 5.9 -> 3.8 ms)."""
+        "0"s against its "3": its first reading at 2x, 5.9 -> 3.8 ms).
+
+        First, pairs no pixel of which differs by INK_LIMIT are alike with no window worked out."""
+        alike = self._surely(a, b)
+        rest = np.flatnonzero(~alike)
+        if len(rest):
+            sub = None if hint is None else Hint(hint.own[rest], hint.where[rest], hint.apart[rest])
+            alike[rest] = self._alike(a[rest], b[rest], sub)
+        return alike
+
+    def _alike(self, a: np.ndarray, b: np.ndarray, hint: Hint | None) -> np.ndarray:
+        """``alike`` by the windows (its docstring)."""
         inner = self._inner(a)
         if hint is not None:
             own = self._round(inner, hint.own, np.arange(len(a)), hint.where, [(0, 0)])[0]
@@ -74,7 +90,7 @@ class InkCheck:
             left = np.flatnonzero((low < INK_LIMIT + ROUNDING).any(axis=1))
             alike = np.zeros(len(a), dtype=bool)
             if len(left):
-                alike[left] = self.alike(a[left], b[left])
+                alike[left] = self._alike(a[left], b[left], None)
             return alike
         top, where = self._windows(inner, b, 0, 0)
         alike = self._rms(top) < INK_LIMIT
@@ -88,6 +104,14 @@ class InkCheck:
             if len(whole):
                 alike[whole] = self._rms(self._windows(inner[whole], b[whole], dy, dx)[0]) < INK_LIMIT
         return alike
+
+    def _surely(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Pairs alike unshifted with no window worked out: no pixel differs by INK_LIMIT or more in
+        any channel, so no window does (nearly every cell of a game drawn at whole pixels)."""
+        if a.dtype != np.uint8 or b.dtype != np.uint8:
+            return np.zeros(len(a), dtype=bool)
+        flat = (len(a), -1)  # whole pictures: a bound on their inner parts too
+        return cv2.absdiff(a.reshape(flat), b.reshape(flat)).max(axis=1) < INK_LIMIT
 
     @property
     def shifts(self) -> list[tuple[int, int]]:
@@ -129,7 +153,7 @@ class InkCheck:
 
     def _rms(self, top: np.ndarray) -> np.ndarray:
         """A window's sum of squared differences as an RMS difference."""
-        return np.sqrt(np.maximum(top, 0) / (self.window**2 * 3))
+        return np.sqrt(np.maximum(top, 0) / self.window**2)
 
     def _windows(self, inner: np.ndarray, b: np.ndarray, dy: int, dx: int) -> tuple[np.ndarray, np.ndarray]:
         """For pairs (``inner`` of one picture, the other whole) at one shift: the largest sum of
@@ -150,8 +174,9 @@ class InkCheck:
         (count, windows), row by row. The pairs are summed over windows as one tall picture."""
         count, w = len(diff), self.window
         flat = diff.reshape(count * k, k, 3)
-        d2 = cv2.transform(cv2.multiply(flat, flat, dtype=cv2.CV_32F), np.ones((1, 3), dtype=np.float32))
-        sums = cv2.boxFilter(d2, -1, (w, w), anchor=(0, 0), normalize=False)
+        size = np.abs(flat)
+        worst = np.maximum(np.maximum(size[..., 0], size[..., 1]), size[..., 2])  # each pixel's worst channel
+        sums = cv2.boxFilter(cv2.multiply(worst, worst, dtype=cv2.CV_32F), -1, (w, w), anchor=(0, 0), normalize=False)
         return sums.reshape(count, k, k)[:, : k - w + 1, : k - w + 1].reshape(count, -1)
 
 

@@ -15,11 +15,15 @@ A small mark on a big cell hardly moves the RMS of the whole: xbomb's thin digit
 cells are 9.7-13.5 from one another, gnome-mines' flag and its flag with a "?" 13.7, all under
 LOOK_LIMIT. So a cell is a look only if, besides, no small window of it (a tenth of a
 cell square) differs from the look's picture by INK_LIMIT or more, compared at full size and at the
-best shift of up to a compared pixel (bot/vision/ink.py). Measured on every fixture: the same value, a pixel off or laid
-out at a fractional pitch (gnome-mines), differs by at most 55 in a window; different values within
-LOOK_LIMIT by at least 83 (xbomb's light cyan 5 on white; its 1, 2, 3 and gnome-mines' "?" flag more).
-Cells within EXACT of their look at the best shift (nearly every cell of a game drawn at whole
-pixels) skip that check, and a picture checked once against a look is not checked again.
+best shift of up to a compared pixel (bot/vision/ink.py; a pixel differs by its worst colour
+channel). Measured on every fixture (2026-11-26), each cell against its look: the same value, a
+pixel off or laid out at a fractional pitch (react-minesweeper at 1.25, gnome-mines), differs by at
+most 59 in a window; different values within LOOK_LIMIT by at least 75 (xbomb's violet 7 on white,
+13 pixels on a 51 px cell; its turquoise 5, gnome-mines' "?" flag and the web game's digits 100 or
+more). Every cell is checked, however near its look as a whole: that 7 is 3.1 from a blank cell
+(once, cells within EXACT = 4 skipped the check, and it was read as a 0). A picture checked once
+against a look is not checked again, and one that no pixel of differs from the look by INK_LIMIT
+(nearly every cell of a game drawn at whole pixels) needs no window worked out.
 A look split in two (a hover highlight, a checkerboard's two shades) only costs a second naming;
 two values in one look would lose a game, so the limits err low.
 """
@@ -38,7 +42,7 @@ from bot.vision.memo import KEPT_MOST, Known, Numbers
 LOOK_LIMIT = 16.0  # RMS difference (0-255 levels) below which two cells look the same
 COMPARE_PX = 24  # cells are compared at this size at most
 SHIFT = 1  # pixels (at the compared size) a cell may sit off its prototype
-EXACT = 4.0  # RMS difference under which a cell is its look without the windows' check
+EXACT = 4.0  # RMS difference under which a cell matching its look unshifted is not tried at other shifts
 MOVED = 8.0  # RMS difference from its own earlier picture at which a cell is taken to have changed
 
 
@@ -230,7 +234,7 @@ class LookBook:
             rest = np.flatnonzero(looks < 0)
             d = self.distances(crops[rest], self.prototypes[-1:])[:, 0]
             rest = rest[d < LOOK_LIMIT]
-            alike = self.alike(rest, np.full(len(rest), look), d[d < LOOK_LIMIT], pictures)
+            alike = self.alike(rest, np.full(len(rest), look), pictures)
             looks[rest[alike]] = look
             looks[first] = look
         if len(self.prototypes) > known:
@@ -293,29 +297,34 @@ class LookBook:
         """``nearest`` from each cell's unshifted distances (``plain``, changed in place) and the
         distances at the best shift of the cells it is given (by index). Most cells match their look
         unshifted and exactly (under EXACT); only the others are tried at every shift, where a look a
-        pixel off may be nearer than one that is not (and a cell a pixel off its look may be within
-        EXACT of it, which spares the windows' check)."""
+        pixel off may be nearer than one that is not, and so are the cells under EXACT that differ
+        from their look in a window."""
         moved = np.zeros(len(plain), dtype=bool) if moved is None else moved
         d = self._bar(plain, moved, barred)
         looks, best = d.argmin(axis=1), d.min(axis=1)
         rest = np.flatnonzero(best >= EXACT)
-        if len(rest):
-            d = self._bar(shifted(rest), moved[rest], barred)
-            looks[rest], best[rest] = d.argmin(axis=1), d.min(axis=1)
+        d = self._bar(shifted(rest), moved[rest], barred) if len(rest) else np.empty((0, plain.shape[1]), dtype=plain.dtype)
+        looks[rest], best[rest] = d.argmin(axis=1), d.min(axis=1)
         near = np.flatnonzero(best < LOOK_LIMIT)
         alike = np.zeros(len(plain), dtype=bool)
-        alike[near] = self.alike(near, looks[near], best[near], pictures)
+        alike[near] = self.alike(near, looks[near], pictures)
+        unlike = near[~alike[near]]
+        # a cell within EXACT of its look may still differ from it in a small mark (xbomb's 13-pixel
+        # violet 7 on its 51 px cells is 3.1 from its blank cells): tried at every shift too
+        late = np.setdiff1d(unlike, rest)
+        if len(late):
+            d = np.concatenate([d, self._bar(shifted(late), moved[late], barred)])
+            rest = np.concatenate([rest, late])
         # a cell unlike its nearest look in a window may be alike another look within LOOK_LIMIT
         # (gnome-mines' 34.2 px cells: one value laid out at two phases): it takes the nearest such,
         # as assign's new looks took it, so that sorting it again gives the same look
         row = np.full(len(plain), -1)
         row[rest] = np.arange(len(rest))
-        unlike = near[~alike[near]]  # all in rest: a cell under EXACT is alike
         while len(unlike):
             d[row[unlike], looks[unlike]] = np.inf
             looks[unlike], best[unlike] = d[row[unlike]].argmin(axis=1), d[row[unlike]].min(axis=1)
             unlike = unlike[best[unlike] < LOOK_LIMIT]
-            alike[unlike] = self.alike(unlike, looks[unlike], best[unlike], pictures)
+            alike[unlike] = self.alike(unlike, looks[unlike], pictures)
             unlike = unlike[~alike[unlike]]
         looks[~alike] = -1
         return looks, best
@@ -332,7 +341,6 @@ class LookBook:
         self,
         cells: np.ndarray,
         looks: np.ndarray,
-        rms: np.ndarray,
         pictures: list[np.ndarray] | np.ndarray,
         own: np.ndarray | None = None,
     ) -> np.ndarray:
@@ -341,26 +349,25 @@ class LookBook:
         same look is checked once, and remembered. ``own``: each cell's own look, where ``looks``
         are rivals it is likely unlike; each is then first compared where the two looks differ
         most (bot/vision/ink.py)."""
-        alike = rms < EXACT
+        if not len(cells):
+            return np.zeros(0, dtype=bool)
         if len(self._checked) > KEPT_MOST:  # a long run of a game drawn anew at every position
             self._checked.clear()
-        todo: dict[tuple[int, int], list[int]] = {}
-        unsure = np.flatnonzero(~alike)
-        for i, number in zip(unsure, self._numbers_of(pictures, cells[unsure]), strict=True):
-            key = (number, int(looks[i]))
-            if key in self._checked:
-                alike[i] = self._checked[key]
-            else:
-                todo.setdefault(key, []).append(int(i))
+        numbers = np.array(self._numbers_of(pictures, cells), dtype=np.int64)
+        # each distinct (picture, look) pair once
+        _, first, inverse = np.unique(numbers * len(self.prototypes) + looks, return_index=True, return_inverse=True)
+        keys = [(int(numbers[i]), int(looks[i])) for i in first]
+        checked = [self._checked.get(key) for key in keys]
+        good = np.array([bool(c) for c in checked])
+        todo = [j for j, c in enumerate(checked) if c is None]
         if todo:
-            first = [same[0] for same in todo.values()]
-            a = np.stack([pictures[cells[i]] for i in first])
-            b = np.stack([self.pictures[looks[i]] for i in first])
-            hint = None if own is None else self._hint(own[first], looks[first])
-            for (key, same), good in zip(todo.items(), self.ink.alike(a, b, hint), strict=True):
-                alike[same] = good
-                self._checked[key] = bool(good)
-        return alike
+            at = first[todo]
+            a = np.stack([pictures[cells[i]] for i in at])
+            b = np.stack([self.pictures[looks[i]] for i in at])
+            hint = None if own is None else self._hint(own[at], looks[at])
+            good[todo] = self.ink.alike(a, b, hint)
+            self._checked.update((keys[j], bool(good[j])) for j in todo)
+        return good[inverse]
 
     def _hint(self, own: np.ndarray, rivals: np.ndarray) -> Hint:
         """For pairs of looks: where their pictures differ (InkCheck.hint), each pair worked out once."""

@@ -179,7 +179,7 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
         d[pack.codes()[None, :] == codes[:, None]] = np.inf
         rival = np.flatnonzero((d.min(axis=1) < LOOK_LIMIT) & (looks >= 0) & ~as_new)
         if len(rival):
-            alike = book.alike(rival, d[rival].argmin(axis=1), d[rival].min(axis=1), pictures, own=looks[rival])
+            alike = book.alike(rival, d[rival].argmin(axis=1), pictures, own=looks[rival])
             looks[rival[alike]] = -1
         rms[looks < 0] = np.inf  # like no look, or like two
         shape = (geometry.rows, geometry.cols)
