@@ -108,10 +108,9 @@ class InkCheck:
     def _surely(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Pairs alike unshifted with no window worked out: no pixel differs by INK_LIMIT or more in
         any channel, so no window does (nearly every cell of a game drawn at whole pixels)."""
-        if a.dtype != np.uint8 or b.dtype != np.uint8:
-            return np.zeros(len(a), dtype=bool)
-        flat = (len(a), -1)  # whole pictures: a bound on their inner parts too
-        return cv2.absdiff(a.reshape(flat), b.reshape(flat)).max(axis=1) < INK_LIMIT
+        m, n = self.reach, self.cut
+        apart = np.abs(_minus(self._inner(a), b[:, m : n - m, m : n - m]))
+        return apart.reshape(len(a), -1).max(axis=1) < INK_LIMIT
 
     @property
     def shifts(self) -> list[tuple[int, int]]:
