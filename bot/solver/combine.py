@@ -8,16 +8,37 @@ the component that changes with each number (``Combination``'s ``changed``)."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bot.errors import InconsistentBoard
 from bot.solver.rules import bits
 
-if TYPE_CHECKING:
-    from bot.solver.exact import Enumeration
+
+@dataclass(frozen=True)
+class Enumeration:
+    """One component's layouts by mine count: ``weight[m]`` layouts, ``mines[m][j]`` = the sum
+    over those layouts of the mines in class j (weighted). Exact integers."""
+
+    classes: tuple[int, ...]  # bitmask of each class
+    sizes: tuple[int, ...]
+    weight: dict[int, int]
+    mines: dict[int, list[int]]
+    some: dict[int, int]  # per m, the classes (bitmask over them) with a mine in some layout
+    full: dict[int, int]  # per m, the classes that are all mines in every layout
+    cells: np.ndarray  # every class's cells, class after class
+    owner: np.ndarray  # the class of each of ``cells``
+    # the same in floats, each count's weight scaled by the largest (``big``), for combining:
+    lo: int  # the fewest mines of any layout
+    dist: np.ndarray  # weight[lo + k] / big
+    rows: np.ndarray  # rows[k][j] = mines[lo + k][j] / big (0 where no layout holds lo + k mines)
+    size_array: np.ndarray  # sizes
+    log_big: float  # log(big)
+    present: np.ndarray  # the counts m - lo that some layout holds
+    some_all: int  # ``some`` and ``full`` over every count
+    full_all: int
 
 
 @lru_cache(maxsize=64)
