@@ -16,7 +16,7 @@ from bot.vision.grid import find_grid, find_grids
 from bot.vision.ink import Hint, InkCheck
 from bot.vision.labels import Labelled, read_label
 from bot.vision.looks import LOOK_LIMIT, LookBook
-from bot.vision.pack import SkinPack, Tile
+from bot.vision.pack import SkinPack
 from bot.vision.tiles import read_cells
 from bot.vocabulary import CHAR_OF, CODE_OF, COVERED
 from tests.looks import fresh_board
@@ -120,18 +120,17 @@ def test_a_look_a_learnt_pack_never_saw_is_not_read_as_one_it_did() -> None:
     """xbomb's 7, violet and 13 pixels on a 51 px cell, is 3.1 RMS from a blank cell as a whole:
     a pack learnt from that board's other looks (as a learning run holds them before a 7 shows)
     reads no look there, not a 0, and every other cell as it is."""
+    from dataclasses import replace
+
+    from bot.vision.bench import _learnt_pack
+
     path = ROOT / "fixtures/xbomb/expert-lost-seven-51px.board"
     truth, image = read_label(path), load_image(path.with_suffix(".png"))
-    book = LookBook(find_grid(image))
-    looks = book.assign(image)
+    grid = find_grid(image)
+    learnt = _learnt_pack(path, image, grid)  # a picture per look, named by the look's first cell
+    pack = replace(learnt, tiles=tuple(t for t in learnt.tiles if t.code != CODE_OF["7"]))
     seven = truth.board.cells == CODE_OF["7"]
-    tiles = []
-    for k in range(len(book)):  # named by the look's first cell
-        r, c = np.argwhere(looks == k)[0]
-        if not seven[r, c]:
-            tiles.append(Tile(int(truth.board.cells[r, c]), book.pictures[k], f"look-{k}"))
-    pack = SkinPack("learnt", book.cut, book.geometry.pitch, "safe", None, tuple(tiles), learnt=True)
-    codes, rms = read_cells(image, book.geometry, pack)
+    codes, rms = read_cells(image, grid, pack)
     assert seven.sum() == 1 and np.isinf(rms[seven]).all()
     assert (codes[~seven] == truth.board.cells[~seven]).all() and np.isfinite(rms[~seven]).all()
 
