@@ -10,6 +10,7 @@ by a work budget; past it the caller keeps its heuristic choice.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bot.board import Board
@@ -119,33 +120,37 @@ class _Search:
                 stack.extend(j for j in bits(self.around[k] & ~(opened | newly)))
         return newly, tuple(sorted(shown))
 
-    def value(self, group: frozenset[int], opened: int) -> tuple[float, int]:
+    def value(self, group: frozenset[int], opened: int, floor: float = -1.0) -> tuple[float, int]:
         """The chance to win with ``group`` the layouts still possible and ``opened`` the cells
-        open, and the cell to reveal for it (-1 where one layout is left: won)."""
+        open, and the cell to reveal for it (-1 where one layout is left: won). Where it is no
+        more than ``floor``, the search may stop as soon as that is certain: the cell is then -2,
+        and the chance only a bound, at most ``floor``."""
         if len(group) == 1:
             return 1.0, -1
         key = (group, opened)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
+        closed = self.p.all_cells & ~opened
+        if len(group) == 2:
+            a, b = group
+            return self._pair(a, b, closed)
         total = len(group)
         mined = _column_counts(group)
-        union, inter = 0, -1  # the cells a mine in some layout, in every one
-        for j in range(max(len(mined), total.bit_length())):
-            level = mined[j] if j < len(mined) else 0
+        union = 0  # the cells a mine in some layout
+        for level in mined:
             union |= level
-            inter &= level if total >> j & 1 else ~level
-        closed = self.p.all_cells & ~opened
         safe_everywhere = closed & ~union
-        # A certainly safe cell costs nothing and only adds information: take one first.
-        choices = bits(safe_everywhere)[:1] if safe_everywhere else bits(closed & ~inter)
-        # a cell wins at most as often as it is safe: the safest first, and none whose chance to
-        # be safe is no better than the best found (the value found is the same, with less work)
-        safe_in = {i: total - sum(((level >> i) & 1) << j for j, level in enumerate(mined)) for i in choices}
-        choices.sort(key=lambda i: -safe_in[i])
         best, best_i = -1.0, -1
-        for i in choices:
-            if safe_in[i] <= best * total:
+        bounded = False  # a cell left at "no more than floor", not worked out
+        # A certainly safe cell costs nothing and only adds information: take one first. Else a
+        # cell wins at most as often as it is safe: the safest first, and none whose chance to be
+        # safe is no better than the best found, or than the floor (the value found is the same,
+        # with less work)
+        for i, safe in [((safe_everywhere & -safe_everywhere).bit_length() - 1, total)] if safe_everywhere else _safest_first(mined, total, closed):
+            limit = max(best, floor) * total  # layouts i must win more of to matter
+            if safe <= limit:
+                bounded |= floor > best
                 break
             # the layouts where i is safe, by what revealing it shows: a number, or an opening
             parts: dict[int | tuple[tuple[int, int], ...], tuple[int, list[int]]] = {}
@@ -166,19 +171,41 @@ class _Search:
                         parts.setdefault(cells, (newly, []))[1].append(lay)
             if self.work > self.work_budget:
                 raise SearchTooBig
-            won, left = 0.0, safe_in[i]  # layouts won so far, layouts of the parts not yet weighed
+            won, left = 0.0, safe  # layouts won so far, layouts of the parts not yet weighed
             for newly, members in sorted(parts.values(), key=lambda part: -len(part[1])):
                 left -= len(members)
-                won += len(members) * self.value(frozenset(members), opened | newly)[0]
-                if won + left <= best * total:
-                    break  # cannot beat the best found, even if every part left were won
+                if len(members) == 1:
+                    won += 1
+                else:
+                    # what this part must be worth for i to win more than the limit
+                    win, j = self.value(frozenset(members), opened | newly, (limit - won - left) / len(members))
+                    if j == -2:
+                        bounded |= floor > best
+                        break  # it is not worth that
+                    won += len(members) * win
+                if won + left <= limit:
+                    bounded |= floor > best
+                    break  # cannot beat the limit, even if every part left were won
             else:
                 if won / total > best:
                     best, best_i = won / total, i
                     if best >= 1.0:
                         break
+        if bounded and best <= floor:
+            return floor, -2
         self.memo[key] = (best, best_i)
         return best, best_i
+
+    def _pair(self, a: int, b: int, closed: int) -> tuple[float, int]:
+        """``value`` of two layouts, straight: won where a cell safe in both shows a different number
+        in each (revealing the safe cells one by one, as the search does, comes to it), else a
+        cell a mine in one of them, at 1/2. The cell is the one the search would name."""
+        both = closed & ~(a | b)
+        if not both:
+            either = closed & (a ^ b)
+            return 0.5, (either & -either).bit_length() - 1
+        tells = any((a & self.around[i]).bit_count() != (b & self.around[i]).bit_count() for i in bits(both))
+        return 1.0 if tells else 0.5, (both & -both).bit_length() - 1
 
 
 def _column_counts(layouts: frozenset[int]) -> list[int]:
@@ -198,3 +225,19 @@ def _column_counts(layouts: frozenset[int]) -> list[int]:
             levels[j], carry = levels[j] ^ carry, levels[j] & carry
             j += 1
     return levels
+
+
+def _safest_first(mined: list[int], total: int, cells: int) -> Iterator[tuple[int, int]]:
+    """The ``cells`` that some of ``total`` layouts leave safe, with how many, the safest first
+    (lowest index first among equals); ``mined``: the layouts' counts bit-sliced, as
+    :func:`_column_counts` gives them.
+
+    >>> list(_safest_first(_column_counts(frozenset({0b011, 0b110, 0b111})), 3, 0b111))
+    [(0, 1), (2, 1)]
+    """
+    for count in range(min(total, 1 << len(mined))):
+        held = cells
+        for j, level in enumerate(mined):
+            held &= level if count >> j & 1 else ~level
+        for i in bits(held):
+            yield i, total - count
