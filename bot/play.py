@@ -127,7 +127,7 @@ def play_game(
         if progress is not None:
             progress(board, guesses)
         t0 = time.perf_counter()
-        analysis = strategy.analyse(board, rule, rng, full=False)
+        analysis = strategy.analyse(board, rule, rng, full=False, flags_first=flags)
         slowest = max(slowest, time.perf_counter() - t0)
         decisions += 1
         approximate += not analysis.exact

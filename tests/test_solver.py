@@ -12,7 +12,7 @@ from bot.solver import STRATEGIES, exact, solve
 from bot.solver.guess import SHAPES, forced_pair, pseudo_pair
 from bot.solver.rules import Problem, Rule, beside, problem
 from bot.solver.strategies import Best
-from bot.vocabulary import Cell, Level
+from bot.vocabulary import FLAG, Cell, Level
 from tests.brute import layout_counts, layouts, layouts_to_check, mines_seen, positions
 
 POSITIONS = positions(160, seed=7)
@@ -156,6 +156,19 @@ def test_play_loop_reads_again_after_flagging_before_giving_up() -> None:
     game.reveal((1, 2))
     result = play_game(game, get_strategy("sps"), "none", np.random.default_rng(0))
     assert result.won and result.guesses == 0
+
+
+def test_a_caller_that_flags_first_is_told_the_mines_and_no_guess_until_they_are_flagged() -> None:
+    # (2,2) and (3,2) are certain mines and no cell is safe: the play loop flags them and asks
+    # again, so the guess worked out before the flags would be thrown away.
+    board = Board.parse("1F100\n12210\n02#31\n02###", mines=4)
+    best = STRATEGIES["best"]
+    told = best.analyse(board, flags_first=True)
+    assert told.mines >= {(2, 2), (3, 2)} and not told.safe and told.move is None
+    assert best.analyse(board).move is not None  # a caller that does not flag still gets its guess
+    board.cells[2, 2] = board.cells[3, 2] = FLAG
+    again = best.analyse(board, flags_first=True)
+    assert again.move is not None and again.move.reason == "guess"
 
 
 def test_the_whole_board_check_agrees_with_brute_force_on_misread_numbers() -> None:

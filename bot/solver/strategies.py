@@ -27,7 +27,7 @@ from bot.errors import InconsistentBoard, UsageError
 from bot.solver import approx, deduce, endgame, exact, guess
 from bot.solver.analysis import Analysis, Move
 from bot.solver.rules import Problem, problem, single_point
-from bot.vocabulary import EXPLODED, MINE, Cell, FirstClickRule, kept_clear
+from bot.vocabulary import COVERED, EXPLODED, MINE, Cell, FirstClickRule, kept_clear
 
 
 class Strategy(ABC):
@@ -40,11 +40,14 @@ class Strategy(ABC):
         rule: FirstClickRule = "safe",
         rng: np.random.Generator | None = None,
         full: bool = False,
+        flags_first: bool = False,
     ) -> Analysis:
         """Certain cells, probabilities (where the strategy has them) and the move to make.
 
         With ``full`` False the strategy may stop at the first certain safe cells it finds (what
-        the play loop needs); with ``full`` True it reports everything it can.
+        the play loop needs); with ``full`` True it reports everything it can. With
+        ``flags_first`` the caller flags the certain mines it is told of and asks again before it
+        guesses: where some are not flagged yet and no cell is safe, no guess is worked out.
         """
         rng = rng if rng is not None else np.random.default_rng()
         if np.isin(board.cells, (MINE, EXPLODED)).any():
@@ -55,7 +58,7 @@ class Strategy(ABC):
             safe, mines = single_point(board)
             if safe and not full:
                 return self._result(safe, mines, _reveal(safe))
-            return self.deeper(board, safe, mines, rng, full)
+            return self.deeper(board, safe, mines, rng, full, flags_first)
         except InconsistentBoard as exc:
             if board.mines is not None and "mine count" not in str(exc) and _fits_without_count(board):
                 raise InconsistentBoard(
@@ -65,7 +68,7 @@ class Strategy(ABC):
 
     @abstractmethod
     def deeper(
-        self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool
+        self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool, flags_first: bool = False
     ) -> Analysis:
         """Everything after the single-point rules."""
 
@@ -117,7 +120,9 @@ class SinglePoint(Strategy):
         self.guess_with = guess_with
         self.random_first_click = guess_with != "corner"
 
-    def deeper(self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool) -> Analysis:
+    def deeper(
+        self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool, flags_first: bool = False
+    ) -> Analysis:
         if safe:
             return self._result(safe, mines, _reveal(safe))
         unknown = [c for c in board.unknown() if c not in mines]
@@ -141,7 +146,9 @@ class Deductive(Strategy):
         self.name = name
         self.method = deduce.hints if name == "hints" else deduce.hypotheses
 
-    def deeper(self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool) -> Analysis:
+    def deeper(
+        self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool, flags_first: bool = False
+    ) -> Analysis:
         p = problem(board)
         s, m = self.method(p)
         safe |= set(p.cells_of(s))
@@ -164,7 +171,9 @@ def _grid(board: Board, p: Problem, prob: np.ndarray) -> np.ndarray:
 class Groups(Strategy):
     name = "groups"
 
-    def deeper(self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool) -> Analysis:
+    def deeper(
+        self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool, flags_first: bool = False
+    ) -> Analysis:
         if safe:
             return self._result(safe, mines, _reveal(safe))
         p = problem(board)
@@ -195,7 +204,9 @@ class Best(Strategy):
         self.endgame = endgame
         self.guess_options = guess_options
 
-    def deeper(self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool) -> Analysis:
+    def deeper(
+        self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool, flags_first: bool = False
+    ) -> Analysis:
         p = problem(board)
         s, m = deduce.hints(p)
         safe |= set(p.cells_of(s))
@@ -223,6 +234,8 @@ class Best(Strategy):
             return self._result(
                 safe, mines, None, probabilities=grid, exact=is_exact, note="stuck: every unknown cell is a mine"
             )
+        if flags_first and any(board[cell] == COVERED for cell in mines):
+            return self._result(safe, mines, None, probabilities=grid, exact=is_exact, note=note)  # flagged, then asked again
         if is_exact and self.endgame and sol.log_weight <= math.log(endgame.MAX_LAYOUTS):
             lays = endgame.layouts(p)
             if lays:
