@@ -132,9 +132,11 @@ COUNTER_GAMES = 12
 COUNTER_LEARNT = {"winemine", "xdemineur", "minegauler", "xbomb", "ace-minesweeper", "pygame-minesweeper",
                   "gnome-mines", "kmines", "sgt-mines"}
 COUNTER_GONE_AT_END = {"sgt-mines"}  # writes "COMPLETED!" or "DEAD!" where its counter was
-# games that keep the 3x3 round a first click clear (their shipped packs' rule "opening"): every first
-# click opens an area, and the learnt pack says so within 9 of their 8x8 beginner games
-OPENING_GAMES = {"gnome-mines", "minegauler"}
+# games that keep the 3x3 round a first click clear: every first click opens an area, and the learnt
+# pack says so within 9 of their 8x8 beginner games. gnome-mines and minegauler ship packs with that
+# rule; the others' first clicks opened an area every time (CI, 2026-11-26: 23 of 23 or 22 of 22
+# each; xbomb at expert, 20 of 20, where a safe corner opens one about half the time)
+OPENING_GAMES = {"gnome-mines", "minegauler", "xbomb", "kmines", "sgt-mines", "pygame-minesweeper"}
 
 
 @pytest.mark.parametrize("game", [*PACKED, *UNPACKED])
