@@ -7,7 +7,8 @@ from bot.solver import endgame
 from bot.solver.rules import problem
 from tests.brute import layout_counts, positions
 
-SMALL = [b for b in positions(80, seed=11) if layout_counts(b)[0] <= endgame.MAX_LAYOUTS]
+REFEREE_LAYOUTS = 200  # positions the reference below weighs in a test's time (the search takes more)
+SMALL = [b for b in positions(80, seed=11) if layout_counts(b)[0] <= REFEREE_LAYOUTS]
 
 
 def test_enough_small_positions() -> None:
@@ -95,7 +96,7 @@ def test_the_search_finds_the_best_chance_to_win_without_weighing_every_cell(ind
     assert wins[found.index] == pytest.approx(found.win, abs=1e-12)
 
 
-LARGER = [b for seed in (0, 4) for b in positions(40, seed=seed) if 2 < layout_counts(b)[0] <= endgame.MAX_LAYOUTS]
+LARGER = [b for seed in (0, 4) for b in positions(40, seed=seed) if 2 < layout_counts(b)[0] <= REFEREE_LAYOUTS]
 
 
 @pytest.mark.parametrize("index", range(len(LARGER)))

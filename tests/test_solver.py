@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 import numpy as np
@@ -8,7 +9,7 @@ import pytest
 from bot.board import Board
 from bot.errors import InconsistentBoard
 from bot.sim import Game
-from bot.solver import STRATEGIES, exact, solve
+from bot.solver import STRATEGIES, endgame, exact, solve
 from bot.solver.guess import SHAPES, forced_pair, pseudo_pair
 from bot.solver.rules import Problem, Rule, beside, problem
 from bot.solver.strategies import Best
@@ -393,15 +394,17 @@ def test_cells_off_the_frontier_leave_room_for_frontier_cells_a_little_riskier(m
 
 
 # (0,0) and (1,0) hold one mine; the cells beside one of them only, (2,0) and (2,1), are flagged,
-# so no reveal can ever tell them apart. Right of the flags: 12 cells holding 3 mines (0.25 each;
-# 2 x 220 layouts in all, more than the endgame search takes).
-FORCED = "#12F####\n#34F####\nFF3F####\n"
+# so no reveal can ever tell them apart. Right of the flags: 18 cells holding 4 mines (2/9 each;
+# 2 x 3,060 layouts in all, more than the endgame search takes).
+FORCED = "#12F######\n#34F######\nFF3F######\n"
 
 
 def test_a_fifty_fifty_nothing_can_settle_is_taken_before_a_safer_guess() -> None:
     """It must be taken in every game that is won; taken first, its number is known for the rest."""
-    analysis = solve(Board.parse(FORCED, mines=9), "best")
-    assert analysis.probabilities is not None and analysis.probabilities[0, 4] == pytest.approx(0.25)
+    board = Board.parse(FORCED, mines=10)
+    assert exact.probabilities(problem(board)).log_weight > math.log(endgame.MAX_LAYOUTS)
+    analysis = solve(board, "best")
+    assert analysis.probabilities is not None and analysis.probabilities[0, 4] == pytest.approx(2 / 9)
     assert analysis.move is not None and analysis.move.cell in {(0, 0), (1, 0)}
     assert analysis.details.get("forced") == 1.0
 
@@ -487,6 +490,7 @@ def test_a_fifty_fifty_or_safe_cell_is_taken_before_a_safer_guess() -> None:
     """Every strategy loses the games where it is a mine at least half the time it meets the pair;
     guessed first, it loses exactly those, and what it shows is known for every guess after."""
     board = Board.parse(PSEUDO, mines=18)
+    assert exact.probabilities(problem(board)).log_weight > math.log(endgame.MAX_LAYOUTS)
     analysis = solve(board, "best")
     assert analysis.probabilities is not None and analysis.probabilities[2, 4] == pytest.approx(1 / 6)
     assert analysis.details.get("pseudo") == 1.0, analysis.details

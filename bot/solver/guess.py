@@ -22,7 +22,8 @@ table): ranking by secondary safety everywhere won +90 of 8,000 expert games (z 
 density at 0.18 (expert starts at 0.206, intermediate at 0.156): +121 of 28,000 expert games
 (z 1.9), +5 of 16,000 intermediate, -1 of 30,000 beginner; with the wider candidates there too:
 +214 of 28,000 expert (z 3.2; +93 over the switch alone, z 3.4), +5 intermediate, at 36 ms per
-expert game rather than 28. An endgame search up to 1,000 layouts won +1 of 8,000: not kept.
+expert game rather than 28. An endgame search up to 1,000 layouts won +1 of 8,000: not kept then
+(kept on 2026-11-26, once the search was twice as fast: +21 of 40,000 expert games, z 1.9).
 At most two cells off the frontier, with the endgame search pruned: +33 of 20,000 expert games
 (z 0.7; seed 11: -9 of 8,000), +19 of 16,000 intermediate, 35 ms per expert game. A 50/50 that
 nothing can settle (``forced_pair``) is taken before any look-ahead: +15 of 20,000 expert games
