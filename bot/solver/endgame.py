@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bot.board import Board
-from bot.solver.rules import Problem, bits
+from bot.solver.rules import Problem, bits, lowest
 from bot.vocabulary import FLAG
 
 MAX_LAYOUTS = 1000
@@ -147,7 +147,7 @@ class _Search:
         # cell wins at most as often as it is safe: the safest first, and none whose chance to be
         # safe is no better than the best found, or than the floor (the value found is the same,
         # with less work)
-        for i, safe in [((safe_everywhere & -safe_everywhere).bit_length() - 1, total)] if safe_everywhere else _safest_first(mined, total, closed):
+        for i, safe in [(lowest(safe_everywhere), total)] if safe_everywhere else _safest_first(mined, total, closed):
             limit = max(best, floor) * total  # layouts i must win more of to matter
             if safe <= limit:
                 bounded |= floor > best
@@ -202,10 +202,9 @@ class _Search:
         cell a mine in one of them, at 1/2. The cell is the one the search would name."""
         both = closed & ~(a | b)
         if not both:
-            either = closed & (a ^ b)
-            return 0.5, (either & -either).bit_length() - 1
+            return 0.5, lowest(closed & (a ^ b))
         tells = any((a & self.around[i]).bit_count() != (b & self.around[i]).bit_count() for i in bits(both))
-        return 1.0 if tells else 0.5, (both & -both).bit_length() - 1
+        return 1.0 if tells else 0.5, lowest(both)
 
 
 def _column_counts(layouts: frozenset[int]) -> list[int]:

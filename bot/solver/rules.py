@@ -67,6 +67,11 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+def lowest(mask: int) -> int:
+    """Index of the lowest set bit of ``mask`` (not 0)."""
+    return (mask & -mask).bit_length() - 1
+
+
 def beside(board: Board, p: Problem, i: int) -> int:
     """The unknown cells next to ``p``'s cell ``i``, as a bitmask over ``p``'s cells."""
     mask = 0
