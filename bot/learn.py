@@ -209,14 +209,14 @@ class Learner:
                 naming = self._name(looks)
             except InconsistentBoard:
                 cells, before, guessed = self.judge.last or ([], entry, True)  # the clicks last judged
-                across = self.judge.drawn_across(cells, before, looks)  # drawn after the reading that ended the game
+                across = self.judge.drawn_across(cells, before, looks, guessed)  # drawn after the reading that ended the game
                 if across is None:
                     raise
                 state, on_safe = across, across == "lost" and not guessed
                 break
             board = self.looks.board(looks, self.mines)
             if board is not None:  # every look named: the board is known, decide as on a known skin
-                analysis = self.strategy.analyse(board, self.rule, self.rng, full=False)
+                analysis = self.strategy.analyse(board, self.rule, self.rng, full=False, flags_first=self.flags)
                 certain_mines, certain_safe = analysis.mines, analysis.safe
                 pick = analysis.move.cell if analysis.move is not None else None
             else:

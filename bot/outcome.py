@@ -109,7 +109,7 @@ class Judge:
             return "won"  # the last safe cells: won, whatever the game then draws over the board (a best-times dialog)
         changed, elsewhere = self._changes(clicked, before, after)
         if elsewhere.any():  # the game's doing, or something drawn across the board at its end
-            across = self.drawn_across(clicked, before, after)
+            across = self.drawn_across(clicked, before, after, guess)
             if across is not None:
                 return across
         # a game may flag or show its mines at a win, but opens no cell apart from the clicks: a number
@@ -151,7 +151,7 @@ class Judge:
                     self.learn_end(clicked[0], after, changed)
                     return "lost"
                 # a box drawn over the board at the end, over the cell clicked too (kmines' "You have lost.")
-                across = self.drawn_across(clicked, before, after)
+                across = self.drawn_across(clicked, before, after, guess)
                 if across is not None:
                     return across
                 # a mine opens no area: the looks are wrong (two values taken for one)
@@ -215,13 +215,19 @@ class Judge:
         may_be_zero = np.isin(after, [*zero, *(k for k, code in known.items() if code == 0)])
         return changed, changed & ~opened_area(clicked, changed, may_be_zero, np.isin(after, self.looks.covered()))
 
-    def drawn_across(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> State | None:
+    def drawn_across(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> State | None:
         """Whether the game drew something across the board after the clicks (kmines' "Congratulations!
         You have won!"): at least OVERLAY_CELLS revealed cells, which never change in a game, now
         show a look of another value or none. Then the game is over, and the board outside the
-        smallest box round those cells tells how: lost if a clicked cell or a cell hidden before
-        shows a mine there, or hidden cells apart from the clicks show a look that is no hidden
-        one, else won. None where nothing is drawn across it."""
+        smallest box round those cells tells how (a game ends on a mine clicked or on its last safe
+        cell opened): won if every clicked cell shows a number there; else lost if a clicked cell or a
+        cell hidden before shows a mine there, or if the clicks opened no area (each has a hidden
+        neighbour unchanged, so is no 0) and left more cells hidden than there are mines; else, after
+        a ``guess`` among the clicks, lost if hidden cells apart from the clicks show a look that is
+        no hidden one (the mines of a lost game, in a look not learnt yet); else won. After clicks on
+        cells called safe, looks never named are no sign of a loss: kmines flags the mines left at a
+        win, and a flag where none was seen before may read as a new look. None where nothing is
+        drawn across it."""
         names = self.looks.names()
         value = np.vectorize(lambda k: names.get(int(k), UNNAMED), otypes=[np.int64])
         was, now = value(before), value(after)
@@ -231,8 +237,25 @@ class Judge:
         rows, cols = np.flatnonzero(over.any(axis=1)), np.flatnonzero(over.any(axis=0))
         outside = np.ones(over.shape, dtype=bool)
         outside[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1] = False
+        if clicked and all(outside[c] and now[c] in NUMBERS for c in clicked):
+            # a game ends on a mine clicked or on its last safe cell opened: numbers on every click say the latter
+            # (a click opening an area may leave hidden cells beyond the box showing looks never named)
+            return self._over("won", f"the {len(clicked)} cells clicked last show numbers")
         mines = np.isin(now, [MINE, EXPLODED]) & outside
         hidden_before = np.isin(before, list(self.looks.hidden))
+        if any(mines[c] for c in clicked):
+            return self._over("lost", "a cell clicked shows a mine")
+        if (mines & hidden_before).any():
+            return self._over("lost", f"{int((mines & hidden_before).sum())} cells hidden before show mines")
+        # a cell with a hidden neighbour unchanged is no 0, so it opened itself alone; clicks that all did
+        # leave the cells hidden before but them, and while those are more than the mines the game is not won
+        alone = cv2.dilate((hidden_before & (after == before) & outside).astype(np.uint8), np.ones((3, 3), np.uint8))
+        left = int(hidden_before.sum()) - len(clicked)
+        if clicked and all(outside[c] and alone[c] for c in clicked) and left > self.mines:
+            return self._over("lost", f"the cells clicked opened no area, and {left - self.mines} or more safe cells are "
+                              "still hidden")
+        if not guess:
+            return self._over("won", "the cells clicked were called safe, and no mine shows round it")
         # hidden cells outside the box that show something new apart from the clicks (joined to them
         # by no cell of the band: it may join mines to a click under it): the mines of a lost game, in
         # a look not learnt yet (a won game leaves its mines covered, or flags them; numbers are no mines)
@@ -242,10 +265,15 @@ class Judge:
         for cell in clicked:
             moved[cell] = True
         shown = apart(clicked, moved) & hidden_before & outside & ~kept
-        shows_mine = any(mines[c] for c in clicked) or bool((mines & hidden_before).any()) or bool(shown.any())
-        print(f"minebot: something is drawn across the board: the game is over ({'lost' if shows_mine else 'won'}, "
-              "from what shows around it)", file=self.out)
-        return "lost" if shows_mine else "won"
+        if shown.any():
+            return self._over("lost", f"{int(shown.sum())} cells hidden before show looks never named apart from the clicks, "
+                              f"at {', '.join(str((int(r), int(c))) for r, c in np.argwhere(shown)[:4])}")
+        return self._over("won", "no mine shows round it")
+
+    def _over(self, state: State, why: str) -> State:
+        """``state``, said with ``why`` on the judge's output."""
+        print(f"minebot: something is drawn across the board: the game is over ({state}: {why})", file=self.out)
+        return state
 
     def learn_end(self, clicked: Cell, after: np.ndarray, changed: np.ndarray) -> None:
         """A lost game's end: the clicked cell shows the exploded mine; the other hidden cells that

@@ -21,7 +21,7 @@ from bot.sim import Game
 from bot.userdata import learnt_skins
 from bot.vision import load_image, load_pack
 from bot.vision.grid import find_grid
-from bot.vocabulary import CODE_OF, COVERED, FLAG, TILE_NAMES, FirstClickRule, parse_level
+from bot.vocabulary import CODE_OF, COVERED, FLAG, MINE, TILE_NAMES, FirstClickRule, parse_level
 
 ORIGIN = (40, 90)
 FACE = (ORIGIN[0] + 60, ORIGIN[1] - 40, 20, 20)  # x, y, w, h
@@ -675,7 +675,6 @@ def test_a_click_after_covered_cells_changed_apart_from_the_clicks_is_held_back(
     """The guard before each click: an area opened by the last click (covered cells changed, joined
     to it) lets the next click through; the mines a lost game shows all over the board stop it."""
     from bot.guard import ClickGuard
-    from bot.vocabulary import MINE
 
     drawn = DrawnGame("winemine", "beginner", seed=13)
     geometry = find_grid(drawn.grab())
@@ -712,7 +711,61 @@ def test_a_band_across_a_board_whose_mines_were_never_seen_ends_the_game_as_it_w
     after[0, 5] = mine if end == "lost" else one
     if end == "lost":
         after[5, 7] = after[1, 7] = mine
-    assert judge.drawn_across(clicked, before, after) == end
+    assert judge.drawn_across(clicked, before, after, guess=True) == end
+
+
+def test_a_band_after_clicks_that_all_show_numbers_is_a_win_whatever_shows_beyond_it() -> None:
+    """A game ends on a mine clicked or on its last safe cell opened, so once something is drawn
+    across the board after clicks that all show numbers outside it, the game was won. The area the
+    last click opened may go on beyond the band, cut off from the click by it, in looks never named
+    (a 5 never seen before): that is no mine shown by a lost game (CI, 2026-11-26: a kmines run that
+    had learnt its look played on with it and counted a game lost on a cell called safe)."""
+    judge, before = _opened_left_half(10)
+    band, five = 3, 5
+    after = before.copy()
+    after[0:2, 5:10] = 1  # the click's area: 0s
+    after[2:4, :] = band  # drawn across the board, over the area too
+    after[4:6, 5:10] = five  # the area beyond the band, in a look never named
+    assert judge.drawn_across([(0, 7)], before, after, guess=True) == "won"
+    after[0, 7] = five  # the cell clicked in a look never named: the mines shown say lost
+    assert judge.drawn_across([(0, 7)], before, after, guess=True) == "lost"
+
+
+def test_a_band_after_clicks_called_safe_is_a_win_unless_a_mine_shows() -> None:
+    """kmines flags the mines left at a win, and a flag where the learner never saw one (its cells
+    are drawn over a picture) may read as a look never named, as may the cell just clicked under the
+    pointer (both seen in kmines runs, 2026-11-26). After clicks on cells called safe that is no sign
+    of a loss: only a mine is. After a guess it may be the mines of a lost game, not learnt yet."""
+    judge, before = _opened_left_half(10)
+    judge.mines = int((before == 0).sum()) - 1  # the cell clicked was the last safe one
+    band, highlit, flag, mine = 3, 5, 6, 4
+    after = before.copy()
+    after[2:4, :] = band
+    after[0, 7] = highlit  # the cell clicked
+    after[5, 9] = flag  # a mine the game flagged, apart from the click
+    assert judge.drawn_across([(0, 7)], before, after, guess=False) == "won"
+    assert judge.drawn_across([(0, 7)], before, after, guess=True) == "lost"  # as like the mines of a loss
+    judge.looks.ends[mine] = MINE
+    after[5, 9] = mine  # a mine shown where it was learnt: lost, called safe or not
+    assert judge.drawn_across([(0, 7)], before, after, guess=False) == "lost"
+
+
+def test_a_band_after_a_click_that_opened_no_area_with_safe_cells_left_is_a_loss() -> None:
+    """kmines' "You have lost." box drawn after a guess whose cell shows the exploded mine in a look
+    never learnt, and the one mine it shows besides beside it: nothing apart from the click said
+    lost, and the game counted a win (6 of the 11 losses that ended with the box in 415 kmines
+    beginner games, 2026-11-26). The cell has covered neighbours, so it is no 0 and opened itself alone; the cells
+    hidden besides it are more than the mines, so a safe cell is still hidden: not won."""
+    judge, before = _opened_left_half(10)
+    band, exploded, mine = 3, 5, 6
+    after = before.copy()
+    after[2:4, 1:4] = band
+    after[5, 7] = exploded  # the cell guessed
+    after[5, 6] = mine  # the other mine shown, beside it (the rest flagged)
+    assert int((before == 0).sum()) - 1 > judge.mines
+    assert judge.drawn_across([(5, 7)], before, after, guess=True) == "lost"
+    judge.mines = int((before == 0).sum()) - 1  # as many hidden cells left as mines: it may be the win
+    assert judge.drawn_across([(5, 7)], before, after, guess=True) == "won"
 
 
 def _opened_left_half(cols: int) -> tuple[Judge, np.ndarray]:
