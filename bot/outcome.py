@@ -222,7 +222,8 @@ class Judge:
         smallest box round those cells tells how (a game ends on a mine clicked or on its last safe
         cell opened): won if every clicked cell shows a number there; else lost if a clicked cell or a
         cell hidden before shows a mine there, or if the clicks opened no area (each has a hidden
-        neighbour unchanged, so is no 0) and left more cells hidden than there are mines; else, after
+        neighbour unchanged, so is no 0) and left more cells hidden than there are mines (a single
+        cell clicked then shows the exploded mine, and its look is learnt so); else, after
         a ``guess`` among the clicks, lost if hidden cells apart from the clicks show a look that is
         no hidden one (the mines of a lost game, in a look not learnt yet); else won. After clicks on
         cells called safe, looks never named are no sign of a loss: kmines flags the mines left at a
@@ -252,6 +253,8 @@ class Judge:
         alone = cv2.dilate((hidden_before & (after == before) & outside).astype(np.uint8), np.ones((3, 3), np.uint8))
         left = int(hidden_before.sum()) - len(clicked)
         if clicked and all(outside[c] and alone[c] for c in clicked) and left > self.mines:
+            if len(clicked) == 1 and int(after[clicked[0]]) not in names:  # the cell clicked is the mine hit
+                self.looks.ends[int(after[clicked[0]])] = EXPLODED
             return self._over("lost", f"the cells clicked opened no area, and {left - self.mines} or more safe cells are "
                               "still hidden")
         if not guess:

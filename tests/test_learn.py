@@ -21,7 +21,7 @@ from bot.sim import Game
 from bot.userdata import learnt_skins
 from bot.vision import load_image, load_pack
 from bot.vision.grid import find_grid
-from bot.vocabulary import CODE_OF, COVERED, FLAG, MINE, TILE_NAMES, FirstClickRule, parse_level
+from bot.vocabulary import CODE_OF, COVERED, EXPLODED, FLAG, MINE, TILE_NAMES, FirstClickRule, parse_level
 
 ORIGIN = (40, 90)
 FACE = (ORIGIN[0] + 60, ORIGIN[1] - 40, 20, 20)  # x, y, w, h
@@ -754,8 +754,10 @@ def test_a_band_after_a_click_that_opened_no_area_with_safe_cells_left_is_a_loss
     """kmines' "You have lost." box drawn after a guess whose cell shows the exploded mine in a look
     never learnt, and the one mine it shows besides beside it: nothing apart from the click said
     lost, and the game counted a win (6 of the 11 losses that ended with the box in 415 kmines
-    beginner games, 2026-11-26). The cell has covered neighbours, so it is no 0 and opened itself alone; the cells
-    hidden besides it are more than the mines, so a safe cell is still hidden: not won."""
+    beginner games, 2026-11-26). The cell has covered neighbours, so it is no 0 and opened itself
+    alone; the cells hidden besides it are more than the mines, so a safe cell is still hidden: not
+    won, and the cell's look is the exploded mine. Where the cells left are as many as the mines (a
+    last 50/50), only a look learnt as the exploded mine tells the loss from a win."""
     judge, before = _opened_left_half(10)
     band, exploded, mine = 3, 5, 6
     after = before.copy()
@@ -764,8 +766,12 @@ def test_a_band_after_a_click_that_opened_no_area_with_safe_cells_left_is_a_loss
     after[5, 6] = mine  # the other mine shown, beside it (the rest flagged)
     assert int((before == 0).sum()) - 1 > judge.mines
     assert judge.drawn_across([(5, 7)], before, after, guess=True) == "lost"
+    assert judge.looks.names()[exploded] == EXPLODED  # the look of the cell clicked, learnt
+    judge.looks.ends.clear()
     judge.mines = int((before == 0).sum()) - 1  # as many hidden cells left as mines: it may be the win
     assert judge.drawn_across([(5, 7)], before, after, guess=True) == "won"
+    judge.looks.ends[exploded] = EXPLODED  # once learnt, the exploded mine says lost there too
+    assert judge.drawn_across([(5, 7)], before, after, guess=True) == "lost"
 
 
 def _opened_left_half(cols: int) -> tuple[Judge, np.ndarray]:
