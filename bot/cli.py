@@ -87,7 +87,8 @@ def _parser() -> argparse.ArgumentParser:
         help="the game's key for a new game, e.g. F2 or ctrl+n (default: tries F2, Ctrl+R, N, the face, buttons above the board, Ctrl+N)",
     )
     pl.add_argument("--dry-run", action="store_true", help="read and decide once, print the move, click nothing")
-    pl.add_argument("--save-final", type=Path, metavar="OUT.png", help="save the board's last screenshot here")
+    pl.add_argument("--save-final", type=Path, metavar="OUT.png",
+                    help="save the board's last screenshot here ({game} in the name: the game's number, a file per game)")
     pl.add_argument("--json", action="store_true", help="print one JSON object per game")
     pl.add_argument(
         "--learn", nargs="?", const="", metavar="NAME",
@@ -111,7 +112,7 @@ def _parser() -> argparse.ArgumentParser:
                     "for them, their look is learnt by playing; nicegui-minesweeper is a web game, in Chromium)")
     dm.add_argument("--level", default="expert", choices=tuple(LEVELS), help="(nicegui-minesweeper has one size: 10x10, 10 mines; ace-minesweeper 32x32, 200 mines)")
     dm.add_argument("--games", type=COUNT, default=1)
-    dm.add_argument("--save-final", type=Path, default=Path("minebot-final.png"), metavar="OUT.png")
+    dm.add_argument("--save-final", type=Path, default=Path("minebot-final.png"), metavar="OUT.png", help="as for play")
     dm.add_argument("--json", action="store_true")
     dm.add_argument("--learn", nargs="?", const="", metavar="NAME", help="learn the game's look with no skin pack (see play)")
     dm.add_argument("--scale", type=float, default=1.0, help="a web game's device scale in Chromium (browser zoom: 1 to 2)")

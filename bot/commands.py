@@ -261,8 +261,14 @@ def _report(ns: argparse.Namespace, index: int, table: LiveTable, pack: SkinPack
     else:
         wins = sum(r.won for r in results)
         print(f"game {index + 1}/{ns.games}: {_describe(result)} ({wins} won so far)", flush=True)
-    if ns.save_final:
-        cv2.imwrite(str(ns.save_final), table.image)
+    _save_final(ns.save_final, table.image, index + 1)
+
+
+def _save_final(path: Path | None, image: np.ndarray | None, game: int) -> None:
+    """Save a game's last screen at ``path`` (each game over the last; a ``{game}`` in the name is
+    the game's number, so that each game has a file of its own)."""
+    if path is not None and image is not None:
+        cv2.imwrite(str(path).replace("{game}", str(game)), image)
 
 
 def _summary(results: list[GameResult]) -> None:
@@ -342,8 +348,8 @@ def _learn(
             wins = sum(r.won for r in results)
             print(f"game {index + 1}/{ns.games}: {_describe(result)} ({wins} won so far); looks named: "
                   f"{line['looks_named']}", flush=True)
-        if ns.save_final and learner.image is not None:
-            cv2.imwrite(str(ns.save_final), learner.image)
+        if ns.save_final:
+            _save_final(ns.save_final, learner.final_screen(), index + 1)
     print(f"learnt pack {learner.pack_name()!r} saved in {learnt_skins()}", file=sys.stderr)
     if not learner.sight.counter.learnt:
         print(f"minebot: no mines counter learnt (seen: {learner.sight.counter.account()}); a board of a size minebot does "

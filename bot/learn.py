@@ -326,6 +326,11 @@ class Learner:
             time.sleep(0.1)
         return False
 
+    def final_screen(self) -> np.ndarray:
+        """The board's region once it stays still: a game's end as the game drew it (the last
+        reading may come before the last click is drawn, where the count of cells told the win)."""
+        return self.sight.screen.settled(self.sight.region, quiet=SETTLE)
+
     def save_screen(self) -> Path:
         """Save the last screen read in this user's cache folder; where."""
         return self.sight.save_screen()

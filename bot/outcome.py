@@ -121,6 +121,9 @@ class Judge:
         mixed = elsewhere.any() and np.isin(after, self.looks.covered()).any()
         if (int(hidden.sum()) == self.mines and not mixed and not opened.any()
                 and not any(known.get(int(after[c])) == EXPLODED for c in clicked)):
+            if guess and len(clicked) == 1 and self._not_its_number(clicked[0], after, hidden):
+                self.learn_end(clicked[0], after, changed)  # a last 50/50 lost, the other mines all flagged
+                return "lost"
             for k in np.unique(after[elsewhere]):  # the game flagged the mines itself
                 self.looks.hidden.setdefault(int(k), FLAG)
             return "won"
@@ -163,6 +166,21 @@ class Judge:
                 look = int(after[clicked[0]])
                 self.suspect = (clicked[0], look, dict(self.looks.possible), shown - {look})
         return "playing"
+
+    def _not_its_number(self, cell: Cell, after: np.ndarray, hidden: np.ndarray) -> bool:
+        """Whether the guessed ``cell``, the last but the mines were it safe, shows no number: a look
+        never named where the number it would show (the hidden cells round it, all mines then) has
+        a look named already, in a game whose values each show one look. It is then the exploded
+        mine (winemine showed nothing else after such a loss, every other mine flagged: the hidden
+        cells left were as many as the mines, as after a win)."""
+        known = self.looks.names()
+        look = int(after[cell])
+        values = [code for code in known.values() if code in NUMBERS]
+        if look in known or len(values) != len(set(values)):
+            return False
+        r, c = cell
+        around = int(hidden[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2].sum())
+        return around in values
 
     def whole(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> bool:
         """Whether a reading shows all that the clicks drew, as far as can be told: everything that

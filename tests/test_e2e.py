@@ -45,7 +45,7 @@ def _demo(game: str, games: int, tmp_path: Path, *options: str, again: bool = Fa
     env.update(MINEBOT_HIDE_SKINS=GAMES[game].skin, MINEBOT_DATA=str(tmp_path / "data"), MINEBOT_CACHE=str(tmp_path / "cache"))
     out = subprocess.run(
         [sys.executable, "-m", "bot", "demo", "--game", game, "--level", "beginner", "--games", str(games), "--json",
-         "--save-final", str(tmp_path / "final.png"), *options],
+         "--save-final", str(tmp_path / "final-{game}.png"), *options],
         capture_output=True, text=True, timeout=900, env=env,
     )
     (tmp_path / f"demo-{'again' if again else 'learn'}.log").write_text(out.stderr)  # kept for a failure's cause
@@ -146,13 +146,16 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
     (never losing on a cell it called safe, never stopping), and the pack it learnt reads the screenshots of that
     game at the size it learnt it (a pointer's highlight over the board, which the bot never sees
     while it plays, excepted): no cell misread, nine in ten cells read (the rest show values or
-    looks it never saw), and a screenshot whose every cell it knows read exactly by `read`. The next
+    looks it never saw), and a screenshot whose every cell it knows read exactly by `read`; each game
+    ended as the game's own pack, where one ships, reads its last screen. The next
     run plays with the pack it learnt (a pointer left on the board, gnome-mines' fit of its lattice a
     pixel off the first run's, and sgt-mines' half-pixel cell centres each made it learn from nothing
     again, or stop)."""
     _require(game)
     results = _demo(game, LEARN_GAMES, tmp_path)
     assert sum(r["state"] == "won" for r in results) >= LEARN_WINS.get(game, LEARN_GAMES // 3)
+    if GAMES[game].pack:
+        assert _ends_not_as_shown(game, results, tmp_path) == []
     assert set("#0123" + "F" * GAMES[game].flags) <= set(str(results[-1]["looks_named"]))
     _demo(game, AGAIN_GAMES, tmp_path, again=True)
 
@@ -179,6 +182,18 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
     assert pack.has_counter or game not in COUNTER_LEARNT, _counter_line(tmp_path)
     if pack.has_counter:  # learnt by watching it count: it reads each screenshot's counter as it is
         assert _counters(game, pack, learnt=True) == _counters(game, pack, learnt=False)
+
+
+def _ends_not_as_shown(game: str, results: list[dict[str, object]], tmp_path: Path) -> list[tuple[object, object, str]]:
+    """The games of a learning run whose end, as the learner judged it from looks it was learning,
+    is not what the game's own pack (hidden from the bot) reads on that game's last screen: (game,
+    judged, shown). In 80 beginner games of winemine, xdemineur, gnome-mines and minegauler
+    (2026-11-26), none; in kmines, which has no pack, 6 of 11 losses had been judged won."""
+    from bot.vision import load_image, load_packs, read
+
+    (pack,) = load_packs([GAMES[game].skin])
+    ends = [(r["game"], r["state"], read(load_image(tmp_path / f"final-{r['game']}.png"), [pack]).state) for r in results]
+    return [end for end in ends if end[1] != end[2]]
 
 
 @pytest.mark.parametrize("game", ["winemine"])

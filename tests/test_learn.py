@@ -774,6 +774,32 @@ def test_a_band_after_a_click_that_opened_no_area_with_safe_cells_left_is_a_loss
     assert judge.drawn_across([(5, 7)], before, after, guess=True) == "lost"
 
 
+def test_a_lost_last_guess_with_every_other_mine_flagged_is_a_loss() -> None:
+    """The last two covered cells hold one mine, every other mine flagged; the guess hits it, and
+    winemine shows nothing else: the hidden cells left are as many as the mines, as after a win.
+    The cell shows a look never named, where a win would show the number its flags and covered
+    neighbour make, whose look is named: it is the exploded mine (a learning run of winemine
+    counted such a game won, 1 of 20, seen by its own pack on the last screen, 2026-11-26). Where
+    that number has no look yet, or a value shows in several looks (kmines), it cannot be told."""
+    import io
+
+    from bot.naming import Looks
+
+    covered, flag, zero, one, two, new = 0, 1, 2, 3, 4, 9
+    looks = Looks(hidden={covered: COVERED, flag: FLAG}, possible={zero: frozenset({0}), one: frozenset({1}), two: frozenset({2})})
+    before = np.array([[one, one, covered, covered],
+                       [flag, one, two, flag],
+                       [one, one, one, one]])
+    after = before.copy()
+    after[0, 2] = new  # the cell guessed; were it safe, a 2: the flag below right and the covered cell beside
+    judge = Judge(looks, 3, io.StringIO(), lambda: Path("unused"))
+    assert judge.outcome([(0, 2)], before, after, guess=True) == "lost"
+    assert judge.looks.names()[new] == EXPLODED
+    judge.looks.ends.clear()
+    judge.looks.possible.pop(two)  # no look named 2 yet: a 2 never seen or the exploded mine
+    assert judge.outcome([(0, 2)], before, after, guess=True) == "won"
+
+
 def _opened_left_half(cols: int) -> tuple[Judge, np.ndarray]:
     """A judge of a 10-mine game whose looks are covered 0, "0" 1 and "1" 2, and a board of 6 rows
     by ``cols`` opened on its left: 0s in columns 0-3, 1s in column 4, the rest covered."""
