@@ -105,8 +105,9 @@ class Judge:
         self.last = (list(clicked), before, guess)
         known = self.looks.names()
         hidden_before = int(np.isin(before, list(self.looks.hidden)).sum())
-        if not guess and hidden_before - len(clicked) == self.mines:
-            return "won"  # the last safe cells: won, whatever the game then draws over the board (a best-times dialog)
+        if not guess and hidden_before - len(clicked) == self.mines and all(after[c] != before[c] for c in clicked):
+            # the last safe cells opened (not held back by the click guard: the game is on until they are)
+            return "won"  # won, whatever the game then draws over the board (a best-times dialog)
         changed, elsewhere = self._changes(clicked, before, after)
         if elsewhere.any():  # the game's doing, or something drawn across the board at its end
             across = self.drawn_across(clicked, before, after, guess)

@@ -800,6 +800,21 @@ def test_a_lost_last_guess_with_every_other_mine_flagged_is_a_loss() -> None:
     assert judge.outcome([(0, 2)], before, after, guess=True) == "won"
 
 
+def test_the_last_safe_cells_win_only_once_each_is_open() -> None:
+    """A batch of the last safe cells whose clicks the guard held back in part (the board changed
+    while it clicked): the cells left covered are safe, and the game is on until they are opened.
+    Before, the batch counted as the last safe cells clicked and the game won; a learning run of
+    xdemineur then started a new game over one with five safe cells left (2026-11-26, seen by its
+    own pack on the last screen)."""
+    judge, before = _opened_left_half(10)
+    judge.mines = int((before == 0).sum()) - 2  # two safe cells left, (0, 5) and (1, 5)
+    after = before.copy()
+    after[0, 5] = 2  # a 1; (1, 5) held back, still covered
+    assert judge.outcome([(0, 5), (1, 5)], before, after, guess=False) == "playing"
+    after[1, 5] = 2
+    assert judge.outcome([(0, 5), (1, 5)], before, after, guess=False) == "won"
+
+
 def _opened_left_half(cols: int) -> tuple[Judge, np.ndarray]:
     """A judge of a 10-mine game whose looks are covered 0, "0" 1 and "1" 2, and a board of 6 rows
     by ``cols`` opened on its left: 0s in columns 0-3, 1s in column 4, the rest covered."""
