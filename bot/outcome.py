@@ -108,6 +108,12 @@ class Judge:
         if not guess and hidden_before - len(clicked) == self.mines and all(after[c] != before[c] for c in clicked):
             # the last safe cells opened (not held back by the click guard: the game is on until they are)
             return "won"  # won, whatever the game then draws over the board (a best-times dialog)
+        covered = self.looks.covered()
+        if not guess and covered and not np.isin(after, covered).any():
+            # every cell open or a flag: the bot flags only certain mines, and a game flags the rest only at a
+            # win (gnome-mines; where its flag and the number beside it show looks never seen, the flag joins
+            # the clicks, a look never named maybe being a 0: counted neither hidden nor the game's doing)
+            return "won"
         changed, elsewhere = self._changes(clicked, before, after)
         if elsewhere.any():  # the game's doing, or something drawn across the board at its end
             across = self.drawn_across(clicked, before, after, guess)
@@ -130,9 +136,11 @@ class Judge:
             return "won"
         shows_mine = any(known.get(int(after[c])) in (EXPLODED, MINE) for c in clicked)
         if not guess and elsewhere.any() and not shows_mine:
+            at = ", ".join(str((int(r), int(c))) for r, c in np.argwhere(elsewhere)[:4])
             raise ScreenError(
-                "after clicks on cells called safe, cells elsewhere on the board changed: something is drawn over the "
-                f"board (a dialog?) (the screen is saved in {self.save_screen()}); close it and run minebot again"
+                f"after clicks on cells called safe, {int(elsewhere.sum())} cells elsewhere on the board changed (at {at}): "
+                "something is drawn over the board (a dialog?) "
+                f"(the screen is saved in {self.save_screen()}); close it and run minebot again"
             )
         if elsewhere.any() or shows_mine:
             if guess and len(clicked) == 1:

@@ -815,6 +815,38 @@ def test_the_last_safe_cells_win_only_once_each_is_open() -> None:
     assert judge.outcome([(0, 5), (1, 5)], before, after, guess=False) == "won"
 
 
+def test_a_win_the_game_flags_in_looks_never_seen_is_a_win() -> None:
+    """gnome-mines flags every mine left at a win. Learning its first game at intermediate (34.2 px
+    cells: several looks per value), the last click opened an area whose number beside a mine
+    showed a look never seen, and the game's flag on that mine did too: the two were joined to the
+    click (a look never named may be a 0, and a 0 opens what is round it), so the flag counted
+    neither as hidden nor as the game's doing, and the run stopped with "cells elsewhere on the
+    board changed" on a won board (CI, 2026-11-26). After clicks on cells called safe, a board
+    with no covered cell left is won: every cell is open or a flag, the bot flags only certain
+    mines, and the game flags the rest only at a win."""
+    import io
+
+    from bot.naming import Looks
+
+    # mines at (0,3), (2,3), (4,3); each number v shows look v; covered 10, flag 11
+    truth = np.array([[0, 0, 1, 1, 1, 0, 0], [0, 0, 2, 2, 2, 0, 0]] * 2 + [[0, 0, 1, 1, 1, 0, 0]])
+    covered, flag, unseen_two, unseen_flag = 10, 11, 12, 13
+    before = truth.copy()
+    before[:, 4:] = covered  # the area the last click, (2,6), opens
+    before[0, 3] = before[4, 3] = covered
+    before[2, 3] = flag  # the bot's own flag
+    after = truth.copy()
+    after[1, 4] = unseen_two  # a 2 beside the mine at (0,3), in a look not seen before
+    after[0, 3], after[2, 3], after[4, 3] = unseen_flag, flag, flag  # the game flags the mines left
+    looks = Looks(hidden={covered: COVERED, flag: FLAG}, possible={v: frozenset({v}) for v in range(3)})
+    judge = Judge(looks, 3, io.StringIO(), lambda: Path("unused"))
+    assert judge.outcome([(2, 6)], before, after, guess=False) == "won"
+    after[4, 4] = covered  # a safe cell left: the game is on
+    after[4, 3] = covered
+    after[0, 3] = covered
+    assert judge.outcome([(2, 6)], before, after, guess=False) == "playing"
+
+
 def _opened_left_half(cols: int) -> tuple[Judge, np.ndarray]:
     """A judge of a 10-mine game whose looks are covered 0, "0" 1 and "1" 2, and a board of 6 rows
     by ``cols`` opened on its left: 0s in columns 0-3, 1s in column 4, the rest covered."""
