@@ -6,6 +6,7 @@ Kept apart from :mod:`bot.cli` so that the simulated commands never import the s
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import sys
@@ -321,6 +322,7 @@ def _learn(
         file=sys.stderr,
     )
     results: list[GameResult] = []
+    unsure: dict[int, int] = {}  # games counted won whose last guess showed a look never named, and that look
     start = time.perf_counter()
     for index in range(ns.games):
         where = f"before game {index + 1} of {ns.games}"
@@ -334,6 +336,12 @@ def _learn(
             print(f"minebot: stopped {where}; {len(results)} finished before it ({won} won)", file=sys.stderr)
             raise
         results.append(result)
+        if result.won and learner.judge.unsure is not None:
+            unsure[index] = learner.judge.unsure
+        for told in learner.judge.told(unsure):  # a last guess lost, told once the look it showed is named
+            results[told] = dataclasses.replace(results[told], state="lost")
+            print(json.dumps({"game": told + 1, "state": "lost", "retold": True}) if ns.json else
+                  f"game {told + 1}/{ns.games}: lost, not won: the look its last guess showed is the exploded mine", flush=True)
         named = learner.looks.names()
         line = {
             "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3), "guesses": result.guesses,
@@ -378,5 +386,8 @@ def demo(ns: argparse.Namespace) -> int:
             new_game_key=launcher.new_game_key,
         )
         code = play(play_ns)
-    print(f"final screenshot: {ns.save_final}", file=sys.stderr)
+    if "{game}" in str(ns.save_final):
+        print(f"final screenshots: {ns.save_final} (one per game, {{game}} its number)", file=sys.stderr)
+    else:
+        print(f"final screenshot: {ns.save_final}", file=sys.stderr)
     return code

@@ -72,6 +72,8 @@ class Judge:
         # the clicks last judged, the reading before them (with the flags placed since), whether a guess was among them
         self.last: tuple[list[Cell], np.ndarray, bool] | None = None
         self.named: tuple[np.ndarray, Naming] | None = None  # the last reading found whole, and its naming
+        # the look a last guess showed, never named, where the game was counted won (see told)
+        self.unsure: int | None = None
 
     def answered(self) -> None:
         """The game answered a click: it was not over after the suspect guess."""
@@ -79,7 +81,7 @@ class Judge:
 
     def new_game(self) -> None:
         """A new game: no click judged in it yet."""
-        self.suspect = self.last = self.named = None
+        self.suspect = self.last = self.named = self.unsure = None
 
     def lost_on_suspect(self) -> bool:
         """The game stopped answering after a suspect guess: the game was lost there. Its look is
@@ -133,6 +135,7 @@ class Judge:
                 return "lost"
             for k in np.unique(after[elsewhere]):  # the game flagged the mines itself
                 self.looks.hidden.setdefault(int(k), FLAG)
+            self._unsure(clicked, after, guess)
             return "won"
         shows_mine = any(known.get(int(after[c])) in (EXPLODED, MINE) for c in clicked)
         if not guess and elsewhere.any() and not shows_mine:
@@ -298,7 +301,27 @@ class Judge:
         if shown.any():
             return self._over("lost", f"{int(shown.sum())} cells hidden before show looks never named apart from the clicks, "
                               f"at {', '.join(str((int(r), int(c))) for r, c in np.argwhere(shown)[:4])}")
+        self._unsure(clicked, after, guess)
         return self._over("won", "no mine shows round it")
+
+    def _unsure(self, clicked: list[Cell], after: np.ndarray, guess: bool) -> None:
+        """A last guess counted won whose cell shows a look never named: a number first seen, or the
+        exploded mine of a last 50/50 lost (minegauler, its first game at intermediate: every other
+        mine flagged, the number the cell would show never seen). Kept, to be told once named."""
+        look = int(after[clicked[0]])
+        if guess and len(clicked) == 1 and look not in self.looks.names():
+            self.unsure = look
+
+    def told(self, unsure: dict[int, int]) -> list[int]:
+        """Of games counted won whose last guess showed a look never named (``unsure``: each game's
+        look, by its number), those whose look is named now; the games lost (the exploded mine or a
+        mine) among them, the rest won as counted."""
+        names = self.looks.names()
+        known = [game for game, look in unsure.items() if look in names]
+        lost = [game for game in known if names[unsure[game]] in (EXPLODED, MINE)]
+        for game in known:
+            del unsure[game]
+        return lost
 
     def _over(self, state: State, why: str) -> State:
         """``state``, said with ``why`` on the judge's output."""

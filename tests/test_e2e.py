@@ -53,7 +53,10 @@ def _demo(game: str, games: int, tmp_path: Path, *options: str, again: bool = Fa
     # pygame-minesweeper's new board is read by classic98's pack, which cannot read it once opened:
     # the look is learnt in the game in play ("learning its look by playing on")
     assert ("playing with learnt pack" if again else "learning its look by playing") in out.stderr, out.stderr[-2000:]
-    results = [json.loads(line) for line in out.stdout.splitlines()]
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    # a game counted won whose last guess showed a look never named is retold lost once that look is named the exploded mine
+    retold = {r["game"] for r in lines if r.get("retold")}
+    results = [{**r, "state": "lost"} if r["game"] in retold else r for r in lines if not r.get("retold")]
     assert len(results) == games
     assert all(r["state"] in ("won", "lost") and not r["lost_on_certain"] for r in results)
     return results

@@ -847,6 +847,34 @@ def test_a_win_the_game_flags_in_looks_never_seen_is_a_win() -> None:
     assert judge.outcome([(2, 6)], before, after, guess=False) == "playing"
 
 
+def test_a_last_guess_counted_won_is_retold_once_its_look_is_named() -> None:
+    """minegauler, learnt at intermediate (2026-11-26, 1 of 48 ends checked against its pack): the
+    last 50/50 lost, every other mine flagged, the cell guessed showing the exploded mine, a look
+    never seen, and the number it would have shown (its hidden neighbours) never seen either: as
+    many cells hidden as mines, as after a win with a number first seen, so it was counted won.
+    The look is kept, and once it is named (the exploded mine, at a later loss) the game is told
+    lost; named a number, it stays won."""
+    import io
+
+    from bot.naming import Looks
+
+    covered, flag, unseen = 10, 11, 12  # numbers: look v is v; 0 and 2 named, 1 not yet
+    before = np.array([[0, 1, flag], [1, 2, 2], [covered, covered, 1]])
+    after = before.copy()
+    after[2, 0] = unseen  # the guess: the exploded mine, or a 1 first seen
+    looks = Looks(hidden={covered: COVERED, flag: FLAG}, possible={0: frozenset({0}), 2: frozenset({2})})
+    judge = Judge(looks, 2, io.StringIO(), lambda: Path("unused"))
+    assert judge.outcome([(2, 0)], before, after, guess=True) == "won"
+    assert judge.unsure == unseen
+    unsure = {0: unseen, 3: 13}  # games 1 and 4 (by index), their looks
+    assert judge.told(unsure) == [] and unsure == {0: unseen, 3: 13}  # neither named yet
+    looks.ends[unseen] = EXPLODED
+    looks.possible[13] = frozenset({1})
+    assert judge.told(unsure) == [0] and unsure == {}  # game 1 lost; game 4 won as counted
+    judge.new_game()
+    assert judge.outcome([(2, 0)], before, after, guess=False) == "won" and judge.unsure is None  # no guess: sure
+
+
 def _opened_left_half(cols: int) -> tuple[Judge, np.ndarray]:
     """A judge of a 10-mine game whose looks are covered 0, "0" 1 and "1" 2, and a board of 6 rows
     by ``cols`` opened on its left: 0s in columns 0-3, 1s in column 4, the rest covered."""
