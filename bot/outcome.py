@@ -308,9 +308,8 @@ class Judge:
         """A last guess counted won whose cell shows a look never named: a number first seen, or the
         exploded mine of a last 50/50 lost (minegauler, its first game at intermediate: every other
         mine flagged, the number the cell would show never seen). Kept, to be told once named."""
-        look = int(after[clicked[0]])
-        if guess and len(clicked) == 1 and look not in self.looks.names():
-            self.unsure = look
+        if guess and len(clicked) == 1 and int(after[clicked[0]]) not in self.looks.names():
+            self.unsure = int(after[clicked[0]])
 
     def told(self, unsure: dict[int, int]) -> list[int]:
         """Of games counted won whose last guess showed a look never named (``unsure``: each game's
