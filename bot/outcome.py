@@ -312,9 +312,9 @@ class Judge:
             self.unsure = int(after[clicked[0]])
 
     def told(self, unsure: dict[int, int]) -> list[int]:
-        """Of games counted won whose last guess showed a look never named (``unsure``: each game's
-        look, by its number), those whose look is named now; the games lost (the exploded mine or a
-        mine) among them, the rest won as counted."""
+        """Of games counted won whose last guess showed a look never named (``unsure``: that look by
+        game), those whose look is named now are taken out of ``unsure``; returned, the games lost
+        among them (the look is the exploded mine or a mine); the rest are won as counted."""
         names = self.looks.names()
         known = [game for game, look in unsure.items() if look in names]
         lost = [game for game in known if names[unsure[game]] in (EXPLODED, MINE)]
