@@ -816,14 +816,15 @@ def test_the_last_safe_cells_win_only_once_each_is_open() -> None:
 
 
 def test_a_win_the_game_flags_in_looks_never_seen_is_a_win() -> None:
-    """gnome-mines flags every mine left at a win. Learning its first game at intermediate (34.2 px
-    cells: several looks per value), the last click opened an area whose number beside a mine
-    showed a look never seen, and the game's flag on that mine did too: the two were joined to the
-    click (a look never named may be a 0, and a 0 opens what is round it), so the flag counted
-    neither as hidden nor as the game's doing, and the run stopped with "cells elsewhere on the
-    board changed" on a won board (CI, 2026-11-26). After clicks on cells called safe, a board
-    with no covered cell left is won: every cell is open or a flag, the bot flags only certain
-    mines, and the game flags the rest only at a win."""
+    """gnome-mines flags every mine left at a win. A learning run stopped in its first game at
+    intermediate (34.2 px cells: several looks per value) with "cells elsewhere on the board
+    changed" on a won board, 40 flags and no covered cell (CI, 2026-11-26; its readings were not
+    kept). One way there, this board: the last click opens an area whose number beside a mine shows
+    a look never seen, and the game's flag on that mine does too; the two join the click (a look
+    never named may be a 0, and a 0 opens what is round it), so the flag counts neither as hidden
+    nor as the game's doing. After clicks on cells called safe, a board with no covered cell left
+    is won: every cell is open or a flag, the bot flags only certain mines, and the game flags the
+    rest only at a win."""
     import io
 
     from bot.naming import Looks
