@@ -53,6 +53,11 @@ def opened_area(clicked: list[Cell], changed: np.ndarray, may_be_zero: np.ndarra
         reached = grown
 
 
+def _first_cells(mask: np.ndarray) -> str:
+    """The first four cells of ``mask``, for a message."""
+    return ", ".join(str((int(r), int(c))) for r, c in np.argwhere(mask)[:4])
+
+
 def changed_apart(clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> np.ndarray:
     """The cells that changed between the readings apart from the clicks (see apart), a click
     not drawn yet still joining what it opened."""
@@ -127,7 +132,7 @@ class Judge:
         hidden = np.isin(after, list(self.looks.hidden)) | elsewhere
         # a won game leaves its mines covered or changes them all (flags them): some changed and
         # some covered is a loss that shows the mines, its last safe cell still covered
-        mixed = elsewhere.any() and np.isin(after, self.looks.covered()).any()
+        mixed = elsewhere.any() and np.isin(after, covered).any()
         if (int(hidden.sum()) == self.mines and not mixed and not opened.any()
                 and not any(known.get(int(after[c])) == EXPLODED for c in clicked)):
             if guess and len(clicked) == 1 and self._not_its_number(clicked[0], after, hidden):
@@ -139,9 +144,9 @@ class Judge:
             return "won"
         shows_mine = any(known.get(int(after[c])) in (EXPLODED, MINE) for c in clicked)
         if not guess and elsewhere.any() and not shows_mine:
-            at = ", ".join(str((int(r), int(c))) for r, c in np.argwhere(elsewhere)[:4])
             raise ScreenError(
-                f"after clicks on cells called safe, {int(elsewhere.sum())} cells elsewhere on the board changed (at {at}): "
+                f"after clicks on cells called safe, {int(elsewhere.sum())} cells elsewhere on the board changed "
+                f"(at {_first_cells(elsewhere)}): "
                 "something is drawn over the board (a dialog?) "
                 f"(the screen is saved in {self.save_screen()}); close it and run minebot again"
             )
@@ -162,7 +167,7 @@ class Judge:
             except InconsistentBoard as exc:
                 # the guess showed a mine, and the game nothing else or only mines (next to it: the
                 # others flagged); or the game showed every cell (xbomb)
-                if int(changed.sum()) == 1 or unnamed or not np.isin(after, self.looks.covered()).any():
+                if int(changed.sum()) == 1 or unnamed or not np.isin(after, covered).any():
                     self.learn_end(clicked[0], after, changed)
                     return "lost"
                 # a box drawn over the board at the end, over the cell clicked too (kmines' "You have lost.")
@@ -300,7 +305,7 @@ class Judge:
         shown = apart(clicked, moved) & hidden_before & outside & ~kept
         if shown.any():
             return self._over("lost", f"{int(shown.sum())} cells hidden before show looks never named apart from the clicks, "
-                              f"at {', '.join(str((int(r), int(c))) for r, c in np.argwhere(shown)[:4])}")
+                              f"at {_first_cells(shown)}")
         self._unsure(clicked, after, guess)
         return self._over("won", "no mine shows round it")
 
