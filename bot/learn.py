@@ -4,8 +4,8 @@ The board is found by its lattice (bot/vision/grid.py), read and clicked through
 its cells grouped into looks (bot/vision/looks.py). A fresh board shows only covered cells: its looks are "covered". After the
 first click every new look is a revealed number, named by the rules alone (bot/naming.py); the bot
 clicks only cells that are safe under every naming still possible, flags cells that are mines
-under every naming (the look a flagged cell takes is "flag"), and guesses by the chance of a mine
-mixed over the namings. A lost game's end screen names the rest: the clicked cell shows the
+under every naming (the look a flagged cell takes is "flag"), and guesses as on a known skin on the
+likeliest naming's board (Naming.likeliest). A lost game's end screen names the rest: the clicked cell shows the
 exploded mine, hidden cells that change show mines (the bot's flags are all on mines, so it never
 sees a wrong flag of its own).
 
@@ -249,11 +249,21 @@ class Learner:
                 # its last mine is flagged, and the flags' clicks do not report a win); no guess
                 state = "won"
                 break
-            cell = pick if pick is not None else naming.safest(np.isin(looks, self.looks.covered()))
+            cell = pick if pick is not None else self._guess(naming, looks)
             tally.guesses += 1
             tally.clicks += 1
             state, looks, _ = self._reveal([cell], looks, guess=True)
         return state, looks, on_safe
+
+    def _guess(self, naming: Naming, looks: np.ndarray) -> Cell:
+        """A guess while some look is unnamed: the strategy's on the likeliest naming's board (with
+        look-ahead and endgame), or else the covered cell least likely a mine."""
+        covered = np.isin(looks, self.looks.covered())
+        if naming.likeliest is not None:
+            move = self.strategy.analyse(Board(naming.likeliest, self.mines), self.rule, self.rng, full=False).move
+            if move is not None and move.action == "reveal" and covered[move.cell]:
+                return move.cell
+        return naming.safest(covered)
 
     def _name(self, looks: np.ndarray) -> Naming:
         """What the looks of a reading may be, learnt into ``looks`` (named once: where Judge.whole

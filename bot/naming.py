@@ -12,11 +12,17 @@ Every other look is a revealed number 0-8, and the rules narrow which:
 
 A look is named when one value is left. Cells are called safe (or mines) only when they are so
 under every naming that fits; a wrong name would lose a game, a name left open only costs time.
-Where no cell is safe under every naming, the chance of a mine is the mixture over the namings,
-each weighted by how many mine layouts it admits.
 
 A look may show the same value as another look (a checkerboard's two shades, a hover highlight):
-the rules do not assume that looks and values are one-to-one.
+the rules do not assume that looks and values are one-to-one. A guess does lean on it, while no
+value named so far has shown two looks: it is weighed on the namings that give the fewest looks a
+value another look shows (a picture unlike the 1's is taken for another number first). Else every
+naming counts. Each is weighted by how many mine layouts it admits, which alone favours small
+numbers (they leave more mines to the cells off the frontier): in a game drawn with winemine's
+tiles, its 2, not yet named, was taken for a second look of 1 at 10,000 to one, and a guess called
+1 in 10,000 hit a mine.
+The chance of a mine is mixed over those namings, and the likeliest one's board is given for the
+learner to choose its guess on as on a known skin (``Naming.likeliest``).
 """
 
 from __future__ import annotations
@@ -44,14 +50,15 @@ class Naming:
     safe: frozenset[Cell]  # covered cells with no mine under any naming that fits
     mines: frozenset[Cell]  # covered cells with a mine under every naming that fits
     namings: int  # how many namings of the undecided looks fit (0: too many to try)
-    probabilities: np.ndarray | None = None  # mine chance of each covered cell (NaN elsewhere), mixed over the namings
+    probabilities: np.ndarray | None = None  # mine chance of each covered cell (NaN elsewhere), mixed over the likely namings
+    likeliest: np.ndarray | None = None  # the board's codes under the likeliest naming (None where not tried)
 
     def named(self) -> dict[int, int]:
         """The looks with one value left, and that value."""
         return {look: next(iter(v)) for look, v in self.possible.items() if len(v) == 1}
 
     def safest(self, covered: np.ndarray) -> Cell:
-        """The covered cell (``covered``: a mask) least likely to hold a mine, mixed over the namings."""
+        """The covered cell (``covered``: a mask) least likely to hold a mine, mixed over the likely namings."""
         chance = self.probabilities if self.probabilities is not None else np.full(covered.shape, 0.5)
         chance = np.where(covered, np.nan_to_num(chance, nan=0.5), np.inf)
         r, c = np.unravel_index(int(np.argmin(chance)), chance.shape)
@@ -97,11 +104,13 @@ def name_looks(
     p, solution = sure
     options: list[list[int]] = [sorted(narrowed[k]) for k in undecided]
     if not undecided or math.prod(len(o) for o in options) > MAX_NAMINGS:
+        # every look named; or too many namings to try, and the chances that hold whatever they show
         return Naming(narrowed, _cells(p, solution.safe), _cells(p, solution.mines), 0 if undecided else 1,
-                      _grid(looks.shape, p, solution.probabilities) if not undecided else None)
+                      _grid(looks.shape, p, solution.probabilities), None if undecided else base)
     kept: dict[int, set[int]] = {k: set() for k in undecided}
     safe_mask, mine_mask = -1, -1
-    weights, probs = [], []
+    shown = [next(iter(v)) for k, v in {**prior, **narrowed}.items() if len(v) == 1 and k not in undecided and v <= NUMBERS]  # named before
+    fits: list[tuple[int, float, np.ndarray, np.ndarray]] = []  # (repeats, log weight, chances, board) of each naming
     for values in itertools.product(*options):
         trial = base.copy()
         for k, value in zip(undecided, values, strict=True):
@@ -114,14 +123,23 @@ def name_looks(
             kept[k].add(value)
         safe_mask &= s.safe
         mine_mask &= s.mines
-        weights.append(s.log_weight)
-        probs.append(s.probabilities)
-    if not weights:
+        fits.append((_repeats([*shown, *values]), s.log_weight, s.probabilities, trial))
+    if not fits:
         raise InconsistentBoard("no naming of this board's looks admits a mine layout; re-read the board")
-    w = np.exp(np.array(weights) - max(weights))
-    mixed = (np.array(probs) * w[:, None]).sum(axis=0) / w.sum()
     final = {**narrowed, **{k: frozenset(v) for k, v in kept.items()}}
-    return Naming(final, _cells(p, safe_mask), _cells(p, mine_mask), len(weights), _grid(looks.shape, p, mixed))
+    named = [next(iter(v)) for v in {**prior, **final}.values() if len(v) == 1 and v <= NUMBERS]
+    least = min(f[0] for f in fits) if not _repeats(named) else None  # else looks may well repeat values
+    likely = [f for f in fits if least is None or f[0] == least]
+    logs = np.array([f[1] for f in likely])
+    w = np.exp(logs - logs.max())
+    mixed = (np.array([f[2] for f in likely]) * w[:, None]).sum(axis=0) / w.sum()
+    return Naming(final, _cells(p, safe_mask), _cells(p, mine_mask), len(fits), _grid(looks.shape, p, mixed),
+                  likely[int(np.argmax(logs))][3])
+
+
+def _repeats(values: list[int]) -> int:
+    """How many of ``values`` are a value that another one is too (looks that show one value)."""
+    return len(values) - len(set(values))
 
 
 def _local(cells: np.ndarray, near_covered: np.ndarray, near_flags: np.ndarray, possible: frozenset[int]) -> frozenset[int]:

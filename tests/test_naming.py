@@ -62,7 +62,8 @@ def _looks(rng: np.random.Generator, shown: np.ndarray) -> tuple[np.ndarray, dic
 def _brute(looks: np.ndarray, hidden: dict[int, int], mines: int):  # type: ignore[no-untyped-def]
     """Every mine layout that fits what shows, whatever the looks mean: a layout fits when each
     revealed look's cells all count the same mines around them, no counted 0 has a covered
-    neighbour (it would have opened it), flags are mines and the total is ``mines``."""
+    neighbour (it would have opened it), flags are mines and the total is ``mines``. Each layout
+    comes with the naming it gives the looks."""
     covered = np.isin(looks, [k for k, v in hidden.items() if v == COVERED])
     flags = np.isin(looks, [k for k, v in hidden.items() if v == FLAG])
     revealed = ~covered & ~flags
@@ -86,7 +87,7 @@ def _brute(looks: np.ndarray, hidden: dict[int, int], mines: int):  # type: igno
         else:
             for k, v in values.items():
                 possible[k].add(v)
-            fits.append(layout)
+            fits.append((layout, values))
     return possible, fits, free
 
 
@@ -100,13 +101,45 @@ def test_naming_equals_brute_force(seed: int) -> None:
     possible, fits, free = _brute(looks, hidden, mines)
     naming = name_looks(looks, hidden, mines=mines)
     assert {k: set(v) for k, v in naming.possible.items()} == possible
-    layouts = np.array(fits)
+    layouts = np.array([layout for layout, _ in fits])
     always = {c for c in free if layouts[(slice(None), *c)].all()}
     never = {c for c in free if not layouts[(slice(None), *c)].any()}
     assert naming.safe == never and naming.mines == always
     if naming.probabilities is not None:
+        # the chances are those of the likely namings' layouts: while no two looks named show one
+        # value, the namings where the fewest looks repeat a value; else every naming
+        named = [next(iter(v)) for v in possible.values() if len(v) == 1]
+        repeats = [len(values) - len(set(values.values())) for _, values in fits]
+        likely = layouts[[r == min(repeats) or len(named) > len(set(named)) for r in repeats]]
         for c in free:
-            assert naming.probabilities[c] == pytest.approx(layouts[(slice(None), *c)].mean(), abs=1e-9)
+            assert naming.probabilities[c] == pytest.approx(likely[(slice(None), *c)].mean(), abs=1e-9)
+        # the likeliest board: a likely naming that admits the most layouts
+        counts: dict[tuple[int, ...], int] = {}
+        for r, (_, values) in zip(repeats, fits):
+            if r == min(repeats) or len(named) > len(set(named)):
+                key = tuple(values[k] for k in sorted(values))
+                counts[key] = counts.get(key, 0) + 1
+        assert naming.likeliest is not None
+        got = tuple(int(naming.likeliest[looks == k][0]) for k in sorted(possible))
+        assert counts.get(got) == max(counts.values())
+
+
+def test_a_look_unlike_the_looks_named_is_taken_for_a_new_number_when_guessing() -> None:
+    """Look 12 (a 2) may be a 1 or a 2 by the rules. As a 1 it admits five layouts, as a 2 one, so
+    layouts alone make it a 1 at five to one; but it differs from the 1's look (11). While no value
+    named has shown two looks, a guess leans on the naming where no two looks share a value. Where
+    one has (13, a second 0: a checkerboard's other shade), every naming counts again."""
+    looks = np.array([[0, 0, 11, 10, 10], [0, 0, 11, 10, 10], [0, 0, 12, 11, 11], [0, 0, 12, 0, 0]])
+    naming = name_looks(looks, {0: COVERED}, mines=3)
+    assert naming.possible[12] == {1, 2} and naming.namings == 2
+    assert naming.likeliest is not None and (naming.likeliest[looks == 12] == 2).all()
+    assert naming.probabilities is not None and naming.probabilities[0, 0] == 0.0  # a mine under the 1s only
+    assert (0, 0) not in naming.safe  # not called safe: a guess
+    shades = looks.copy()
+    shades[0, 3] = 13
+    naming = name_looks(shades, {0: COVERED}, mines=3)
+    assert naming.possible[13] == {0} and naming.likeliest is not None and (naming.likeliest[looks == 12] == 1).all()
+    assert naming.probabilities is not None and naming.probabilities[0, 0] == pytest.approx(1 / 6)
 
 
 def test_a_zero_is_named_where_nothing_is_covered_around_it() -> None:
