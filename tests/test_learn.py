@@ -57,6 +57,7 @@ class DrawnGame:
         self.new_game_key = "F2"
         self.started = 0  # games started after the first
         self.mined_corner: set[int] = set()  # the games (0: the first) whose first click, the corner, is a mine
+        self.shades = 1.0  # revealed cells on every other square drawn this much darker (a checkerboard: two looks a value)
 
     # the screen
     def grab(self, region: Region | None = None) -> np.ndarray:
@@ -70,6 +71,8 @@ class DrawnGame:
                     max(row - 1, 0) : row + 2, max(col - 1, 0) : col + 2] == CODE_OF["X"]).any():
                 shown = COVERED
             image[y : y + n, x : x + n] = self.tiles[shown]
+            if (row + col) % 2 and shown >= 0 and self.shades != 1.0:
+                image[y : y + n, x : x + n] = (self.tiles[shown] * self.shades).astype(np.uint8)
         if self.banner and self.game.state != "playing":
             image[ORIGIN[1] + 3 * n : ORIGIN[1] + 6 * n, ORIGIN[0] : ORIGIN[0] + self.level.cols * n] = (90, 200, 240)
         fx, fy, fw, fh = FACE
