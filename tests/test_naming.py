@@ -110,13 +110,13 @@ def test_naming_equals_brute_force(seed: int) -> None:
         # value, the namings where the fewest looks repeat a value; else every naming
         named = [next(iter(v)) for v in possible.values() if len(v) == 1]
         repeats = [len(values) - len(set(values.values())) for _, values in fits]
-        likely = layouts[[r == min(repeats) or len(named) > len(set(named)) for r in repeats]]
+        kept = [r == min(repeats) or len(named) > len(set(named)) for r in repeats]
         for c in free:
-            assert naming.probabilities[c] == pytest.approx(likely[(slice(None), *c)].mean(), abs=1e-9)
+            assert naming.probabilities[c] == pytest.approx(layouts[kept][(slice(None), *c)].mean(), abs=1e-9)
         # the likeliest board: a likely naming that admits the most layouts
         counts: dict[tuple[int, ...], int] = {}
-        for r, (_, values) in zip(repeats, fits):
-            if r == min(repeats) or len(named) > len(set(named)):
+        for keep, (_, values) in zip(kept, fits):
+            if keep:
                 key = tuple(values[k] for k in sorted(values))
                 counts[key] = counts.get(key, 0) + 1
         assert naming.likeliest is not None
@@ -133,7 +133,7 @@ def test_a_look_unlike_the_looks_named_is_taken_for_a_new_number_when_guessing()
     naming = name_looks(looks, {0: COVERED}, mines=3)
     assert naming.possible[12] == {1, 2} and naming.namings == 2
     assert naming.likeliest is not None and (naming.likeliest[looks == 12] == 2).all()
-    assert naming.probabilities is not None and naming.probabilities[0, 0] == 0.0  # a mine under the 1s only
+    assert naming.probabilities is not None and naming.probabilities[0, 0] == 0.0  # a mine only where 12 is a 1
     assert (0, 0) not in naming.safe  # not called safe: a guess
     shades = looks.copy()
     shades[0, 3] = 13
