@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -186,6 +188,16 @@ def test_learner_names_only_what_is_true_and_never_loses_on_a_safe_cell(skin: st
         assert _drawn_as(learner.sight.book.pictures[look], drawn.tiles) == code
     named = set(learner.looks.names().values())
     assert {COVERED, FLAG, 0, 1, 2} <= named and named & {CODE_OF["X"], CODE_OF["*"]}
+
+
+def test_the_learning_benchmark_plays_first_games_paired_with_best() -> None:
+    """scripts/bench-learning: a fresh learner a game, and best on the same seeded game."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "bench-learning"
+    out = subprocess.run([sys.executable, str(script), "--level", "beginner", "--games", "2", "--seed", "1"],
+                         capture_output=True, text=True, check=True).stdout
+    assert re.search(r"learner \(first game\) +[012] of 2 won", out), out
+    assert re.search(r"best \(pack known\) +[012] of 2 won", out), out
+    assert "won by the learner only: " in out and "seeds 1-2" in out
 
 
 def test_learnt_pack_is_saved_merged_and_reads_the_board() -> None:
