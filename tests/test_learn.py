@@ -74,7 +74,7 @@ class DrawnGame:
                 shown = COVERED
             image[y : y + n, x : x + n] = self.tiles[shown]
             if (row + col) % 2 and shown >= 0 and self.shades != 1.0:
-                image[y : y + n, x : x + n] = (self.tiles[shown] * self.shades).astype(np.uint8)
+                image[y : y + n, x : x + n] = np.clip(self.tiles[shown] * self.shades, 0, 255).astype(np.uint8)
         if self.banner and self.game.state != "playing":
             image[ORIGIN[1] + 3 * n : ORIGIN[1] + 6 * n, ORIGIN[0] : ORIGIN[0] + self.level.cols * n] = (90, 200, 240)
         fx, fy, fw, fh = FACE
