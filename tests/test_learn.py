@@ -59,7 +59,7 @@ class DrawnGame:
         self.new_game_key = "F2"
         self.started = 0  # games started after the first
         self.mined_corner: set[int] = set()  # the games (0: the first) whose first click, the corner, is a mine
-        self.shades = 1.0  # revealed cells on every other square drawn this much darker (a checkerboard: two looks a value)
+        self.shades = 1.0  # revealed cells on every other square drawn this many times as bright (a checkerboard: two looks a value)
 
     # the screen
     def grab(self, region: Region | None = None) -> np.ndarray:
