@@ -37,7 +37,7 @@ from bot.restart import Restarter
 from bot.settling import SETTLE, settle_ms
 from bot.sight import Sight
 from bot.solver import get_strategy
-from bot.solver.guess import first_click
+from bot.solver.guess import TOLERANCE, first_click
 from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT
 from bot.vision.pack import SkinPack
@@ -257,13 +257,18 @@ class Learner:
 
     def _guess(self, naming: Naming, looks: np.ndarray) -> Cell:
         """A guess while some look is unnamed: the strategy's on the likeliest naming's board (with
-        look-ahead and endgame), or else the covered cell least likely a mine."""
+        look-ahead and endgame), unless the likely namings mixed make it riskier than the safest
+        cell by more than the strategy's own slack (other namings nearly as likely put a mine
+        there); else the covered cell least likely a mine."""
         covered = np.isin(looks, self.looks.covered())
+        safest = naming.safest(covered)
         if naming.likeliest is not None:
             move = self.strategy.analyse(Board(naming.likeliest, self.mines), self.rule, self.rng, full=False).move
-            if move is not None and move.action == "reveal" and covered[move.cell]:
+            chance = naming.probabilities if naming.probabilities is not None else np.zeros(looks.shape)
+            if move is not None and move.action == "reveal" and covered[move.cell] and not (
+                    chance[move.cell] > chance[safest] + TOLERANCE):
                 return move.cell
-        return naming.safest(covered)
+        return safest
 
     def _name(self, looks: np.ndarray) -> Naming:
         """What the looks of a reading may be, learnt into ``looks`` (named once: where Judge.whole

@@ -13,9 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bot.board import Board
 from bot.capture import Region
 from bot.errors import ScreenError
 from bot.learn import Learner
+from bot.naming import Naming
 from bot.outcome import Judge, changed_apart
 from bot.play import GameResult
 from bot.settling import QUICK, QUICK_TRIED, SETTLE
@@ -198,6 +200,25 @@ def test_the_learning_benchmark_plays_first_games_paired_with_best() -> None:
     assert re.search(r"learner \(first game\) +[012] of 2 won", out), out
     assert re.search(r"best \(pack known\) +[012] of 2 won", out), out
     assert "won by the learner only: " in out and "seeds 1-2" in out
+
+
+def test_a_guess_on_the_likeliest_naming_gives_way_where_the_namings_mixed_make_it_risky() -> None:
+    """While a look is unnamed the learner guesses as the strategy would on the likeliest naming's
+    board; but where other namings, nearly as likely, put a mine there (its mixed chance over
+    the safest cell's by more than the strategy's slack), it takes the safest cell."""
+    learner = _learner(DrawnGame("winemine", "beginner", seed=3))
+    learner.looks.hidden[0] = COVERED
+    likeliest = Board.parse("\n".join(["#########"] * 4 + ["111111111"] + ["000000000"] * 4), mines=10)
+    looks = np.where(likeliest.cells == COVERED, 0, 1)
+    move = learner.strategy.analyse(likeliest, "safe", None, full=False).move
+    assert move is not None and move.cell[0] < 4
+    other = (0, 8) if move.cell != (0, 8) else (0, 0)
+    chance = np.where(looks == 0, 0.3, np.nan)
+    chance[other] = 0.1
+    for risk, wanted in ((0.6, other), (0.11, move.cell)):
+        chance[move.cell] = risk
+        naming = Naming({1: frozenset({1, 2})}, frozenset(), frozenset(), 2, chance.copy(), likeliest.cells)
+        assert learner._guess(naming, looks) == wanted
 
 
 def test_learnt_pack_is_saved_merged_and_reads_the_board() -> None:
