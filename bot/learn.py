@@ -4,9 +4,9 @@ The board is found by its lattice (bot/vision/grid.py), read and clicked through
 its cells grouped into looks (bot/vision/looks.py). A fresh board shows only covered cells: its looks are "covered". After the
 first click every new look is a revealed number, named by the rules alone (bot/naming.py); the bot
 clicks only cells that are safe under every naming still possible, flags cells that are mines
-under every naming (the look a flagged cell takes is "flag"), and guesses as on a known skin on the
-likeliest naming's board (Naming.likeliest). A lost game's end screen names the rest: the clicked cell shows the
-exploded mine, hidden cells that change show mines (the bot's flags are all on mines, so it never
+under every naming (the look a flagged cell takes is "flag"), and guesses as on a known skin, on
+the likeliest naming's board (Naming.likeliest; Learner._guess). A lost game's end screen names the
+rest: the clicked cell shows the exploded mine, hidden cells that change show mines (the bot's flags are all on mines, so it never
 sees a wrong flag of its own).
 
 Every look named is saved as a skin pack in this user's data folder (bot/userdata.py), merged with

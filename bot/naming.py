@@ -20,9 +20,8 @@ value another look shows (a picture unlike the 1's is taken for another number f
 naming counts. Each is weighted by how many mine layouts it admits, which alone favours small
 numbers (they leave more mines to the cells off the frontier): in a game drawn with winemine's
 tiles, its 2, not yet named, was taken for a second look of 1 at 10,000 to one, and a guess called
-1 in 10,000 hit a mine.
-The chance of a mine is mixed over those namings, and the likeliest one's board is given for the
-learner to choose its guess on as on a known skin (``Naming.likeliest``).
+1 in 10,000 hit a mine. The chance of a mine is mixed over those namings, and the likeliest one's
+board is given for the learner to choose its guess on as on a known skin (``Naming.likeliest``).
 """
 
 from __future__ import annotations
