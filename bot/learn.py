@@ -6,8 +6,8 @@ first click every new look is a revealed number, named by the rules alone (bot/n
 clicks only cells that are safe under every naming still possible, flags cells that are mines
 under every naming (the look a flagged cell takes is "flag"), and guesses as on a known skin, on
 the likeliest naming's board (Naming.likeliest; Learner._guess). A lost game's end screen names the
-rest: the clicked cell shows the exploded mine, hidden cells that change show mines (the bot's flags are all on mines, so it never
-sees a wrong flag of its own).
+rest: the clicked cell shows the exploded mine, hidden cells that change show mines (the bot's flags
+are all on mines, so it never sees a wrong flag of its own).
 
 Every look named is saved as a skin pack in this user's data folder (bot/userdata.py), merged with
 what was learnt before (nothing overwritten), and read like any shipped pack next time; so is the
