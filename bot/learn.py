@@ -262,11 +262,11 @@ class Learner:
         there); else the covered cell least likely a mine."""
         covered = np.isin(looks, self.looks.covered())
         safest = naming.safest(covered)
-        if naming.likeliest is not None:
+        chance = naming.probabilities  # given wherever a likeliest board is
+        if naming.likeliest is not None and chance is not None:
             move = self.strategy.analyse(Board(naming.likeliest, self.mines), self.rule, self.rng, full=False).move
-            chance = naming.probabilities if naming.probabilities is not None else np.zeros(looks.shape)
             if move is not None and move.action == "reveal" and covered[move.cell] and not (
-                    chance[move.cell] > chance[safest] + TOLERANCE):
+                    chance[move.cell] > chance[safest] + TOLERANCE):  # (a NaN chance, too complex: the move stands)
                 return move.cell
         return safest
 

@@ -108,7 +108,7 @@ def name_looks(
                       _grid(looks.shape, p, solution.probabilities), None if undecided else base)
     kept: dict[int, set[int]] = {k: set() for k in undecided}
     safe_mask, mine_mask = -1, -1
-    shown = [next(iter(v)) for k, v in {**prior, **narrowed}.items() if len(v) == 1 and k not in undecided and v <= NUMBERS]  # named before
+    shown = _numbers_named({**prior, **narrowed})  # before these namings
     fits: list[tuple[int, float, np.ndarray, np.ndarray]] = []  # (repeats, log weight, chances, board) of each naming
     for values in itertools.product(*options):
         trial = base.copy()
@@ -126,14 +126,18 @@ def name_looks(
     if not fits:
         raise InconsistentBoard("no naming of this board's looks admits a mine layout; re-read the board")
     final = {**narrowed, **{k: frozenset(v) for k, v in kept.items()}}
-    named = [next(iter(v)) for v in {**prior, **final}.values() if len(v) == 1 and v <= NUMBERS]
-    least = min(f[0] for f in fits) if not _repeats(named) else None  # else looks may well repeat values
+    least = min(f[0] for f in fits) if not _repeats(_numbers_named({**prior, **final})) else None  # else looks may well repeat values
     likely = [f for f in fits if least is None or f[0] == least]
     logs = np.array([f[1] for f in likely])
     w = np.exp(logs - logs.max())
     mixed = (np.array([f[2] for f in likely]) * w[:, None]).sum(axis=0) / w.sum()
     return Naming(final, _cells(p, safe_mask), _cells(p, mine_mask), len(fits), _grid(looks.shape, p, mixed),
                   likely[int(np.argmax(logs))][3])
+
+
+def _numbers_named(possible: dict[int, frozenset[int]]) -> list[int]:
+    """The number of each look with one number left."""
+    return [next(iter(v)) for v in possible.values() if len(v) == 1 and v <= NUMBERS]
 
 
 def _repeats(values: list[int]) -> int:
