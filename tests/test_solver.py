@@ -10,7 +10,7 @@ from bot.board import Board
 from bot.errors import InconsistentBoard
 from bot.sim import Game
 from bot.solver import STRATEGIES, endgame, exact, solve
-from bot.solver.guess import SHAPES, forced_pair, pseudo_pair
+from bot.solver.guess import SHAPES, branches, forced_pair, pseudo_pair
 from bot.solver.rules import Problem, Rule, beside, problem
 from bot.solver.strategies import Best
 from bot.vocabulary import FLAG, Cell, Level
@@ -390,6 +390,38 @@ def test_cells_off_the_frontier_leave_room_for_frontier_cells_a_little_riskier(m
     inside = [p.cells[i] for i in seen if i >= 4]
     assert sorted(i for i in seen if i < 4) == [0, 1, 2, 3]
     assert len(inside) == guess.INTERIOR == 2 and set(inside) == {(4, 0), (4, 3)}
+
+
+# From a seeded 10x10 game with 21 mines. (9,8) shows 2 beside the flag at (8,8) and the covered
+# (8,9) and (9,9), so one of those two is a mine: wherever (9,9) is safe, (8,9) is a mine and
+# (9,9) shows 2. Revealing it tells nothing, and at 11.6% it is the safest cell by far.
+DEAD = """\
+1########1
+##########
+###2######
+2F3#######
+123#######
+01F3###3##
+0112#212F#
+000111024#
+0001#101F#
+0001#1012#
+"""
+
+
+def test_a_dead_cell_is_put_off_while_a_living_one_is_left() -> None:
+    """Whatever follows revealing a dead cell first can be played as well with it revealed last,
+    when more may be known of it: the guess is the best living cell, however much safer the dead
+    one is (the solver before took (9,9))."""
+    board = Board.parse(DEAD, mines=21)
+    p = problem(board)
+    assert list(branches(board, p, list(p.rules), p.index[(9, 9)], exact.Budget())[2]) == [1]  # (8,9); (8,8) is flagged
+    analysis = solve(board, "best")
+    assert analysis.probabilities is not None and analysis.move is not None
+    assert analysis.probabilities[9, 9] == pytest.approx(5 / 43)
+    assert analysis.probabilities[9, 9] == analysis.probabilities[~np.isnan(analysis.probabilities)].min()
+    assert analysis.move.cell != (9, 9) and analysis.move.reason == "guess"
+    assert len(branches(board, p, list(p.rules), p.index[analysis.move.cell], exact.Budget())[2]) > 1
 
 
 

@@ -84,6 +84,7 @@ class Outlook:
 
 
 Branches = tuple[list[Rule], int, dict[int, exact.Solution]]
+Scored = list[tuple[tuple[float, float, float, float], int, Outlook]]  # (score, tie-breaks), cell, outlook
 
 
 def branches(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.Budget) -> Branches:
@@ -312,57 +313,78 @@ def best_guess(
     deeper: int = DEEPER,
     width: int = WIDTH,
 ) -> tuple[int, dict[str, float]]:
-    """Index (into ``p.cells``) of the cell to reveal, and the figures behind the choice."""
-    lowest = float(np.min(prob))
+    """Index (into ``p.cells``) of the cell to reveal, and the figures behind the choice.
+
+    A dead cell (one number possible wherever it is safe) is put off while a living one is left:
+    whatever follows revealing it first can be played as well with it revealed last, when more may
+    be known of it (D. N. Hill's solver leaves dead cells alone too). Its safety does not set the
+    candidates' bar either: the cells found dead are set aside and the candidates picked again."""
     # where mines are dense, progress is worth less than surviving the next guess too, and a
     # somewhat riskier cell may be worth it: candidates within WIDER of the best safety
     dense = p.remaining is not None and p.remaining >= DENSE * len(p.cells)
-    slack = max(tolerance, WIDER * (1.0 - lowest)) if dense else tolerance
-    close = np.flatnonzero(prob <= lowest + slack).tolist()
+    first = -1
+    left = prob.copy()
+    while not np.isinf(left).all():
+        slack = max(tolerance, WIDER * (1.0 - float(np.min(left)))) if dense else tolerance
+        candidates = _candidates(board, p, left, slack, max_candidates)
+        first = candidates[0] if first < 0 else first
+        if not lookahead:
+            break
+        scored: Scored = []
+        branched: dict[int, Branches] = {}
+        for i in candidates:
+            try:
+                branched[i] = branches(board, p, rules, i, budget)
+            except exact.TooComplex:
+                break  # out of time for look-ahead: choose among the cells already weighed
+            if len(branched[i][2]) == 1:
+                continue  # dead
+            look = _summary(branched[i][2], i)
+            safe_chance = 1.0 - float(prob[i])
+            head = safe_chance * (look.secondary if dense else look.progress)
+            scored.append(((head, look.expected_safe, look.information, safe_chance), i, look))
+        if scored:
+            if dense and deeper > 1 and len(scored) > 1:
+                scored = _two_moves(board, p, budget, scored, branched, deeper, width)
+            _, i, look = max(scored, key=lambda s: s[0])
+            return i, {
+                "probability": float(prob[i]),
+                "progress": look.progress,
+                "expected_safe": look.expected_safe,
+                "information": look.information,
+                "secondary": look.secondary,
+            }
+        if len(branched) < len(candidates):
+            break  # out of time
+        left[candidates] = np.inf  # every one dead: the next cells
+    return first, {"probability": float(prob[first])}
 
-    # cells off the frontier share one chance and are much alike: INTERIOR of them (fewest unknown
-    # neighbours first), so that frontier cells a little riskier are weighed too
+
+def _candidates(board: Board, p: Problem, prob: np.ndarray, slack: float, max_candidates: int) -> list[int]:
+    """The cells within ``slack`` of the lowest chance of a mine, safest first (at most
+    ``max_candidates``). Cells off the frontier share one chance and are much alike: INTERIOR of
+    them (fewest unknown neighbours first), so that frontier cells a little riskier are weighed too."""
+    close = np.flatnonzero(prob <= float(np.min(prob)) + slack).tolist()
     frontier = p.frontier()
     ranked = sorted(close, key=lambda i: (prob[i], beside(board, p, i).bit_count()))
     inside = set([i for i in ranked if not frontier >> i & 1][:INTERIOR])
-    candidates = [i for i in ranked if frontier >> i & 1 or i in inside][:max_candidates]
-    if not lookahead or len(candidates) == 1:
-        return candidates[0], {"probability": float(prob[candidates[0]])}
-    scored = []
-    branched: dict[int, Branches] = {}
-    for i in candidates:
+    return [i for i in ranked if frontier >> i & 1 or i in inside][:max_candidates]
+
+
+def _two_moves(board: Board, p: Problem, budget: exact.Budget, scored: Scored, branched: dict[int, Branches], deeper: int, width: int) -> Scored:
+    """The ``deeper`` best-scored candidates valued again over two moves, the best first: a
+    candidate whose one move is worth less than the best two found cannot win (its two are worth
+    no more), nor can one whose numbers valued so far leave it short. Out of time, the one move's
+    values stand."""
+    rescored: Scored = []
+    top = -1.0
+    for s, j, look in sorted(scored, key=lambda s: s[0], reverse=True)[:deeper]:
+        if s[0] < top:
+            continue
         try:
-            branched[i] = branches(board, p, rules, i, budget)
+            both = s[3] * two_moves(board, p, branched[j], j, budget, width, top / max(s[3], 1e-12))
         except exact.TooComplex:
-            break  # out of time for look-ahead: choose among the cells already weighed
-        look = _summary(branched[i][2], i)
-        safe_chance = 1.0 - float(prob[i])
-        head = safe_chance * (look.secondary if dense else look.progress)
-        scored.append(((head, look.expected_safe, look.information, safe_chance), i, look))
-    if not scored:
-        return candidates[0], {"probability": float(prob[candidates[0]])}
-    if dense and deeper > 1:
-        # valued again over two moves, the best first: a candidate whose one move is worth less
-        # than the best two found cannot win (its two are worth no more), nor can one whose
-        # numbers valued so far leave it short
-        rescored: list[tuple[tuple[float, float, float, float], int, Outlook]] = []
-        top = -1.0
-        for s, j, look in sorted(scored, key=lambda s: s[0], reverse=True)[:deeper]:
-            if s[0] < top:
-                continue
-            try:
-                both = s[3] * two_moves(board, p, branched[j], j, budget, width, top / max(s[3], 1e-12))
-            except exact.TooComplex:
-                rescored = []  # out of time: the one move's values stand
-                break
-            top = max(top, both)
-            rescored.append(((both, *s[1:]), j, look))
-        scored = rescored or scored
-    score, i, look = max(scored, key=lambda s: s[0])
-    return i, {
-        "probability": float(prob[i]),
-        "progress": look.progress,
-        "expected_safe": look.expected_safe,
-        "information": look.information,
-        "secondary": look.secondary,
-    }
+            return scored
+        top = max(top, both)
+        rescored.append(((both, *s[1:]), j, look))
+    return rescored
