@@ -394,7 +394,7 @@ def test_cells_off_the_frontier_leave_room_for_frontier_cells_a_little_riskier(m
 
 # From a seeded 10x10 game with 21 mines. (9,8) shows 2 beside the flag at (8,8) and the covered
 # (8,9) and (9,9), so one of those two is a mine: wherever (9,9) is safe, (8,9) is a mine and
-# (9,9) shows 2. Revealing it tells nothing, and at 11.6% it is the safest cell by far.
+# (9,9) shows 2. Its number tells nothing new, and at 11.6% it is the safest cell by far.
 DEAD = """\
 1########1
 ##########
