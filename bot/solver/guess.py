@@ -33,8 +33,8 @@ A cell that is "a 50/50 or safe" (``pseudo_pair``) next: +9 of 20,000 expert gam
 Two moves (DEEPER = WIDTH = 3; 2026-11-26): +39 of 20,000 expert games under *safe* (z 1.5), +56
 under *opening* (z 2.4), at 37.5 and 34.9 ms per game (22.5 and 25.4 without); intermediate and
 beginner level (20,000 games per rule: +4, +2, -1, +1). Dead cells put off (2026-11-27): +14 of
-20,000 expert games under *safe* (z 2.86), +15 under *opening* (z 2.4); the same intermediate and beginner
-games won under *safe* (20,000 each), no slower.
+20,000 expert games under *safe* (z 2.86), +15 under *opening* (z 2.4); the same intermediate
+and beginner games won under *safe* (20,000 each); no slower.
 """
 
 from __future__ import annotations
@@ -348,7 +348,7 @@ def best_guess(
             scored.append(((head, look.expected_safe, look.information, safe_chance), i, look))
         if scored:
             if dense and deeper > 1 and len(scored) > 1:
-                scored = _two_moves(board, p, budget, scored, branched, deeper, width)
+                scored = _over_two_moves(board, p, budget, scored, branched, deeper, width)
             _, i, look = max(scored, key=lambda s: s[0])
             return i, {
                 "probability": float(prob[i]),
@@ -374,7 +374,7 @@ def _candidates(board: Board, p: Problem, prob: np.ndarray, slack: float, max_ca
     return [i for i in ranked if frontier >> i & 1 or i in inside][:max_candidates]
 
 
-def _two_moves(board: Board, p: Problem, budget: exact.Budget, scored: Scored, branched: dict[int, Branches], deeper: int, width: int) -> Scored:
+def _over_two_moves(board: Board, p: Problem, budget: exact.Budget, scored: Scored, branched: dict[int, Branches], deeper: int, width: int) -> Scored:
     """The ``deeper`` best-scored candidates valued again over two moves, the best first: a
     candidate whose one move is worth less than the best two found cannot win (its two are worth
     no more), nor can one whose numbers valued so far leave it short. Out of time, the one move's
