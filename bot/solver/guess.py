@@ -320,8 +320,9 @@ def best_guess(
     A dead cell (one number possible wherever it is safe) is put off while a living one is left:
     whatever follows revealing it first can be played as well by playing on as if it were safe and
     revealing it last, which wins every game the other wins and may find out in time that it is a
-    mine (D. N. Hill's solver leaves dead cells alone too). Its safety does not set the candidates'
-    bar either: where every candidate is dead, they are set aside and the candidates picked again."""
+    mine (D. N. Hill's solver leaves dead cells alone too). Where every candidate is dead, they are
+    set aside and the candidates picked again from the cells left; where some are living, the bar
+    stays where the safest cell, dead or not, set it (that case is what was measured)."""
     # where mines are dense, progress is worth less than surviving the next guess too, and a
     # somewhat riskier cell may be worth it: candidates within WIDER of the best safety
     dense = p.remaining is not None and p.remaining >= DENSE * len(p.cells)
