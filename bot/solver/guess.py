@@ -52,7 +52,7 @@ from bot.vocabulary import FLAG, Cell, FirstClickRule
 
 TOLERANCE = 0.02  # absolute mine-probability slack for look-ahead candidates
 DENSE = 0.18  # mines left per unknown cell from which guesses are ranked by the chance to survive two moves
-WIDER = 0.1  # there, candidates are the cells within this share of the best safety
+WIDER = 0.1  # there, candidates are the cells within this share of the best safety (0.07 and 0.15 win fewer)
 MAX_CANDIDATES = 8
 INTERIOR = 2  # cells off the frontier among them, at most
 DEEPER = 3  # where mines are dense, the best-scored candidates valued again over two moves
