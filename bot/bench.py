@@ -1,7 +1,8 @@
 """Win-rate benchmark: seeded games in the simulated engine, on all cores.
 
 Game ``i`` of a run with seed ``S`` is seeded with ``(S, i)``, so any game can be replayed
-alone and the figures do not depend on ``--jobs``.
+alone and the figures do not depend on ``--jobs``. ``positions`` instead solves one position per
+game, opened at scattered cells: how often the exact solver finishes on the hardest boards.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,11 +18,13 @@ from typing import TextIO
 
 import numpy as np
 
+from bot.board import Board
+from bot.errors import UsageError
 from bot.play import GameResult, play_game
 from bot.progress import ProgressLine
 from bot.sim import Game, Layout
 from bot.solver import get_strategy
-from bot.vocabulary import FirstClickRule, Level
+from bot.vocabulary import COVERED, FirstClickRule, Level
 
 
 @dataclass(frozen=True)
@@ -199,10 +203,12 @@ def paired(summary: Summary, seed: int, path: Path) -> Paired:
 
 
 class Progress(ProgressLine):
-    """A progress line for a benchmark, at most every ``every`` seconds (only on long runs)."""
+    """A progress line for a benchmark, at most every ``every`` seconds (only on long runs): ``wins``
+    are the games won, or with ``unit`` "positions" those solved exactly."""
 
-    def __init__(self, label: str, every: float = 2.0, stream: TextIO | None = None) -> None:
+    def __init__(self, label: str, every: float = 2.0, stream: TextIO | None = None, unit: str = "games") -> None:
         super().__init__(label, every, stream)
+        self.unit, self.counted = unit, "won" if unit == "games" else "exact"
 
     def __call__(self, done: int, total: int, wins: int) -> None:
         seconds = self.due(final=done >= total)
@@ -210,5 +216,67 @@ class Progress(ProgressLine):
             return
         rate = done / seconds
         eta = (total - done) / rate if rate else 0.0
-        self.show(f"{done}/{total} games, {wins / done:.1%} won, {rate:.0f} games/s, {eta:.0f}s left", end=done >= total)
+        self.show(f"{done}/{total} {self.unit}, {wins / done:.1%} {self.counted}, {rate:.0f} {self.unit}/s, {eta:.0f}s left",
+                  end=done >= total)
+
+
+@dataclass(frozen=True)
+class Positions:
+    """What a strategy made of seeded positions opened at scattered cells (``positions``)."""
+
+    strategy: str
+    level: str
+    opened: int
+    positions: int
+    exact: int  # positions given every unknown cell's exact chance (no approximation stood in)
+    certain: int  # cells called certainly safe or certainly a mine, over all positions
+    wrong: int  # of those, cells that were not: a solver bug
+    seconds: float
+    slowest: float
+
+    def as_dict(self) -> dict[str, object]:
+        return {"strategy": self.strategy, "level": self.level, "opened": self.opened, "positions": self.positions,
+                "exact": self.exact, "certain_cells": self.certain, "wrong": self.wrong,
+                "ms_per_position": round(1000 * self.seconds / self.positions, 3), "slowest_ms": round(1000 * self.slowest, 1)}
+
+    def row(self) -> str:
+        return (f"{self.strategy:<14}{self.level:<22}{self.opened:>7}{self.positions:>10}{self.exact:>7}"
+                f"{self.exact / self.positions:>9.2%}"
+                f"{self.certain / self.positions:>9.1f}{1000 * self.seconds / self.positions:>9.1f}{1000 * self.slowest:>9.0f}")
+
+    HEADER = (f"{'strategy':<14}{'level':<22}{'opened':>7}{'positions':>10}{'exact':>7}{'':>9}"
+              f"{'certain':>9}{'ms/pos':>9}{'slowest':>9}")
+
+
+def positions(level: Level, opened: int, count: int, seed: int, strategy: str = "best",
+              progress: Callable[[int, int, int], None] | None = None) -> Positions:
+    """Solve ``count`` positions: position ``i`` is game ``(seed, i)``'s layout (mines laid before
+    any click) with ``opened`` of its safe cells, chosen at random, showing their numbers and no
+    cascade. A game's own play opens the board in cascades, so its frontier is a chain; numbers
+    scattered like this (a game taken over part way, a position typed in) tie the rules into
+    webs, the hardest boards for exact enumeration."""
+    strat = get_strategy(strategy)
+    shape = (level.rows, level.cols)
+    exact = certain = wrong = 0
+    seconds = slowest = 0.0
+    for i in range(count):
+        game = Game(level, "none", (seed, i))
+        assert game.mines is not None
+        free = np.flatnonzero(~game.mines.ravel())
+        if not 0 < opened < len(free):
+            raise UsageError(f"--opened must be from 1 to {len(free) - 1} on {level}, which has {len(free)} safe cells")
+        rng = np.random.default_rng((seed, i, 2))
+        view = np.full(shape, COVERED, dtype=np.int8).ravel()
+        shown = rng.choice(free, size=opened, replace=False)
+        view[shown] = game.numbers.ravel()[shown]
+        start = time.perf_counter()
+        analysis = strat.analyse(Board(view.reshape(shape), level.mines), "none", rng, full=True)
+        took = time.perf_counter() - start
+        seconds, slowest = seconds + took, max(slowest, took)
+        exact += analysis.exact and analysis.probabilities is not None
+        certain += len(analysis.safe) + len(analysis.mines)
+        wrong += sum(bool(game.mines[c]) for c in analysis.safe) + sum(not game.mines[c] for c in analysis.mines)
+        if progress is not None:
+            progress(i + 1, count, exact)
+    return Positions(strategy, str(level), opened, count, exact, certain, wrong, seconds, slowest)
 

@@ -53,6 +53,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--jobs", type=NATURAL, default=1, help="processes to use (0: all cores)")
     b.add_argument("--layouts", type=Path, help="play the games of a layouts file instead")
     b.add_argument("--no-flags", action="store_true", help="do not flag certain mines")
+    b.add_argument("--opened", type=COUNT, metavar="CELLS", help="instead of playing: solve one position per game, "
+                   "CELLS of its safe cells opened at random (no cascades); count those solved exactly")
     b.add_argument("--json", action="store_true", help="print the figures as JSON")
     b.add_argument("--save", type=Path, metavar="FILE", help="write each game's result to FILE (one strategy)")
     b.add_argument("--against", type=Path, metavar="FILE",
@@ -75,10 +77,8 @@ def _parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="find the Minesweeper game on the screen and play it")
     pl.add_argument("--games", type=COUNT, default=1, help="games to play in a row (starts each new game itself)")
-    pl.add_argument(
-        "--level", choices=tuple(LEVELS),
-        help="switch the game to this level where it has keys for it (winemine, minegauler), else check the size",
-    )
+    pl.add_argument("--level", choices=tuple(LEVELS), help="switch the game to this level where it has keys for it "
+                    "(winemine, minegauler), else check the size")
     pl.add_argument("--mines", type=NATURAL, help="total mines, for a custom game")
     pl.add_argument("--skin", help="only look for this skin pack")
     pl.add_argument("--no-flags", action="store_true", help="never flag mines (fewer clicks)")
@@ -183,6 +183,10 @@ def _bench(ns: argparse.Namespace) -> int:
     layouts = read_layouts(ns.layouts) if ns.layouts else None
     level = layouts[0].level if layouts else parse_level(ns.level)
     rule = layouts[0].rule if layouts else ns.rule
+    if ns.opened:
+        runs = [bench.positions(level, ns.opened, ns.games, ns.seed, name, bench.Progress(name, unit="positions")) for name in names]
+        print(json.dumps([r.as_dict() for r in runs]) if ns.json else "\n".join([bench.Positions.HEADER, *(r.row() for r in runs)]))
+        return 1 if any(r.wrong for r in runs) else 0
     summaries = []
     for name in names:
         job = bench.Job(level, rule, name, ns.seed, flags=not ns.no_flags)

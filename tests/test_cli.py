@@ -46,6 +46,15 @@ def test_bench_pairs_a_run_with_one_saved_over_the_same_games(tmp_path: Path, ca
     assert "other games" in capsys.readouterr().err
 
 
+def test_bench_opened_solves_positions_and_counts_those_solved_exactly(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main("bench", "--opened", "60", "--games", "3", "--seed", "1", "--strategy", "best,hints", "--json") == 0
+    best, hints = json.loads(capsys.readouterr().out)
+    assert (best["positions"], best["exact"], best["wrong"], hints["exact"]) == (3, 3, 0, 0)
+    assert best["certain_cells"] >= hints["certain_cells"] > 0
+    assert main("bench", "--level", "beginner", "--opened", "80") == 1
+    assert "--opened must be from 1 to 70" in capsys.readouterr().err
+
+
 def test_bench_all_prints_one_row_per_strategy(capsys: pytest.CaptureFixture[str]) -> None:
     assert main("bench", "--level", "beginner", "--games", "10", "--strategy", "all") == 0
     out = capsys.readouterr().out

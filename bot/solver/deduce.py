@@ -30,6 +30,24 @@ def _reduce(rules: set[Rule] | list[Rule], safe: int, mines: int) -> set[Rule]:
     return out
 
 
+def settled(rules: tuple[Rule, ...] | list[Rule], safe: int, mines: int) -> list[Rule]:
+    """``rules`` with the cells known to be safe or mines taken out of them, and two rules of their
+    own for those cells ("none of these" and "all of these"): the same layouts, in parts that
+    share fewer cells. Known cells tie many rules into one part that is too large to enumerate;
+    taken out, it falls apart (most boards opened at random cells, not by cascades)."""
+    known = safe | mines
+    if not known:
+        return list(rules)
+    out: dict[Rule, None] = {}  # in order, each once (two that disagree both kept: no layout fits)
+    for rule in rules:
+        if cells := rule.cells & ~known:
+            out[Rule(cells, rule.mines - (rule.cells & mines).bit_count())] = None
+    for cells, count in ((safe, 0), (mines, mines.bit_count())):
+        if cells:
+            out[Rule(cells, count)] = None
+    return list(out)
+
+
 def _trivial(rules: set[Rule]) -> tuple[int, int]:
     safe = mines = 0
     for rule in rules:

@@ -215,7 +215,8 @@ class Best(Strategy):
             return self._result(safe, mines, _reveal(safe))
         budget = exact.Budget(self.budget)  # one allowance for the whole decision
         try:
-            sol = exact.probabilities(p, budget=budget)
+            known = sum(1 << p.index[cell] for cell in safe), sum(1 << p.index[cell] for cell in mines)
+            sol = exact.probabilities(p, deduce.settled(p.rules, *known), budget=budget)
             prob, is_exact, note = sol.probability, True, ""
             safe |= set(p.cells_of(sol.safe))
             mines |= set(p.cells_of(sol.mines))
