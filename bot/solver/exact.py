@@ -242,10 +242,11 @@ class _Enumerator:
                 self.open_at[i].append(j)
         # the counts the rules open at position i still need, as a memo key
         self.open_needs = [itemgetter(*js) if js else _nothing for js in self.open_at]
-        self.start = [r.mines for r in rules]
-        self.need = list(self.start)  # what each rule still needs, as the recursion goes
+        self.need = [r.mines for r in rules]  # what each rule still needs, as the recursion goes
         self.combs = [[math.comb(s, k) for k in range(s + 1)] for s in sizes]
-        self.memo: dict[tuple[int, object], dict[int, int]] = {}  # (position, open needs) -> layouts by mines
+        # (position, open needs) -> the layouts from there on by mines, and the ways on: for each
+        # number of mines the class there may hold, the next position's layouts (none dropped)
+        self.memo: dict[tuple[int, object], tuple[dict[int, int], list[tuple[int, object, dict[int, int]]]]] = {}
         self.spent = 0
 
     def _spend(self, work: int) -> None:
@@ -254,65 +255,48 @@ class _Enumerator:
             raise _Intrinsic
         self.budget.spend(work)
 
-    def _range(self, i: int) -> range:
-        """The numbers of mines class i may hold, by what its rules still need."""
-        lo, hi = 0, self.sizes[i]
-        need = self.need
-        for j, cap in zip(self.rules_of[i], self.cap_after[i]):
+    def count(self, i: int, key: object) -> dict[int, int]:
+        """The layouts of classes i.. that meet what the rules still need (``key``: those of the
+        rules open at i), by their mines."""
+        hit = self.memo.get((i, key))
+        if hit is not None:
+            return hit[0]
+        need, sizes = self.need, self.sizes
+        js = self.rules_of[i]
+        lo, hi = 0, sizes[i]
+        for j, cap in zip(js, self.cap_after[i]):
             lo = max(lo, need[j] - cap)
             hi = min(hi, need[j])
-        return range(lo, hi + 1)
-
-    def count(self, i: int) -> dict[int, int]:
-        """The layouts of classes i.. that meet what the rules still need, by their mines."""
-        if i == self.n:
-            return {0: 1}
-        need = self.need
-        key = (i, self.open_needs[i](need))
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit
-        js = self.rules_of[i]
         sums: dict[int, int] = {}
-        combs, unit = self.combs[i], self.units[i]
-        for k in self._range(i):
+        ways_on = []
+        combs, unit, last = self.combs[i], self.units[i], i + 1 == self.n
+        for k in range(lo, hi + 1):
             for j in js:
                 need[j] -= k
-            sub = self.count(i + 1)
+            ahead = () if last else self.open_needs[i + 1](need)
+            sub = _END if last else self.count(i + 1, ahead)
             for j in js:
                 need[j] += k
             self._spend(6 * (len(sub) + 1))  # a count costs a fresh table and key: six sums
+            if not sub:
+                continue
+            ways_on.append((k, ahead, sub))
             w, step = combs[k], k * unit
             for m, ways in sub.items():
                 sums[m + step] = sums.get(m + step, 0) + w * ways
-        self.memo[key] = sums
+        self.memo[i, key] = (sums, ways_on)
         return sums
 
     def layouts(self) -> Counts:
         """Every layout, by its mines: how many, and each class's mines summed over them."""
-        top = self.count(0)
+        top = self.count(0, ()) if self.n else _END
         totals = {m: [0] * self.n for m in top}
-        need = self.need
         reach: dict[object, dict[int, int]] = {(): {0: 1}}  # open needs at i -> layouts before i by mines
         for i in range(self.n):
-            js, opened = self.rules_of[i], self.open_at[i]
             combs, unit = self.combs[i], self.units[i]
             onward: dict[object, dict[int, int]] = {}
             for key, before in reach.items():
-                for j, v in zip(opened, key if isinstance(key, tuple) else (key,)):
-                    need[j] = v
-                for j in js:
-                    if j not in opened:
-                        need[j] = self.start[j]
-                for k in self._range(i):
-                    for j in js:
-                        need[j] -= k
-                    ahead_key = self.open_needs[i + 1](need)
-                    for j in js:
-                        need[j] += k
-                    after = self.memo[i + 1, ahead_key] if i + 1 < self.n else {0: 1}
-                    if not after:
-                        continue
+                for k, ahead_key, after in self.memo[i, key][1]:
                     self._spend(len(before) * (len(after) + 1))
                     w, step = combs[k], k * unit
                     ahead = onward.setdefault(ahead_key, {})
@@ -323,8 +307,10 @@ class _Enumerator:
                             for m_after, ways_after in after.items():
                                 totals[m + step + m_after][i] += ways * ways_after
             reach = onward
-        self.need = list(self.start)
         return {m: (ways, totals[m]) for m, ways in top.items()}
+
+
+_END = {0: 1}  # past the last class: one layout, no mines
 
 
 def probabilities(p: Problem, rules: list[Rule] | None = None, budget: Budget | None = None) -> Solution:
