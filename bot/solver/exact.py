@@ -236,12 +236,12 @@ class _Enumerator:
             for j in js:
                 first.setdefault(j, i)
                 last[j] = i
-        self.open_at: list[list[int]] = [[] for _ in range(n + 1)]  # rules with classes before i and at or after it
+        open_at: list[list[int]] = [[] for _ in range(n + 1)]  # rules with classes before i and at or after it
         for j in first:
             for i in range(first[j] + 1, last[j] + 1):
-                self.open_at[i].append(j)
+                open_at[i].append(j)
         # the counts the rules open at position i still need, as a memo key
-        self.open_needs = [itemgetter(*js) if js else _nothing for js in self.open_at]
+        self.open_needs = [itemgetter(*js) if js else _nothing for js in open_at]
         self.need = [r.mines for r in rules]  # what each rule still needs, as the recursion goes
         self.combs = [[math.comb(s, k) for k in range(s + 1)] for s in sizes]
         # (position, open needs) -> the layouts from there on by mines, and the ways on: for each
