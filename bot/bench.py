@@ -256,27 +256,32 @@ def positions(level: Level, opened: int, count: int, seed: int, strategy: str = 
     scattered like this (a game taken over part way, a position typed in) tie the rules into
     webs, the hardest boards for exact enumeration."""
     strat = get_strategy(strategy)
-    shape = (level.rows, level.cols)
     exact = certain = wrong = 0
     seconds = slowest = 0.0
     for i in range(count):
-        game = Game(level, "none", (seed, i))
-        assert game.mines is not None
-        free = np.flatnonzero(~game.mines.ravel())
-        if not 0 < opened < len(free):
-            raise UsageError(f"--opened must be from 1 to {len(free) - 1} on {level}, which has {len(free)} safe cells")
-        rng = np.random.default_rng((seed, i, 2))
-        view = np.full(shape, COVERED, dtype=np.int8).ravel()
-        shown = rng.choice(free, size=opened, replace=False)
-        view[shown] = game.numbers.ravel()[shown]
+        board, mines = scattered(level, opened, (seed, i))
         start = time.perf_counter()
-        analysis = strat.analyse(Board(view.reshape(shape), level.mines), "none", rng, full=True)
+        analysis = strat.analyse(board, "none", np.random.default_rng((seed, i, 3)), full=True)
         took = time.perf_counter() - start
         seconds, slowest = seconds + took, max(slowest, took)
         exact += analysis.exact and analysis.probabilities is not None
         certain += len(analysis.safe) + len(analysis.mines)
-        wrong += sum(bool(game.mines[c]) for c in analysis.safe) + sum(not game.mines[c] for c in analysis.mines)
+        wrong += sum(bool(mines[c]) for c in analysis.safe) + sum(not mines[c] for c in analysis.mines)
         if progress is not None:
             progress(i + 1, count, exact)
     return Positions(strategy, str(level), opened, count, exact, certain, wrong, seconds, slowest)
+
+
+def scattered(level: Level, opened: int, seed: tuple[int, int]) -> tuple[Board, np.ndarray]:
+    """Game ``seed``'s layout (mines laid before any click) with ``opened`` of its safe cells, chosen
+    at random, showing their numbers and no cascade: the board, and where the mines are."""
+    game = Game(level, "none", seed)
+    assert game.mines is not None
+    free = np.flatnonzero(~game.mines.ravel())
+    if not 0 < opened < len(free):
+        raise UsageError(f"--opened must be from 1 to {len(free) - 1} on {level}, which has {len(free)} safe cells")
+    view = np.full(game.mines.shape, COVERED, dtype=np.int8).ravel()
+    shown = np.random.default_rng((*seed, 2)).choice(free, size=opened, replace=False)
+    view[shown] = game.numbers.ravel()[shown]
+    return Board(view.reshape(game.mines.shape), level.mines), game.mines
 

@@ -223,6 +223,22 @@ def test_the_whole_board_check_agrees_with_brute_force_on_misread_numbers() -> N
     assert refused >= 10 and accepted >= 3  # both kinds were tried
 
 
+def test_the_whole_board_check_of_scattered_numbers_takes_the_certain_cells_out_to_count_layouts() -> None:
+    """Numbers scattered over an expert board tie its rules into one part too large to enumerate
+    as it is; with the cells deduction finds certain taken out, the check counts the layouts and
+    refuses a mine count below any that fits (deduction alone let 40 pass)."""
+    from bot.solver import check_layout
+
+    board, mines = bench.scattered(LEVELS["expert"], 120, (1, 3))
+    with pytest.raises(exact.TooComplex):
+        for group in exact.components(problem(board).rules):
+            exact.enumerate_component(group, exact.Budget())
+    check_layout(board)
+    with pytest.raises(InconsistentBoard, match="the mine count cannot be met"):
+        check_layout(Board(board.cells, 60))
+    assert int(mines.sum()) == 99
+
+
 def test_a_fully_covered_board_gets_its_mine_count_checked_and_true_probabilities() -> None:
     """2x2: four mines is no move (each cell a mine), five do not fit, none make every cell safe;
     under each first-click rule the first click's chance is what the rule makes it (the safe rule

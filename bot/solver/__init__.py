@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from bot.board import Board
@@ -36,7 +38,9 @@ def check_layout(board: Board, work: int = exact.DEFAULT_BUDGET) -> None:
     """Raise :class:`InconsistentBoard` where no mine layout fits the whole board: its numbers, its
     flags and its mine count. A misread number (a 6 taken for a 5) can look fine to each of its
     neighbours and still leave no layout; the message names the numbers that cannot all be right.
-    A part too large to enumerate within ``work`` is checked as far as deduction goes.
+    A part too large to enumerate within ``work`` is enumerated again with the cells deduction finds
+    certain taken out of the rules (they tie scattered numbers into one part); still too large, it
+    is checked as far as deduction goes.
 
     >>> check_layout(Board.parse("1#1\\n###", mines=1))
     >>> check_layout(Board.parse("131\\n###"))  # each number alone could be right
@@ -60,4 +64,6 @@ def check_layout(board: Board, work: int = exact.DEFAULT_BUDGET) -> None:
                 )
         exact.probabilities(p, budget=budget)  # the mine count
     except exact.TooComplex:
-        deduce.hints(p)
+        safe, mines = deduce.hints(p)
+        with contextlib.suppress(exact.TooComplex):
+            exact.probabilities(p, deduce.settled(p.rules, safe, mines), budget=exact.Budget(work))
