@@ -229,14 +229,13 @@ def test_the_whole_board_check_of_scattered_numbers_takes_the_certain_cells_out_
     refuses a mine count below any that fits (deduction alone let 40 pass)."""
     from bot.solver import check_layout
 
-    board, mines = bench.scattered(LEVELS["expert"], 120, (1, 3))
+    board, _ = bench.scattered(LEVELS["expert"], 120, (1, 3))
     with pytest.raises(exact.TooComplex):
         for group in exact.components(problem(board).rules):
             exact.enumerate_component(group, exact.Budget())
     check_layout(board)
     with pytest.raises(InconsistentBoard, match="the mine count cannot be met"):
         check_layout(Board(board.cells, 60))
-    assert int(mines.sum()) == 99
 
 
 def test_a_fully_covered_board_gets_its_mine_count_checked_and_true_probabilities() -> None:
