@@ -62,7 +62,11 @@ class Sight:
         for _ in range(STABLE_TRIES):
             self.mouse.park(*self.park)
             self.image = self.settler.settled(self.image if counted else None, self.settler.quiet if quiet is None else quiet)
-            if (gone := self.guard.gone(self.image)) is not None:  # the window moved, is covered or closed
+            if (gone := self.guard.gone(self.image)) is not None:  # the window moved, is covered or closed;
+                time.sleep(SETTLE)  # or a frame of something drawn across the board read so: gone if still so
+                self.image = self.screen.settled(self.region, quiet=SETTLE)
+                gone = self.guard.gone(self.image)
+            if gone is not None:
                 raise BoardGone(f"the board is no longer where it was: {gone} (the screen is saved in {self.save_screen()}); "
                                 "bring the game back, or start it again, and run minebot again")
             known = len(self.book)
