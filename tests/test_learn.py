@@ -1063,9 +1063,9 @@ class _FlickerGame(DrawnGame):
 
 def test_a_board_that_shows_elsewhere_for_one_reading_is_read_again_not_called_moved() -> None:
     """kmines, learnt at intermediate in a full test run, stopped with "the board is no longer where
-    it was: its cells are 19x18.011 px apart now, not 18x18" in its first game: a reading taken
-    while something was drawn over the board. The learner now reads again SETTLE later before it
-    says the board moved (a window moved for good still stops the run: the test above)."""
+    it was: its cells are 19x18.011 px apart now, not 18x18" in its first game, most likely a
+    reading taken while something was drawn over the board. The learner now reads again SETTLE
+    later before it says the board moved (a window moved for good still stops the run: the test above)."""
     drawn = _FlickerGame("classic98", "beginner", 3)
     learner = _learner(drawn)
     (result,) = _play(learner, 1)
