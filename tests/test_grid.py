@@ -578,6 +578,17 @@ def test_a_board_laid_out_anew_is_not_where_it_was() -> None:
     assert lattice_moved(moved, grid) is not None and "about +7 px across and +5 px down" in lattice_moved(moved, grid)
 
 
+def test_a_board_under_kmines_won_banner_is_where_it_was() -> None:
+    """A CI run (2026-11-27) learning kmines at intermediate stopped at the end of its second game,
+    won, with "its cells are 17.149x17.984 px apart now, not 18x18": its "Congratulations! You have
+    won!" read as a lattice of 8x5 cells, found before the board's own 16x16 where it was (the two
+    grabs here: the end of game 1, and the learner's last screen in game 2)."""
+    from bot.vision.grid import lattice_moved
+
+    before, banner = (load_image(ROOT / f"fixtures/kmines/won-banner/{n}.png") for n in ("game-1-end", "game-2-end"))
+    assert lattice_moved(banner, find_grid(before)) is None
+
+
 def test_no_screenshot_of_a_board_says_it_moved_from_where_another_of_the_same_board_position_was() -> None:
     """Fresh, in play, won, lost, under the game's end drawn over it (kmines' "You have lost.", a
     pointer's highlight): every pair of screenshots whose boards lie at one place keeps the board

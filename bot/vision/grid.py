@@ -378,21 +378,28 @@ NOTHING_THERE = "no board shows where it was"
 
 
 def lattice_moved(image: np.ndarray, geo: Geometry) -> str | None:
-    """How the board shows in ``image``, in words, when the best lattice there that overlaps
-    ``geo``'s board is not it (another pitch, or cells elsewhere: the window moved, or the game laid
-    its cells out anew, as Tk buttons that widen when a digit shows on them do), or NOTHING_THERE
-    where no lattice overlaps it (a window over it, or the game's end drawn over all of it); None
-    where one shows the board, or part of it (the rest hidden), where it was."""
-    for b in (board.geometry for board in find_grids(image)):
-        if not _overlap(geo, b):
-            continue
+    """How the board shows in ``image``, in words, when the lattices there that overlap ``geo``'s
+    board say it is not where it was (another pitch, or cells elsewhere: the window moved, or the
+    game laid its cells out anew, as Tk buttons that widen when a digit shows on them do), or
+    NOTHING_THERE where none overlaps it (a window over it, or the game's end drawn over all of
+    it); None where one shows the board, or part of it (the rest hidden), where it was. A lattice
+    of the board's rows and columns says where it is; else a part of the board where it was wins
+    over a lattice read off something drawn across it (kmines' "Congratulations! You have won!"
+    read as a lattice 8x5 cells 17.149x17.984 px apart, found before the board's own, and stopped
+    the learner in a CI run), and the words are the best other lattice's."""
+    said = NOTHING_THERE
+    overlapping = [b for b in (board.geometry for board in find_grids(image)) if _overlap(geo, b)]
+    whole = [b for b in overlapping if (b.rows, b.cols) == (geo.rows, geo.cols)]
+    for b in whole[:1] or overlapping:
         if not _same_pitch(geo, b):
-            return f"its cells are {b.pitch[0]:g}x{b.pitch[1]:g} px apart now, not {geo.pitch[0]:g}x{geo.pitch[1]:g}"
-        steps = [(b.origin[axis] - geo.origin[axis]) / geo.pitch[axis] for axis in (0, 1)]
-        if (b.rows, b.cols) != (geo.rows, geo.cols):  # a part of the board (the rest hidden) lies on its lattice
-            steps = [s - round(s) for s in steps]
-        if all(abs(s) * geo.pitch[axis] <= max(2.5, 0.2 * geo.pitch[axis]) for axis, s in enumerate(steps)):
-            return None
-        dx, dy = (round(b.origin[axis] - geo.origin[axis]) for axis in (0, 1))
-        return f"its cells show about {dx:+d} px across and {dy:+d} px down from where they were"
-    return NOTHING_THERE
+            words = f"its cells are {b.pitch[0]:g}x{b.pitch[1]:g} px apart now, not {geo.pitch[0]:g}x{geo.pitch[1]:g}"
+        else:
+            steps = [(b.origin[axis] - geo.origin[axis]) / geo.pitch[axis] for axis in (0, 1)]
+            if (b.rows, b.cols) != (geo.rows, geo.cols):  # a part of the board (the rest hidden) lies on its lattice
+                steps = [s - round(s) for s in steps]
+            if all(abs(s) * geo.pitch[axis] <= max(2.5, 0.2 * geo.pitch[axis]) for axis, s in enumerate(steps)):
+                return None
+            dx, dy = (round(b.origin[axis] - geo.origin[axis]) for axis in (0, 1))
+            words = f"its cells show about {dx:+d} px across and {dy:+d} px down from where they were"
+        said = words if said == NOTHING_THERE else said
+    return said
