@@ -385,7 +385,7 @@ def lattice_moved(image: np.ndarray, geo: Geometry) -> str | None:
     it); None where one shows the board, or part of it (the rest hidden), where it was. A lattice
     of the board's rows and columns says where it is; else a part of the board where it was wins
     over a lattice read off something drawn across it (kmines' "Congratulations! You have won!"
-    read as a lattice 8x5 cells 17.149x17.984 px apart, found before the board's own, and stopped
+    read as a lattice of 8x5 cells 17.149x17.984 px apart, found before the board's own, stopped
     the learner in a CI run), and the words are the best other lattice's."""
     said = NOTHING_THERE
     overlapping = [b for b in (board.geometry for board in find_grids(image)) if _overlap(geo, b)]
