@@ -378,15 +378,10 @@ NOTHING_THERE = "no board shows where it was"
 
 
 def lattice_moved(image: np.ndarray, geo: Geometry) -> str | None:
-    """How the board shows in ``image``, in words, when the lattices there that overlap ``geo``'s
-    board say it is not where it was (another pitch, or cells elsewhere: the window moved, or the
-    game laid its cells out anew, as Tk buttons that widen when a digit shows on them do), or
-    NOTHING_THERE where none overlaps it (a window over it, or the game's end drawn over all of
-    it); None where one shows the board, or part of it (the rest hidden), where it was. A lattice
-    of the board's rows and columns says where it is; else a part of the board where it was wins
-    over a lattice read off something drawn across it (kmines' "Congratulations! You have won!"
-    read as a lattice of 8x5 cells 17.149x17.984 px apart, found before the board's own, stopped
-    the learner in a CI run), and the words are the best other lattice's."""
+    """How the board shows in ``image``, in words, where the lattices that overlap ``geo``'s board say
+    it is not where it was (another pitch, or cells elsewhere); NOTHING_THERE where none overlaps it;
+    None where one shows it, or a part of it, where it was. One of the board's rows and columns decides;
+    else a part of it where it was wins over a lattice drawn across it (kmines' won banner, docs/vision)."""
     said = NOTHING_THERE
     overlapping = [b for b in (board.geometry for board in find_grids(image)) if _overlap(geo, b)]
     whole = [b for b in overlapping if (b.rows, b.cols) == (geo.rows, geo.cols)]
