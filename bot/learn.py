@@ -244,9 +244,10 @@ class Learner:
                 tally.clicks += len(safe)
                 on_safe = state == "lost" and not guessed
                 continue
-            if not np.isin(looks, self.looks.covered()).any():
-                # nothing covered and no loss shown: every safe cell is open (xdemineur is won once
-                # its last mine is flagged, and the flags' clicks do not report a win); no guess
+            covered = np.isin(looks, self.looks.covered())
+            if all((int(r), int(c)) in certain_mines for r, c in np.argwhere(covered)):
+                # every covered cell a mine (none: xdemineur is won once its last mine is flagged, and
+                # the flags' clicks do not report a win; all, with flags off): every safe cell is open
                 state = "won"
                 break
             cell = pick if pick is not None else self._guess(naming, looks)
@@ -331,12 +332,14 @@ class Learner:
 
     def fresh_within(self, seconds: float) -> bool:
         """Whether a new game shows within ``seconds``: a board that can be a new game's (see Looks.could_be_new)
-        and is not the last game's (a game like xdemineur opens an area of a new game itself)."""
-        last = self.sight.shown
+        with a cell covered that the last reading showed open (a game like xdemineur opens an area of a new
+        game itself). Not merely another board: nicegui-minesweeper's "You won!", drawn over a won board
+        with no flags after the last reading, made it look new; what is drawn over a board covers no cell."""
+        last, covered = self.sight.shown, self.looks.covered()
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             looks = self.read()
-            if self.looks.could_be_new(looks) and (last is None or not np.array_equal(looks, last)):
+            if self.looks.could_be_new(looks) and (last is None or (np.isin(looks, covered) & ~np.isin(last, covered)).any()):
                 return True
             time.sleep(0.1)
         return False
