@@ -68,7 +68,8 @@ def first_click(board: Board, rule: FirstClickRule) -> Cell:
     Measured (rule ``opening``): beginner, 20,000 games per cell: (1,1) 96.79%, (2,2) 97.06%,
     (3,3) 96.79%; expert, 6,000 games per cell: (1,1) 51.8%, (2,2) 53.7%, (3,3) 54.1% (the last
     two within noise of each other; paired over 20,000 expert games on 2026-11-24, (3,3) won 5
-    fewer than (2,2)).
+    fewer than (2,2); on 4,000 on 2026-11-27, (2,3) -13, (3,2) +9, (1,2) -39, (2,1) -40, (3,4) -30,
+    (4,4) -44).
     """
     if rule == "opening":
         return (min(2, board.rows - 1), min(2, board.cols - 1))
