@@ -16,10 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from bot.errors import ScreenError
 from bot.userdata import cache_dir
+
+if TYPE_CHECKING:
+    from bot.devices.windows import SendInput
 
 KEYS_SEEN_WITHIN = 0.5  # s for the press listener to see the bot's own key presses
 
@@ -86,7 +89,10 @@ class PressCount:
     """Key and mouse-button presses that reach the X server from any client, counted as they happen,
     and where the pointer moved, by a thread listening through the RECORD extension: a key tapped
     between two clicks is seen though it is up again by the next click (a poll of the keyboard's
-    state misses it), and so is a pointer moved just before the bot moves it to its next cell."""
+    state misses it), and so is a pointer moved just before the bot moves it to its next cell. It
+    sees the bot's own presses too (``sees_own``): the mouse counts those it makes."""
+
+    sees_own = True
 
     def __init__(self) -> None:
         from Xlib import X
@@ -124,8 +130,28 @@ class PressCount:
         threading.Thread(target=data.record_enable_context, args=(self._context, count), daemon=True).start()
 
 
-def _press_count() -> PressCount | None:
-    """A listener counting every key and button press and following the pointer (X11 with RECORD), or None."""
+class Listener(Protocol):
+    """Key and button presses counted as they happen, and where the pointer went: PressCount (X11),
+    HookCount (Windows, bot/devices/windows.py), which counts only the user's (``sees_own`` False)."""
+
+    sees_own: bool
+    keys: int
+    buttons: int
+    moves: deque[tuple[int, int]]
+
+
+def _press_count() -> Listener | None:
+    """A listener counting every key and button press and following the pointer (X11 with RECORD,
+    Windows' low-level hooks), or None (with a word on stderr where hooks were expected)."""
+    if sys.platform == "win32":
+        from bot.devices.windows import HookCount
+
+        try:
+            return HookCount()
+        except OSError as exc:
+            print(f"minebot: the input hooks could not be installed ({exc}); a key is seen only by polling "
+                  "now, and a tap between two clicks may be missed", file=sys.stderr)
+            return None
     if not sys.platform.startswith("linux"):
         return None
     try:
@@ -162,13 +188,36 @@ def _key_watch() -> Callable[[], bool] | None:
         _x_authority()
         display = Display()
         return lambda: any(display.query_keymap())
-    if sys.platform == "win32":
+    if sys.platform == "win32":  # where the hooks could not be installed
         import ctypes
 
         state = ctypes.windll.user32.GetAsyncKeyState  # type: ignore[attr-defined]
-        # bit 15: down now; bit 0: pressed since the last call (a tap between two clicks)
-        return lambda: any(state(code) & 0x8001 for code in range(8, 256))
+        # bit 15: down now; bit 0: pressed since the last call (a tap between two clicks). The latter is
+        # kept from before minebot started until somebody asks (the Enter that launched it): asked once
+        # here, and a key held since the start counts only once it was let go and pressed again
+        held = {code for code in range(8, 256) if state(code) & 0x8000}
+
+        def pressed() -> bool:
+            new = False
+            for code in range(8, 256):
+                now = state(code)
+                if now & 0x8000 == 0:
+                    held.discard(code)
+                new |= bool(now & 0x0001) or (bool(now & 0x8000) and code not in held)
+            return new
+
+        return pressed
     return None
+
+
+def _sender() -> SendInput | None:
+    """On Windows, minebot's own input sent with SendInput and tagged, so that the hooks tell it from
+    the user's (bot/devices/windows.py); elsewhere None: pyautogui sends it."""
+    if sys.platform != "win32":
+        return None
+    from bot.devices.windows import SendInput
+
+    return SendInput()
 
 
 class LiveMouse:
@@ -184,6 +233,7 @@ class LiveMouse:
         self.ratio = ratio
         self._expected: tuple[int, int] | None = None
         self._presses = presses or _press_count()
+        self._send = _sender()
         self._own_keys = self._own_buttons = 0  # the presses the bot made itself
         self._own_moves: deque[tuple[int, int]] = deque(maxlen=16)  # where the bot last moved the pointer
         self._keys_down = None if self._presses else _key_watch()
@@ -193,9 +243,10 @@ class LiveMouse:
 
     def check_user(self) -> None:
         if self._presses is not None:
-            if self._presses.keys > self._own_keys:
+            own = self._presses.sees_own  # else every press it counts is somebody else's
+            if self._presses.keys > (self._own_keys if own else 0):
                 raise ScreenError("a key was pressed: stopped; run minebot again to go on")
-            if self._presses.buttons > self._own_buttons:
+            if self._presses.buttons > (self._own_buttons if own else 0):
                 raise ScreenError("a mouse button was pressed (not by minebot): stopped; run minebot again to go on")
             while self._presses.moves:
                 x, y = self._presses.moves.popleft()
@@ -214,7 +265,10 @@ class LiveMouse:
         px, py = self._point(x, y)
         self._own_buttons += 2 if button == "both" else 1  # counted before they are sent: never behind
         self._own_moves.append((px, py))
-        if button == "both":
+        if self._send is not None:
+            self._send.move(px, py)
+            self._send.click(button)
+        elif button == "both":
             self._gui.moveTo(px, py)
             self._gui.mouseDown(button="left")
             self._gui.mouseDown(button="right")
@@ -228,7 +282,10 @@ class LiveMouse:
         self.check_user()
         px, py = self._point(x, y)
         self._own_moves.append((px, py))
-        self._gui.moveTo(px, py)
+        if self._send is not None:
+            self._send.move(px, py)
+        else:
+            self._gui.moveTo(px, py)
         self._expected = (px, py)
 
     def park_if_within(self, region: tuple[float, float, float, float], x: float, y: float) -> bool:
@@ -246,7 +303,9 @@ class LiveMouse:
         type, such as ``KP_3`` (gnome-mines' size keys)."""
         self.check_user()
         self._own_keys += len(keys.split("+"))
-        if "+" not in keys and len(keys) > 1 and keys.lower() not in self._gui.KEYBOARD_KEYS:
+        if self._send is not None:
+            self._send.keys(keys)
+        elif "+" not in keys and len(keys) > 1 and keys.lower() not in self._gui.KEYBOARD_KEYS:
             if not sys.platform.startswith("linux"):
                 raise ScreenError(f"cannot type the key {keys!r} here (X11 only); do it by hand and run minebot again")
             _type_keysym(keys)
@@ -255,7 +314,7 @@ class LiveMouse:
         if self._keys_down is not None:  # a watch that tells presses since it last asked: not these
             time.sleep(KEYS_SEEN_WITHIN / 10)
             self._keys_down()
-        if self._presses is not None:  # the listener sees them a moment later; a shifted key counts more
+        if self._presses is not None and self._presses.sees_own:  # it sees them a moment later; a shifted key counts more
             deadline = time.perf_counter() + KEYS_SEEN_WITHIN
             while self._presses.keys < self._own_keys and time.perf_counter() < deadline:
                 time.sleep(0.005)

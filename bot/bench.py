@@ -214,7 +214,7 @@ class Progress(ProgressLine):
         seconds = self.due(final=done >= total)
         if seconds is None:
             return
-        rate = done / seconds
+        rate = done / seconds if seconds > 0 else 0.0
         eta = (total - done) / rate if rate else 0.0
         self.show(f"{done}/{total} {self.unit}, {wins / done:.1%} {self.counted}, {rate:.0f} {self.unit}/s, {eta:.0f}s left",
                   end=done >= total)

@@ -228,7 +228,7 @@ def _solve(ns: argparse.Namespace) -> int:
     try:
         text = sys.stdin.read() if ns.board == "-" else Path(ns.board).read_text()
     except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else "not a text file"
+        why = "a folder, not a file" if Path(ns.board).is_dir() else exc.strerror if isinstance(exc, OSError) else "not a text file"
         raise UsageError(f"cannot read the board {ns.board}: {why}; give a text file of rows of # F ? 0-8 * X x") from None
     board = Board.parse(text, mines=ns.mines)
     analysis = solve(board, ns.strategy, ns.rule, np.random.default_rng(0))

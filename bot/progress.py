@@ -9,16 +9,19 @@ from typing import TextIO
 
 
 class ProgressLine:
+    """Timed by time.perf_counter: Windows' time.monotonic() moves in 16 ms steps, so a run's first
+    seconds may read 0."""
+
     def __init__(self, label: str, every: float, stream: TextIO | None = None) -> None:
         self.label, self.every = label, every
         self.stream = stream if stream is not None else sys.stderr
-        self.start = self.last = time.monotonic()
+        self.start = self.last = time.perf_counter()
         self.width = 0
 
     def due(self, final: bool = False) -> float | None:
         """The seconds since the start if a line is due now (``final``: the run's last, due
         whenever the run has been long), else None."""
-        now = time.monotonic()
+        now = time.perf_counter()
         if now - self.start < self.every or (now - self.last < self.every and not final):
             return None
         self.last = now

@@ -42,10 +42,11 @@ def test_the_solver_imports_no_screen_mouse_vision_or_simulator(module: str) -> 
     assert not wrong, f"{module} imports {sorted(wrong)}"
 
 
-@pytest.mark.parametrize("module", ["bot.vocabulary", "bot.errors", "bot.capture", "bot.actuator", "bot.board"])
+@pytest.mark.parametrize("module", ["bot.vocabulary", "bot.errors", "bot.capture", "bot.actuator", "bot.board", "bot.devices.windows"])
 def test_the_ground_floors_import_nothing_above_them(module: str) -> None:
     ground = {"bot.vocabulary": ("bot.errors",), "bot.errors": (), "bot.capture": ("bot.errors",),
-              "bot.actuator": ("bot.errors", "bot.userdata"), "bot.board": ("bot.errors", "bot.vocabulary")}[module]
+              "bot.actuator": ("bot.errors", "bot.userdata", "bot.devices"), "bot.board": ("bot.errors", "bot.vocabulary"),
+              "bot.devices.windows": ("bot.errors",)}[module]
     wrong = {m for m in _imports(MODULES[module]) if not _allowed(module, m, ground)}
     assert not wrong, f"{module} imports {sorted(wrong)}"
 

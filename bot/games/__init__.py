@@ -51,9 +51,11 @@ class RunningGame:
         self.close()
 
 
-def start_game(name: str, level: str, workdir: Path, scale: float = 1.0, shift: int = 0) -> RunningGame:
+def start_game(name: str, level: str, workdir: Path, scale: float = 1.0, shift: int = 0,
+               env: dict[str, str] | None = None) -> RunningGame:
     """Start a game at a standard level on the current DISPLAY and move its window to WINDOW_AT
-    plus ``shift`` px each way; a web game at device scale ``scale`` (browser zoom)."""
+    plus ``shift`` px each way; a web game at device scale ``scale`` (browser zoom). ``env``: settings
+    of the caller's for its environment (winemine's WINEPREFIX and WINEDEBUG)."""
     if name not in GAMES:
         raise UsageError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
     launcher = GAMES[name]
@@ -62,7 +64,9 @@ def start_game(name: str, level: str, workdir: Path, scale: float = 1.0, shift: 
     if scale != 1.0 and not launcher.web:
         raise UsageError(f"{name} is not a web game: its scale is its own (--scale is for web games)")
     # not what importing OpenCV points Qt at (its own plugins): a Qt game would load those and fail
+    given = env or {}
     env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM_PLUGIN_PATH", "QT_QPA_FONTDIR", "QT_PLUGIN_PATH")}
+    env.update(given)
     workdir.mkdir(parents=True, exist_ok=True)
     argv = launcher.command(level, workdir, env, scale)
     log = workdir / f"{name}.log"

@@ -70,7 +70,10 @@ class Winemine(Launcher):
     name, window_name, new_game_key, programs = "winemine", "^WineMine$", "F2", ("wine",)
 
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
-        env.update(WINEPREFIX=str(workdir / "wine"), WINEDEBUG="-all")
+        # a prefix of the run's own, unless the caller gave one (the Windows tier: the prefix its
+        # Windows Python runs in, so that both share one wineserver)
+        env.setdefault("WINEPREFIX", str(workdir / "wine"))
+        env.setdefault("WINEDEBUG", "-all")
         size = LEVELS[level]
         values = {
             "Difficulty": list(LEVELS).index(level), "Height": size.rows, "Width": size.cols, "Mines": size.mines,

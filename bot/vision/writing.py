@@ -121,4 +121,4 @@ def add_board(folder: Path, cells: list[np.ndarray], rows: int, cols: int) -> st
     n = cells[0].shape[0]
     cv2.imwrite(str(path), np.stack(cells).reshape(rows, cols, n, n, 3).swapaxes(1, 2).reshape(rows * n, cols * n, 3))
     _load_pack.cache_clear()
-    return str(path.relative_to(folder))
+    return path.relative_to(folder).as_posix()  # as pack.json keeps it, on Windows too
