@@ -93,6 +93,7 @@ class PressCount:
     sees the bot's own presses too (``sees_own``): the mouse counts those it makes."""
 
     sees_own = True
+    echoes = 16  # of the bot's last moves, how many a move it sees may still be (it sees them at once)
 
     def __init__(self) -> None:
         from Xlib import X
@@ -135,6 +136,7 @@ class Listener(Protocol):
     HookCount (Windows, bot/devices/windows.py), which counts only the user's (``sees_own`` False)."""
 
     sees_own: bool
+    echoes: int
     keys: int
     buttons: int
     moves: deque[tuple[int, int]]
@@ -235,7 +237,8 @@ class LiveMouse:
         self._presses = presses or _press_count()
         self._send = _sender()
         self._own_keys = self._own_buttons = 0  # the presses the bot made itself
-        self._own_moves: deque[tuple[int, int]] = deque(maxlen=16)  # where the bot last moved the pointer
+        # where the bot last moved the pointer: a move seen there is its own, or its echo
+        self._own_moves: deque[tuple[int, int]] = deque(maxlen=self._presses.echoes if self._presses else 16)
         self._keys_down = None if self._presses else _key_watch()
 
     def _point(self, x: float, y: float) -> tuple[int, int]:

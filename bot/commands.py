@@ -255,7 +255,7 @@ def _report(ns: argparse.Namespace, index: int, table: LiveTable, pack: SkinPack
         print(json.dumps({
             "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3),
             "guesses": result.guesses, "readings": result.decisions, "clicks": result.clicks,
-            "chords": result.chords,
+            "chords": result.chords, "presses": table.presses,  # clicks sent: the guard holds back some planned
             "lost_on_certain": result.lost_on_certain, "final_matches_screen": matches,
             "board": str(board).splitlines() if board is not None else [],
         }), flush=True)

@@ -101,6 +101,7 @@ class LiveTable:
         # since the last reading: (a cell that must change, the cell clicked for it, the button)
         self._acted: list[tuple[Cell, Cell, str]] = []
         self._pressed_at = 0.0  # when the last click was sent
+        self.presses = 0  # clicks sent on cells this game (the guard holds back some of those planned)
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
         self._covered_at_end = False  # the game drew its end over the board (a dialog): see reveal_many
         self.proven = False  # the pack has read a cell other than a covered one here (see commands.play)
@@ -219,6 +220,7 @@ class LiveTable:
             x, y = self.geometry.centre(cell)
             self.mouse.click(x, y, button)  # type: ignore[arg-type]
             self._pressed_at = time.perf_counter()
+            self.presses += 1
         return not self.guard.halted
 
     def _click(self, cell: Cell, button: str) -> None:
@@ -303,6 +305,7 @@ class LiveTable:
         """Start the next game: click the face where the game has one, else press ``key``. Where
         the game drew its end over the board (a best-times dialog), Return first: its default button."""
         assert self.image is not None
+        self.presses = 0
         if self._covered_at_end:  # winemine: a name for the best times, then the best times
             self._covered_at_end = False
             for _ in range(DIALOGS_AT_END):

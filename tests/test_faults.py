@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.games import RunningGame, start_game, virtual_display
+from tests.figures import record
 
 # python-xlib leaves its Xauthority file open (a ResourceWarning when collected)
 pytestmark = [pytest.mark.e2e, pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")]
@@ -84,11 +85,11 @@ class Faults:
     """What a user does, done through an X connection of the test's own (in well under a
     millisecond, between two clicks of a batch)."""
 
-    def __init__(self, game: RunningGame) -> None:
+    def __init__(self, game: RunningGame, pitch: int = 21) -> None:  # xdemineur's cells (fixtures/xdemineur)
         from Xlib import X
         from Xlib.display import Display
 
-        self.game, self.X, self.display = game, X, Display()
+        self.game, self.X, self.display, self.pitch = game, X, Display(), pitch
         self.window = self.display.create_resource_object("window", int(game.window))
         screen = self.display.screen()  # an unmapped window of our own, to read the server's clock by
         self.clock = screen.root.create_window(0, 0, 1, 1, 0, screen.root_depth, event_mask=X.PropertyChangeMask)
@@ -122,7 +123,7 @@ class Faults:
 
     def window_moved_one_cell(self) -> None:
         at = self.window.get_geometry()
-        self.window.configure(x=at.x + PITCH)
+        self.window.configure(x=at.x + self.pitch)
         self.display.sync()
 
     def window_covered(self) -> None:
@@ -143,8 +144,6 @@ class Faults:
     def close(self) -> None:
         self.display.close()
 
-
-PITCH = 21  # px: xdemineur's cells (fixtures/xdemineur)
 
 FAULTS = {  # what the bot says then
     "key_tap": "a key was pressed",
@@ -193,7 +192,7 @@ def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(fault: str, learn
     assert bot.returncode != 0, err[-2000:]
     assert (LEARNING_FAULTS if learning else FAULTS)[fault] in err.strip().splitlines()[-1], err[-2000:]
     gap = 1000 * (done - presses.times[FAULT_AFTER - 1])
-    print(f"{fault}: {len(presses.times)} presses in all, {late} after the fault ({gap:.1f} ms after press {FAULT_AFTER}); "
+    record(f"x11 {fault}{' (learning)' if learning else ''}: {len(presses.times)} presses in all, {late} after the fault ({gap:.1f} ms after press {FAULT_AFTER}); "
           f"the bot said: {err.strip().splitlines()[-1]}")
     assert late <= 1, f"{late} presses reached the server after the fault ({fault})"
     games = [json.loads(line) for line in out.splitlines()]

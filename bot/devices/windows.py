@@ -92,6 +92,11 @@ class HookCount:
     cannot be installed."""
 
     sees_own = False
+    # Under Wine, SetCursorPos warps the X pointer, and the game's process, which gets the X motion
+    # event, hands it back as a user's move (untagged, not even injected) when it next reads its
+    # events: up to many clicks later while it redraws. A move to where minebot put the pointer within
+    # its last ``echoes`` moves is taken for such an echo; one elsewhere stops it.
+    echoes = 256
 
     def __init__(self) -> None:
         self.keys = self.buttons = 0
