@@ -3,10 +3,9 @@ cache folder and MINEBOT_HIDE_SKINS are replaced by empty folders of the test's 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
-
-import sys
 
 import pytest
 
