@@ -67,8 +67,15 @@ class Trace:
 
 
 def _wine(*args: str) -> None:
+    """A Wine command in the rig's prefix, tried again where it fails (`wine reg add` failed once as
+    the wineserver of the game before went away), then the prefix's wineserver waited for."""
     env = {**os.environ, "WINEPREFIX": str(RIG / "prefix"), "WINEDEBUG": "-all"}
-    subprocess.run(["wine", *args], env=env, capture_output=True, timeout=120, check=True)
+    for _ in range(3):
+        done = subprocess.run(["wine", *args], env=env, capture_output=True, text=True, errors="replace", timeout=120)
+        if done.returncode == 0:
+            break
+        time.sleep(2)
+    assert done.returncode == 0, f"wine {' '.join(args)}: exit {done.returncode}: {done.stdout[-500:]}{done.stderr[-500:]}"
     subprocess.run(["wineserver", "-w"], env=env, timeout=120, check=True)  # written to the prefix
 
 

@@ -94,9 +94,10 @@ class HookCount:
     sees_own = False
     # Under Wine, SetCursorPos warps the X pointer, and the game's process, which gets the X motion
     # event, hands it back as a user's move (untagged, not even injected) when it next reads its
-    # events: up to many clicks later while it redraws. A move to where minebot put the pointer within
-    # its last ``echoes`` moves is taken for such an echo; one elsewhere stops it.
-    echoes = 256
+    # events: on a busy machine a game's worth of clicks later (a run saw a cell of the game before
+    # come back past 256 moves). A move to any point minebot put the pointer at is taken for such
+    # an echo; one elsewhere stops it (and a pointer left elsewhere stops it at the next click).
+    echoes = None
 
     def __init__(self) -> None:
         self.keys = self.buttons = 0

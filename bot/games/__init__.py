@@ -79,7 +79,7 @@ def start_game(name: str, level: str, workdir: Path, scale: float = 1.0, shift: 
         except ScreenError as exc:
             process.kill()
             process.wait(STOP_WAIT)
-            if attempt == 2 or process.returncode != -9:  # it exited by itself: starting again will not help
+            if attempt == 2 or (process.returncode != -9 and not launcher.start_again_on_exit):  # exited by itself
                 raise
             print(f"minebot: {exc}; starting it again", file=sys.stderr)
     launcher.after_start(window, level)

@@ -34,6 +34,8 @@ class Launcher:
     pack: bool = True  # a skin pack for it ships with minebot (else its look is learnt by playing)
     web: bool = False  # played in Chromium, at a device scale of the caller's choice
     flags: bool = True  # whether to flag mines (a right click)
+    # started again once where it exits by itself before its window shows (else only where it showed none in time)
+    start_again_on_exit: bool = False
 
     @property
     def skin(self) -> str:
@@ -68,6 +70,9 @@ class Winemine(Launcher):
     """Wine's own Minesweeper (Wine 8 as Debian ships it; drawn green and black there)."""
 
     name, window_name, new_game_key, programs = "winemine", "^WineMine$", "F2", ("wine",)
+    # Wine's loader exited with code 1 before the window showed in 2 of some 60 starts in the Windows
+    # tier on a busy machine (2026-11-28), the prefix's wineserver ended and waited for first
+    start_again_on_exit = True
 
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
         # a prefix of the run's own, unless the caller gave one (the Windows tier: the prefix its
@@ -81,7 +86,7 @@ class Winemine(Launcher):
             # name dialog never covers the board after a win
             "Time1": 0, "Time2": 0, "Time3": 0,
         }
-        subprocess.run([which("wineserver"), "-k"], env=env, timeout=30, check=False)
+        _stop_wine(env)
         for name, value in values.items():
             command = [which("wine"), "reg", "add", r"HKCU\Software\Microsoft\WinMine", "/v", name,
                        "/t", "REG_DWORD", "/d", str(value), "/f"]
@@ -96,7 +101,15 @@ class Winemine(Launcher):
         return [which("wine"), "winemine"]
 
     def stop(self, env: dict[str, str]) -> None:
-        subprocess.run([which("wineserver"), "-k"], env=env, timeout=30, check=False)
+        _stop_wine(env)
+
+
+def _stop_wine(env: dict[str, str]) -> None:
+    """End the prefix's wineserver and wait until it is gone: `wineserver -k` returns before, and a
+    program started against a server going away exits with code 1 now and then (once in some 30
+    starts of winemine in the Windows tier, 2026-11-28)."""
+    subprocess.run([which("wineserver"), "-k"], env=env, timeout=30, check=False)
+    subprocess.run([which("wineserver"), "-w"], env=env, timeout=30, check=False)
 
 
 class Xdemineur(Launcher):
