@@ -174,23 +174,33 @@ class SendInput:
     def move(self, x: int, y: int) -> None:
         """The pointer to the screen pixel (x, y). SetCursorPos first: under Wine 8 an absolute move
         sent with SendInput reaches the hooks but leaves the pointer where it was. Where the pointer is
-        not there then, a tagged absolute move: 0-65535 across the virtual screen, taken back by
-        Windows as ``dx * width >> 16``, so the smallest value at or past the pixel lands on it. (The
-        hooks may see SetCursorPos's move untagged: the mouse knows where it put the pointer.)"""
+        not there then, a tagged absolute move. (The hooks may see SetCursorPos's move untagged: the
+        mouse knows where it put the pointer.)"""
         self._user32.SetCursorPos(x, y)
         at = wintypes.POINT()
         if self._user32.GetCursorPos(ctypes.byref(at)) and (at.x, at.y) != (x, y):
-            left, top, width, height = (self._user32.GetSystemMetrics(i) for i in SM_VIRTUAL)
-            dx, dy = -(-(x - left) * 65536 // width), -(-(y - top) * 65536 // height)  # ceilings
-            self._send(self._mouse(MOVE | ABSOLUTE | VIRTUALDESK, dx, dy))
+            self._send(self._mouse(MOVE | ABSOLUTE | VIRTUALDESK, *self._absolute(x, y)))
 
-    def click(self, button: str) -> None:
-        """A click where the pointer is; "both": left and right down together, then up (a chord)."""
+    def _absolute(self, x: int, y: int) -> tuple[int, int]:
+        """(x, y) as SendInput's absolute coordinates: 0-65535 across the virtual screen, taken back by
+        Windows as ``dx * width >> 16``, so the smallest value at or past the pixel lands on it."""
+        left, top, width, height = (self._user32.GetSystemMetrics(i) for i in SM_VIRTUAL)
+        return -(-(x - left) * 65536 // width), -(-(y - top) * 65536 // height)  # ceilings
+
+    def click(self, x: int, y: int, button: str) -> None:
+        """A click at the screen pixel (x, y); "both": left and right down together, then up (a
+        chord). The pointer is moved there, and each button event carries the point too: under Wine
+        the game's process hands SetCursorPos's earlier moves back late (see HookCount.echoes), and a
+        button event with no point of its own was once taken where such an echo had put the pointer
+        (a face click let go on a cell)."""
+        self.move(x, y)
+        dx, dy = self._absolute(x, y)
+        flags: tuple[int, ...]
         if button == "both":
-            left, right = DOWN_UP["left"], DOWN_UP["right"]
-            self._send(*(self._mouse(flag) for flag in (left[0], right[0], right[1], left[1])))
+            flags = (DOWN_UP["left"][0], DOWN_UP["right"][0], DOWN_UP["right"][1], DOWN_UP["left"][1])
         else:
-            self._send(*(self._mouse(flag) for flag in DOWN_UP[button]))
+            flags = DOWN_UP[button]
+        self._send(*(self._mouse(MOVE | ABSOLUTE | VIRTUALDESK | flag, dx, dy) for flag in flags))
 
     def keys(self, combination: str) -> None:
         """A key or a combination such as ``ctrl+r``: each down in turn, then up in reverse."""
