@@ -93,7 +93,7 @@ class PressCount:
     sees the bot's own presses too (``sees_own``): the mouse counts those it makes."""
 
     sees_own = True
-    echoes: int | None = 16  # of the bot's last moves, how many a move it sees may still be (it sees them at once)
+    sees_every_move = False  # the pointer is asked for too before a click (a belt to the listener's braces)
 
     def __init__(self) -> None:
         from Xlib import X
@@ -136,7 +136,7 @@ class Listener(Protocol):
     HookCount (Windows, bot/devices/windows.py), which counts only the user's (``sees_own`` False)."""
 
     sees_own: bool
-    echoes: int | None  # None: any point the bot moved to
+    sees_every_move: bool
     keys: int
     buttons: int
     moves: deque[tuple[int, int]]
@@ -212,26 +212,6 @@ def _key_watch() -> Callable[[], bool] | None:
     return None
 
 
-class Visited:
-    """Where the bot put the pointer: its last ``kept`` points, or every point (None)."""
-
-    def __init__(self, kept: int | None) -> None:
-        self._recent: deque[tuple[int, int]] | None = deque(maxlen=kept) if kept else None
-        self._every: set[tuple[int, int]] = set()
-
-    def add(self, point: tuple[int, int]) -> None:
-        if self._recent is not None:
-            self._recent.append(point)
-        else:
-            self._every.add(point)
-
-    def near(self, x: int, y: int) -> bool:
-        """Whether (x, y) is within 2 px of a point kept."""
-        if self._recent is not None:
-            return any(abs(x - a) <= 2 and abs(y - b) <= 2 for a, b in self._recent)
-        return any((x + dx, y + dy) in self._every for dx in range(-2, 3) for dy in range(-2, 3))
-
-
 def _sender() -> SendInput | None:
     """On Windows, minebot's own input sent with SendInput and tagged, so that the hooks tell it from
     the user's (bot/devices/windows.py); elsewhere None: pyautogui sends it."""
@@ -257,8 +237,7 @@ class LiveMouse:
         self._presses = presses or _press_count()
         self._send = _sender()
         self._own_keys = self._own_buttons = 0  # the presses the bot made itself
-        # where the bot moved the pointer: a move seen there is its own, or its echo
-        self._own_moves = Visited(self._presses.echoes if self._presses else 16)
+        self._own_moves: deque[tuple[int, int]] = deque(maxlen=16)  # where the bot last moved the pointer
         self._keys_down = None if self._presses else _key_watch()
 
     def _point(self, x: float, y: float) -> tuple[int, int]:
@@ -273,24 +252,23 @@ class LiveMouse:
                 raise ScreenError("a mouse button was pressed (not by minebot): stopped; run minebot again to go on")
             while self._presses.moves:
                 x, y = self._presses.moves.popleft()
-                if not self._own_moves.near(x, y):
+                if not any(abs(x - a) <= 2 and abs(y - b) <= 2 for a, b in self._own_moves):
                     raise ScreenError(f"the mouse was moved (to {x},{y}): stopped; run minebot again to go on")
         elif self._keys_down is not None and self._keys_down():
             raise ScreenError("a key was pressed: stopped; run minebot again to go on")
         if self._expected is None:
             return
+        if self._presses is not None and self._presses.sees_every_move:
+            return  # Windows' hooks (under Wine the pointer the system reports may not follow minebot's moves)
         now = tuple(self._gui.position())
-        # where echoes of its own moves come back (Windows under Wine), one may have put the pointer
-        # at a point of the bot's own for a moment: the listener sees a user's move wherever it goes
-        echo = self._presses is not None and self._presses.echoes is None and self._own_moves.near(now[0], now[1])
-        if (abs(now[0] - self._expected[0]) > 2 or abs(now[1] - self._expected[1]) > 2) and not echo:
+        if abs(now[0] - self._expected[0]) > 2 or abs(now[1] - self._expected[1]) > 2:
             raise ScreenError(f"the mouse was moved (to {now[0]},{now[1]}): stopped; run minebot again to go on")
 
     def click(self, x: float, y: float, button: Button = "left") -> None:
         self.check_user()
         px, py = self._point(x, y)
         self._own_buttons += 2 if button == "both" else 1  # counted before they are sent: never behind
-        self._own_moves.add((px, py))
+        self._own_moves.append((px, py))
         if self._send is not None:
             self._send.click(px, py, button)
         elif button == "both":
@@ -306,7 +284,7 @@ class LiveMouse:
     def park(self, x: float, y: float) -> None:
         self.check_user()
         px, py = self._point(x, y)
-        self._own_moves.add((px, py))
+        self._own_moves.append((px, py))
         if self._send is not None:
             self._send.move(px, py)
         else:

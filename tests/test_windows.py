@@ -66,16 +66,18 @@ class Trace:
         return sum(bool(PRESS.search(line)) for line in lines)
 
 
-def _wine(*args: str) -> None:
+def _wine(*args: str, done_if: str = "") -> None:
     """A Wine command in the rig's prefix, tried again where it fails (`wine reg add` failed once as
-    the wineserver of the game before went away), then the prefix's wineserver waited for."""
+    the wineserver of the game before went away), then the prefix's wineserver waited for; ``done_if``:
+    what it says where an earlier try did it after all."""
     env = {**os.environ, "WINEPREFIX": str(RIG / "prefix"), "WINEDEBUG": "-all"}
     for _ in range(3):
         done = subprocess.run(["wine", *args], env=env, capture_output=True, text=True, errors="replace", timeout=120)
-        if done.returncode == 0:
+        if done.returncode == 0 or (done_if and done_if in done.stdout + done.stderr):
             break
         time.sleep(2)
-    assert done.returncode == 0, f"wine {' '.join(args)}: exit {done.returncode}: {done.stdout[-500:]}{done.stderr[-500:]}"
+    else:
+        raise AssertionError(f"wine {' '.join(args)}: exit {done.returncode}: {done.stdout[-500:]}{done.stderr[-500:]}")
     subprocess.run(["wineserver", "-w"], env=env, timeout=120, check=True)  # written to the prefix
 
 
@@ -107,7 +109,7 @@ def display_scale(dpi: int) -> Iterator[None]:
     try:
         yield
     finally:
-        _wine("reg", "delete", desktop, "/v", "LogPixels", "/f")
+        _wine("reg", "delete", desktop, "/v", "LogPixels", "/f", done_if="Unable to find")
 
 
 @contextmanager

@@ -92,12 +92,7 @@ class HookCount:
     cannot be installed."""
 
     sees_own = False
-    # Under Wine, SetCursorPos warps the X pointer, and the game's process, which gets the X motion
-    # event, hands it back as a user's move (untagged, not even injected) when it next reads its
-    # events: on a busy machine a game's worth of clicks later (a run saw a cell of the game before
-    # come back past 256 moves). A move to any point minebot put the pointer at is taken for such
-    # an echo; one elsewhere stops it (and a pointer left elsewhere stops it at the next click).
-    echoes = None
+    sees_every_move = True  # as it happens: no need to ask where the pointer is before a click
 
     def __init__(self) -> None:
         self.keys = self.buttons = 0
@@ -172,14 +167,12 @@ class SendInput:
         return INPUT(INPUT_MOUSE, _EVENT(mi=MOUSEINPUT(dx, dy, 0, flags, 0, TAG)))
 
     def move(self, x: int, y: int) -> None:
-        """The pointer to the screen pixel (x, y). SetCursorPos first: under Wine 8 an absolute move
-        sent with SendInput reaches the hooks but leaves the pointer where it was. Where the pointer is
-        not there then, a tagged absolute move. (The hooks may see SetCursorPos's move untagged: the
-        mouse knows where it put the pointer.)"""
-        self._user32.SetCursorPos(x, y)
-        at = wintypes.POINT()
-        if self._user32.GetCursorPos(ctypes.byref(at)) and (at.x, at.y) != (x, y):
-            self._send(self._mouse(MOVE | ABSOLUTE | VIRTUALDESK, *self._absolute(x, y)))
+        """The pointer to the screen pixel (x, y), by a tagged absolute move. Not SetCursorPos: under
+        Wine it warps the X pointer, and the game's process hands that move back late as an untagged
+        one, which moved the pointer between a click's down and up (a face click let go on a cell of
+        the game before, 2026-11-28). Under Wine 8 a SendInput move leaves the X pointer where it
+        was: the game and the hooks see the move, GetCursorPos may not (see LiveMouse)."""
+        self._send(self._mouse(MOVE | ABSOLUTE | VIRTUALDESK, *self._absolute(x, y)))
 
     def _absolute(self, x: int, y: int) -> tuple[int, int]:
         """(x, y) as SendInput's absolute coordinates: 0-65535 across the virtual screen, taken back by
@@ -189,11 +182,7 @@ class SendInput:
 
     def click(self, x: int, y: int, button: str) -> None:
         """A click at the screen pixel (x, y); "both": left and right down together, then up (a
-        chord). The pointer is moved there, and each button event carries the point too: under Wine
-        the game's process hands SetCursorPos's earlier moves back late (see HookCount.echoes), and a
-        button event with no point of its own was once taken where such an echo had put the pointer
-        (a face click let go on a cell)."""
-        self.move(x, y)
+        chord). Each event carries the point: a click cannot be taken anywhere else."""
         dx, dy = self._absolute(x, y)
         flags: tuple[int, ...]
         if button == "both":
