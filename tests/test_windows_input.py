@@ -24,10 +24,8 @@ def _untagged_key(code: int) -> None:
     """A key down and up sent as another program would (a remote-control tool: injected, no tag)."""
     from bot.devices import windows
 
-    user32 = windows._user32()
-    events = [windows.INPUT(windows.INPUT_KEYBOARD, windows._EVENT(ki=windows.KEYBDINPUT(code, 0, flags, 0, 0)))
-              for flags in (0, windows.KEYUP)]
-    assert user32.SendInput(2, (windows.INPUT * 2)(*events), windows.ctypes.sizeof(windows.INPUT)) == 2
+    windows.SendInput()._send(*(windows.INPUT(windows.INPUT_KEYBOARD, windows._EVENT(ki=windows.KEYBDINPUT(code, 0, flags, 0, 0)))
+                                for flags in (0, windows.KEYUP)))
 
 
 def test_the_hooks_count_anothers_keys_and_not_minebots_own() -> None:

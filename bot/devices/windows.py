@@ -11,6 +11,7 @@ Only imported on Windows (ctypes' windll); runs under Wine too, which is how it 
 from __future__ import annotations
 
 import ctypes
+import functools
 import sys
 import threading
 from collections import deque
@@ -67,6 +68,7 @@ class INPUT(ctypes.Structure):
 HOOKPROC = getattr(ctypes, "WINFUNCTYPE", ctypes.CFUNCTYPE)(LRESULT, ctypes.c_int, wintypes.WPARAM, wintypes.LPARAM)
 
 
+@functools.cache  # loaded and its signatures set once a run
 def _user32() -> ctypes.WinDLL:  # type: ignore[name-defined]
     if sys.platform != "win32":
         raise ScreenError("Windows input is for Windows only")

@@ -64,9 +64,8 @@ def start_game(name: str, level: str, workdir: Path, scale: float = 1.0, shift: 
     if scale != 1.0 and not launcher.web:
         raise UsageError(f"{name} is not a web game: its scale is its own (--scale is for web games)")
     # not what importing OpenCV points Qt at (its own plugins): a Qt game would load those and fail
-    given = env or {}
-    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM_PLUGIN_PATH", "QT_QPA_FONTDIR", "QT_PLUGIN_PATH")}
-    env.update(given)
+    env = {**{k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM_PLUGIN_PATH", "QT_QPA_FONTDIR", "QT_PLUGIN_PATH")},
+           **(env or {})}
     workdir.mkdir(parents=True, exist_ok=True)
     argv = launcher.command(level, workdir, env, scale)
     log = workdir / f"{name}.log"
