@@ -13,7 +13,7 @@ import numpy as np
 
 from bot import bench
 from bot.board import Board
-from bot.errors import MinebotError, UsageError, VisionError
+from bot.errors import InconsistentBoard, MinebotError, SkinPackError, UsageError, VisionError
 from bot.games import GAMES
 from bot.sim import make_layout, read_layouts, write_layouts
 from bot.solver import STRATEGIES, solve
@@ -40,9 +40,29 @@ def _at_least(low: int) -> Callable[[str], int]:
 COUNT, NATURAL = _at_least(1), _at_least(0)  # games, repeats; seeds, mines, jobs, pixels
 
 
+def _point(text: str) -> tuple[int, int]:
+    """An argparse type: X,Y in pixels."""
+    x, _, y = text.partition(",")
+    if not (x.strip().isdigit() and y.strip().isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not X,Y (two whole numbers of pixels)")
+    return int(x), int(y)
+
+
+class _Subparsers:
+    """argparse's subparsers, each given the options every command takes (``common``)."""
+
+    def __init__(self, action: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
+        self.action, self.common = action, common
+
+    def add_parser(self, name: str, help: str) -> argparse.ArgumentParser:
+        return self.action.add_parser(name, parents=[self.common], help=help)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="minebot", description="Plays Minesweeper by looking at the screen.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--verbose", "-v", action="store_true", help="on an error, also print what was measured on the way")
+    sub = _Subparsers(parser.add_subparsers(dest="command", required=True), common)
 
     b = sub.add_parser("bench", help="win rate of a strategy over seeded simulated games")
     b.add_argument("--level", default="expert", help="beginner, intermediate, expert or COLSxROWS/MINES")
@@ -74,6 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--rule", choices=FIRST_CLICK_RULES, help="first-click rule (default: the skin's game)")
     rp.add_argument("--json", action="store_true", help="print one JSON object")
     rp.add_argument("--annotate", type=Path, metavar="OUT.png", help="write the screenshot with the advice drawn on it")
+    rp.add_argument("--at", type=_point, metavar="X,Y", help="read the board at this point of the picture (where it shows several)")
 
     pl = sub.add_parser("play", help="find the Minesweeper game on the screen and play it")
     pl.add_argument("--games", type=COUNT, default=1, help="games to play in a row (starts each new game itself)")
@@ -84,7 +105,8 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--no-flags", action="store_true", help="never flag mines (fewer clicks)")
     pl.add_argument(
         "--new-game-key", metavar="KEY",
-        help="the game's key for a new game, e.g. F2 or ctrl+n (default: tries F2, Ctrl+R, N, the face, buttons above the board, Ctrl+N)",
+        help="the game's key for a new game, e.g. F2 or ctrl+n (default: tries F2, N, the face, buttons above the board, Ctrl+N; "
+        "never a key that reloads a web page, Ctrl+R or F5, unless given here)",
     )
     pl.add_argument("--dry-run", action="store_true", help="read and decide once, print the move, click nothing")
     pl.add_argument("--save-final", type=Path, metavar="OUT.png",
@@ -159,12 +181,20 @@ def main(*args: str) -> int:
 
             return int(getattr(watch, ns.command)(ns))
     except MinebotError as err:
-        print(f"minebot: {err}", file=sys.stderr)
+        _report(err, ns.verbose)
         return 1
     except KeyboardInterrupt:
         print("minebot: stopped", file=sys.stderr)
         return 130
     return 2
+
+
+def _report(err: MinebotError, verbose: bool) -> None:
+    """The error's one line on stderr; its detail on a second line under --verbose, else a word that it has one."""
+    more = "" if not err.detail or verbose else " (more with --verbose)"
+    print(f"minebot: {err}{more}", file=sys.stderr)
+    if err.detail and verbose:
+        print(f"minebot: detail: {err.detail}", file=sys.stderr)
 
 
 def _bench(ns: argparse.Namespace) -> int:
@@ -247,7 +277,7 @@ def _advice(analysis: Analysis) -> dict[str, object]:
         "safe": sorted(analysis.safe),
         "mines": sorted(analysis.mines),
         "move": None if move is None else {"cell": move.cell, "action": move.action,
-                                           "reason": move.reason, "probability": move.probability},
+                                           "reason": move.reason, "probability": move.chance},
         "exact": analysis.exact,
         "note": analysis.note,
         "probabilities": None if probs is None else
@@ -266,18 +296,25 @@ def _print_advice(analysis: Analysis) -> None:
 
 def _replay(ns: argparse.Namespace) -> int:
     from bot import vision
+    from bot.vision.saved import describe, read_saved
 
     image = vision.load_image(ns.image)
+    saved = describe(ns.image, image)
     packs = vision.load_packs([ns.skin] if ns.skin else None)
     try:
-        reading = vision.read(image, packs, mines=ns.mines)
+        read = read_saved(saved, packs, mines=ns.mines, at=ns.at)
     except VisionError as exc:
-        if ns.image.suffix.lower() in (".jpg", ".jpeg"):  # its compression blurs the pixels packs are cut from
-            raise type(exc)(f"{exc} (a JPEG's compression changes every cell's pixels: save the screenshot as PNG)") from exc
+        if saved.lossy:  # its compression blurs the pixels packs are cut from
+            raise type(exc)(f"{exc}; or save the screenshot as PNG", detail=exc.detail) from exc
         raise
+    reading = read.reading
     geo, board = reading.geometry, reading.board
     rule = ns.rule or vision.pack_named(packs, geo.skin).rule
-    analysis = solve(board, "best", rule, np.random.default_rng(0)) if reading.state == "playing" else None
+    analysis, contradiction = None, None
+    try:
+        analysis = solve(board, "best", rule, np.random.default_rng(0)) if reading.state == "playing" else None
+    except InconsistentBoard as exc:
+        contradiction = exc
     if ns.annotate and analysis is not None:
         import cv2
 
@@ -291,16 +328,27 @@ def _replay(ns: argparse.Namespace) -> int:
             "cell_px": round(geo.cell_px, 2), "state": reading.state, "mines_total": board.mines,
             "counter": reading.counter,
             "board": str(board).splitlines(),
+            "forgiving": read.forgiving,
+            "others": [{"cols": g.cols, "rows": g.rows, "at": list(g.region()[:2])} for g in read.others],
+            "contradiction": None if contradiction is None else {"cells": [list(c) for c in contradiction.cells], "why": str(contradiction)},
             "guess": move if isinstance(move, dict) and move["reason"] in ("guess", "first") else None,
             **advice,
         }))
-        return 0
+        return 0 if contradiction is None else 1
     x, y = geo.origin
     print(f"skin {geo.skin}, {geo.rows}x{geo.cols}, cell (0,0) at ({x:.0f},{y:.0f}), "
           f"pitch {geo.pitch[0]:g}x{geo.pitch[1]:g} px, scale {geo.scale:g}, state {reading.state}, "
           f"mines {board.mines if board.mines is not None else 'unknown'}"
-          + (f" (counter {reading.counter})" if reading.counter is not None else ""))
+          + (f" (counter {reading.counter})" if reading.counter is not None else
+             " (no counter read: the standard count for this size; --mines M gives another)" if ns.mines is None and board.mines is not None
+             else ""))
+    if read.note():
+        print(f"note: {read.note()}")
     print(board)
+    if contradiction is not None:
+        marked = " ".join(f"({r},{c})" for r, c in contradiction.cells) or "-"
+        print(f"contradicts itself at: {marked}", flush=True)  # before the error line, on the terminal too
+        raise contradiction
     if analysis is None:
         print(f"the game is {reading.state}: nothing to advise")
     else:
@@ -314,7 +362,7 @@ def _learn(ns: argparse.Namespace) -> int:
     from bot import vision
     from bot.userdata import learnt_skins
     from bot.vision.labels import read_label
-    from bot.vision.writing import cut_pack
+    from bot.vision.writing import cut_pack, write_json
 
     label = read_label(ns.board)
     skin = ns.skin or label.game
@@ -322,11 +370,9 @@ def _learn(ns: argparse.Namespace) -> int:
     face = tuple(int(v) for v in ns.face.split(",")) if ns.face else None
     if face is not None and len(face) != 4:
         raise UsageError("--face takes X,Y,W,H")
-    if not (folder / "pack.json").exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        meta = {"cell_px": label.cell_px, "pitch": list(label.pitch), "rule": "safe", "scales": [1, 1.5, 2]}
-        (folder / "pack.json").write_text(json.dumps(meta) + "\n")
     written = cut_pack(vision.load_image(ns.image), label, folder, face)
+    if not (folder / "pack.json").exists():  # last: a pack is one once its pictures are in
+        write_json(folder / "pack.json", {"cell_px": label.cell_px, "pitch": list(label.pitch), "rule": "safe", "scales": [1, 1.5, 2]})
     print(f"wrote {len(written)} pictures to {folder}: {' '.join(written)}")
     return 0
 
@@ -354,7 +400,11 @@ def _skins(ns: argparse.Namespace) -> int:
         if name in hidden:
             print(f"{name:16} {source:8} hidden (MINEBOT_HIDE_SKINS)")
             continue
-        pack = load_pack(name)
+        try:
+            pack = load_pack(name)
+        except SkinPackError as exc:
+            print(f"{name:16} {source:8} cannot load ({exc}); remove it with `minebot skins --remove {name}`")
+            continue
         scales = "any size" if pack.scales is None else ",".join(f"{s:g}" for s in pack.scales) + "x"
         kinds = sorted({t.file.partition("-")[0].removesuffix(".png") for t in pack.tiles})
         counter = f"mines counter: {describe(pack.counter, pack.counter_at)}" if pack.has_counter else "no mines counter"

@@ -1,13 +1,21 @@
 """One base error for everything minebot reports to a user.
 
-Each message names what was seen and what to do next, on one line.
+Each message names what was seen and what to do next, on one line of at most MESSAGE_CHARS
+characters; what was measured on the way (scores, what was tried, where the screen was saved) is
+its ``detail``, which the command line prints under ``--verbose``.
 """
 
 from __future__ import annotations
 
+MESSAGE_CHARS = 200
+
 
 class MinebotError(Exception):
     """Base of every error minebot raises on purpose."""
+
+    def __init__(self, message: str, *, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail
 
 
 class BoardTextError(MinebotError, ValueError):
@@ -15,7 +23,12 @@ class BoardTextError(MinebotError, ValueError):
 
 
 class InconsistentBoard(MinebotError, ValueError):
-    """A board whose numbers, flags and mine count cannot all be true at once."""
+    """A board whose numbers, flags and mine count cannot all be true at once; ``cells``: the
+    (row, col) of the numbers that contradict, where known."""
+
+    def __init__(self, message: str, cells: tuple[tuple[int, int], ...] = (), *, detail: str = "") -> None:
+        super().__init__(message, detail=detail)
+        self.cells = cells
 
 
 class LayoutFileError(MinebotError, ValueError):
@@ -45,8 +58,8 @@ class NoBoardFound(VisionError):
 class UnreadableCell(VisionError):
     """A cell whose picture matches no tile of the skin (``skin``, where known)."""
 
-    def __init__(self, message: str, skin: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, skin: str | None = None, *, detail: str = "") -> None:
+        super().__init__(message, detail=detail)
         self.skin = skin
 
 

@@ -136,7 +136,7 @@ class Learner:
                 changed = [k for k, cell in zip(undecided.options, cells, strict=True) if now[cell] != looks[cell]]
                 if changed:
                     return changed[:1], now
-        raise ScreenError(f"{undecided} (the screen is saved in {self.save_screen()})") from undecided
+        raise ScreenError(str(undecided), detail=f"the screen is saved in {self.save_screen()}") from undecided
 
     # -- reading and clicking (bot/sight.py) ----------------------------------------------------
     def read(self, quiet: float | None = None) -> np.ndarray:
@@ -278,7 +278,7 @@ class Learner:
         try:
             naming = named[1] if named is not None and named[0] is looks else name_looks(looks, self.looks.hidden, self.looks.possible, self.mines)
         except InconsistentBoard as exc:
-            raise InconsistentBoard(f"{exc} (the screen is saved in {self.save_screen()})") from exc
+            raise InconsistentBoard(str(exc), exc.cells, detail=f"the screen is saved in {self.save_screen()}") from exc
         for k, values in naming.possible.items():
             if len(values) == 1 and len(self.looks.possible.get(k, NUMBERS)) > 1:
                 print(f"minebot: learnt a look: {CHAR_OF[next(iter(values))]}", file=self.out)
@@ -375,9 +375,14 @@ class Learner:
         for look, code in self.looks.names().items():
             tiles.setdefault(TILE_NAMES[CHAR_OF[code]], []).append(self.book.typical(look))
         board = add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols) if self.new_board else None
-        counter = self.sight.counter.learn()
+        watch = self.sight.counter
+        tried = watch.over_budget
+        counter = watch.learn()
         if counter is not None:
             print(f"minebot: learnt the mines counter ({counter})", file=self.out)
+        elif watch.over_budget and not tried:
+            print(f"minebot: stopped trying to learn the mines counter ({watch.spent:.1f} s of tries); "
+                  "going on without it", file=self.out)
         return (add_tiles(folder, tiles) + ([board] if board else [])
                 + (add_counter(folder, counter.digits, counter.settings()) if counter else []))
 

@@ -117,12 +117,13 @@ class LiveTable:
         except ImpossibleReading:
             raise
         except VisionError as exc:
-            saved = f"{self._save_screen()}, a grab of the screen from ({self.region.left},{self.region.top}) on"
+            saved = f"the screen is saved in {self._save_screen()}, a grab from ({self.region.left},{self.region.top}) on"
+            detail = f"{exc}" + (f" ({exc.detail})" if exc.detail else "") + f"; {saved}"
             if isinstance(exc, UnreadableCell) and self._board_still_here():
-                raise UnreadableCell(f"{exc} (the screen is saved in {saved})") from exc
+                raise UnreadableCell(str(exc), exc.skin, detail=detail) from exc
             raise BoardGone(
-                f"the board is no longer where it was ({exc}); the game window moved, closed or is covered (a dialog?) "
-                f"(the screen is saved in {saved}): bring it back and run minebot again"
+                "the board is no longer where it was: the game window moved, closed or is covered (a dialog?); "
+                "bring it back and run minebot again", detail=detail,
             ) from exc
         self.guard.seen(self.image, np.isin(reading.board.cells, HIDDEN))
         return reading
@@ -159,8 +160,9 @@ class LiveTable:
                 failures += 1
                 if failures == READ_TRIES:
                     raise VisionError(
-                        f"the board reads inconsistently {READ_TRIES} times ({problem}); stopped without clicking "
-                        f"(the screen is saved in {self._save_screen()})"
+                        f"the board read {READ_TRIES} times contradicts itself; stopped without clicking: "
+                        "move anything over the board and run minebot again",
+                        detail=f"{problem}; the screen is saved in {self._save_screen()}",
                     )
                 time.sleep(BACK_OFF * failures)
                 continue
@@ -179,8 +181,8 @@ class LiveTable:
                     continue
                 raise ClicksIgnored(
                     f"cell {late[0][0]} was clicked and still shows covered {(2 if retried else 1) * wait:.1f} s "
-                    f"later: the game ignores the clicks (paused, or behind another window?) (the screen is saved in "
-                    f"{self._save_screen()}); bring it to the front and run minebot again"
+                    "later: the game ignores the clicks (paused, or behind another window?); bring it to the front "
+                    "and run minebot again", detail=f"the screen is saved in {self._save_screen()}",
                 )
             if self._acted:
                 self.latency = max(self.latency, time.perf_counter() - self._pressed_at)
@@ -315,7 +317,7 @@ class LiveTable:
             else:
                 raise BoardGone(
                     f"the game drew its end over the board and it is still there after {DIALOGS_AT_END} presses of "
-                    f"Return (the screen is saved in {self._save_screen()}): close it and run minebot again"
+                    "Return: close it and run minebot again", detail=f"the screen is saved in {self._save_screen()}",
                 )
         if not click_face(self.mouse, self.image, self.local, self.pack, (self.region.left, self.region.top)):
             if key is None:
@@ -334,8 +336,8 @@ class LiveTable:
                 return
             if time.perf_counter() > deadline:
                 raise ScreenError(
-                    "asked for a new game but the board did not reset; is a dialog open? "
-                    f"(the screen is saved in {self._save_screen()})"
+                    "asked for a new game but the board did not reset; close any dialog and run minebot again",
+                    detail=f"the screen is saved in {self._save_screen()}",
                 )
             self._previous = None
             time.sleep(0.1)

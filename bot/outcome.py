@@ -147,8 +147,8 @@ class Judge:
             raise ScreenError(
                 f"after clicks on cells called safe, {int(elsewhere.sum())} cells elsewhere on the board changed "
                 f"(at {_first_cells(elsewhere)}): "
-                "something is drawn over the board (a dialog?) "
-                f"(the screen is saved in {self.save_screen()}); close it and run minebot again"
+                "something is drawn over the board (a dialog?); close it and run minebot again",
+                detail=f"the screen is saved in {self.save_screen()}",
             )
         if elsewhere.any() or shows_mine:
             if guess and len(clicked) == 1:
@@ -176,8 +176,8 @@ class Judge:
                     return across
                 # a mine opens no area: the looks are wrong (two values taken for one)
                 raise ScreenError(
-                    f"this board's looks admit no naming ({exc}): minebot cannot tell some of its cells apart "
-                    f"(the screen is saved in {self.save_screen()})"
+                    "minebot cannot tell some of this board's looks apart; give it a skin pack for this game "
+                    "(`minebot learn`)", detail=f"{exc}; the screen is saved in {self.save_screen()}",
                 ) from exc
             if unnamed:
                 look = int(after[clicked[0]])

@@ -1,8 +1,10 @@
 """Starting the next game of a game minebot has no pack for (the learner's way between games).
 
-Games start a new game in their own ways: a key (F2, Ctrl+R, N), the face above the board, a web
+Games start a new game in their own ways: a key (F2, N), the face above the board, a web
 page's "Restart" button; some ask to confirm first (kmines' "Reset the game?"). The learner does
-not know which, so it tries them in turn, and keeps the one that worked for the next game.
+not know which, so it tries them in turn, and keeps the one that worked for the next game. It never
+guesses a key that can destroy the game (RELOAD_KEYS: a browser reloads the page on them, and the
+page may come back at another level, elsewhere, or not at all); the user may give one.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from bot.capture import Region
 from bot.errors import ScreenError
 from bot.vision.geometry import Geometry
 
-NEW_GAME_KEYS = ("F2", "ctrl+r", "n", "ctrl+n")  # tried in turn after a game
+NEW_GAME_KEYS = ("F2", "n", "ctrl+n")  # tried in turn after a game
+RELOAD_KEYS = ("ctrl+r", "F5")  # never among them (gnome-mines' Ctrl+R comes from its launcher)
 ANSWER = "Return"  # what answers a game's prompt ("Reset the game?") with its default button
 LAST_KEY = "ctrl+n"  # tried after clicks on the face and buttons: a browser opens a new window on it
 BUTTONS_WITHIN = 2.0  # cells above the board where buttons to click are looked for
@@ -65,7 +68,7 @@ class Restarter:
 
     def start(self, watcher: Watcher, key: str | None = None) -> None:
         """Start the next game: the way that worked last time; else the key given (even Ctrl+N: it is
-        the game's own), else F2, Ctrl+R and N; else Return (kmines asks "Reset the game?" by itself
+        the game's own), else F2 and N; else Return (kmines asks "Reset the game?" by itself
         when a game is lost); else a click on what changed above the board when the game ended (the
         face), then on each thing drawn just above the board (a web game's "Restart" button), then
         on the things drawn above it nearest its middle (a face the game did not change at its end);
@@ -104,11 +107,12 @@ class Restarter:
             elif _drawn_over(watcher.image, ended):  # the click opened a menu or a popup over the board: closed
                 self.mouse.press("Escape")
                 time.sleep(PAUSE)
-        tried = f"the key {key}" if key else "F2, Ctrl+R, N"
+        tried = f"the key {key}" if key else "F2, N"
         raise ScreenError(
-            f"could not start a new game (tried {tried}, Return, the face, what is drawn above the board and Ctrl+N); "
-            "start one by hand and run minebot again" + ("" if key else ", giving the game's key for a new game with "
-            "--new-game-key KEY if it has one") + f" (the screen is saved in {watcher.save_screen()})"
+            "could not start a new game; start one by hand and run minebot again"
+            + ("" if key else " (with --new-game-key KEY if the game has a key for it)"),
+            detail=f"tried {tried}, Return, the face, what is drawn above the board and Ctrl+N; "
+            f"the screen is saved in {watcher.save_screen()}",
         )
 
     def _face(self, image: np.ndarray | None) -> tuple[float, float] | None:

@@ -67,8 +67,8 @@ class Sight:
                 self.image = self.screen.settled(self.region, quiet=SETTLE)
                 gone = self.guard.gone(self.image)
             if gone is not None:
-                raise BoardGone(f"the board is no longer where it was: {gone} (the screen is saved in {self.save_screen()}); "
-                                "bring the game back, or start it again, and run minebot again")
+                raise BoardGone(f"the board is no longer where it was: {gone}; bring the game back, or start it again, and run minebot again",
+                                detail=f"the screen is saved in {self.save_screen()}")
             known = len(self.book)
             looks = self._assign(self.image)
             if len(self.book) == known:
@@ -79,8 +79,8 @@ class Sight:
                 return self.shown_as(looks)
             self.book.forget(known)  # it changed: forget what it showed
         raise ScreenError(
-            f"the board keeps changing ({STABLE_TRIES} readings): is something moving over it? "
-            f"(the screen is saved in {self.save_screen()})"
+            f"the board keeps changing ({STABLE_TRIES} readings): is something moving over it? Stop it and run minebot again",
+            detail=f"the screen is saved in {self.save_screen()}",
         )
 
     def _assign(self, image: np.ndarray) -> np.ndarray:
@@ -143,8 +143,8 @@ class Sight:
                 cell = next(c for c in cells if looks[c] == before[c])
                 raise ClicksIgnored(
                     f"cell {cell} was clicked ({button}) and looks the same {limit:.1f} s later: the game ignores the "
-                    f"clicks (paused, or behind another window?) (the screen is saved in {self.save_screen()}); "
-                    "bring it to the front and run minebot again"
+                    "clicks (paused, or behind another window?); bring it to the front and run minebot again",
+                    detail=f"the screen is saved in {self.save_screen()}",
                 )
 
     def click(self, cells: list[Cell], button: str) -> list[Cell]:

@@ -6,6 +6,7 @@ at beginner, as reading.py's band is)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -334,3 +335,24 @@ def test_the_watch_tries_again_only_with_strips_it_had_not_tried(monkeypatch: py
     watch.see(lambda: {"below": np.zeros((4, 4, 3), np.uint8)}, 5)
     watch.see(lambda: {"below": np.zeros((4, 4, 3), np.uint8)}, 5)
     assert watch.learn() is None and len(tries) == 6
+
+
+def test_learning_a_counter_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Learning a web game's "🚩: N" kept minebot at full CPU for ten minutes, every stack sample in
+    CounterWatch.learn, tried again each time a strip was kept. Past LEARN_BUDGET seconds of tries
+    in a run, learn tries no more and the learner goes on without a counter."""
+    calls: list[int] = []
+
+    def slow(samples: dict[int, list[np.ndarray]], mines: int, place: str = "below") -> None:
+        calls.append(1)
+        time.sleep(0.05)
+
+    monkeypatch.setattr(counting, "learn_text", slow)
+    monkeypatch.setattr(counting, "LEARN_BUDGET", 0.2)
+    watch = CounterWatch(10)
+    strip = np.zeros((10, 40, 3), np.uint8)
+    for n in range(40):
+        watch.samples["below"][n] = [strip]  # a new strip kept before each try
+        assert watch.learn() is None
+    assert watch.over_budget and watch.spent < 0.2 + 0.2 * len(counting.PLACES)
+    assert len(calls) <= 2 * len(counting.PLACES)  # the tries stopped once the budget was spent

@@ -555,7 +555,7 @@ def test_a_prompt_the_game_shows_by_itself_at_its_end_is_answered() -> None:
     assert drawn.asking
     learner.new_game()
     assert not drawn.asking and drawn.game.state == "playing" and (drawn.game.view == COVERED).all()
-    assert drawn.pressed == ["F2", "ctrl+r", "n", "Return"]
+    assert drawn.pressed == ["F2", "n", "Return"]
 
 
 def test_a_new_game_key_given_is_pressed_first_even_ctrl_n() -> None:
@@ -583,7 +583,7 @@ def test_a_game_with_no_face_and_no_key_is_restarted_by_its_button() -> None:
     results = _play(learner, 3)
     assert len(results) == 3 and learner.restarter.way is not None and learner.restarter.way[0] == "face"
     assert "ctrl+n" not in drawn.pressed
-    assert drawn.pressed == ["F2", "ctrl+r", "n", "Return"]  # tried once, before the first click on the button
+    assert drawn.pressed == ["F2", "n", "Return"]  # tried once, before the first click on the button
 
 
 @pytest.mark.slow  # several seconds
@@ -1090,8 +1090,9 @@ def test_a_learning_run_that_stops_says_in_which_game_and_how_many_it_finished(
     drawn = DrawnGame("classic98", "beginner", 5, keys=False)
     drawn._new_game = lambda: None  # type: ignore[method-assign]  # no way starts the next game
     ns = Namespace(dry_run=False, games=3, mines=10, no_flags=False, json=True, save_final=None)
-    with pytest.raises(ScreenError, match=r"could not start a new game \(tried F2, .*--new-game-key KEY"):
+    with pytest.raises(ScreenError, match=r"could not start a new game; .*--new-game-key KEY") as stop:
         _learn(ns, drawn, drawn, find_grid(drawn.grab()), "drawn", None)  # type: ignore[arg-type]
+    assert stop.value.detail.startswith("tried F2, N, Return") and "the screen is saved in" in stop.value.detail
     won = int(drawn.game.state == "won")
     assert f"minebot: stopped before game 2 of 3; 1 finished before it ({won} won)" in capsys.readouterr().err
 

@@ -60,7 +60,8 @@ def check_layout(board: Board, work: int = exact.DEFAULT_BUDGET) -> None:
                 numbers = sorted(c for c in board if board[c] > 0 and unknown & set(board.neighbours(c)))
                 raise InconsistentBoard(
                     f"no mine layout fits the numbers at {', '.join(f'({r},{c})' for r, c in numbers)} together; "
-                    "one of them is misread (or a flag beside them is wrong): re-read the board"
+                    "one of them is misread (or a flag beside them is wrong): re-read the board",
+                    tuple(numbers),
                 )
         exact.probabilities(p, budget=budget)  # the mine count
     except exact.TooComplex:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -17,13 +18,19 @@ Reason = Literal["safe", "mine", "guess", "first"]
 class Move:
     cell: Cell
     action: Action = "reveal"
-    probability: float = 0.0  # chance that ``cell`` holds a mine
+    probability: float = 0.0  # chance that ``cell`` holds a mine; NaN: unknown (no mine count, a first click)
     reason: Reason = "safe"
 
     def __str__(self) -> str:
         r, c = self.cell
-        risk = "" if self.reason == "safe" else f" (mine chance {self.probability:.1%})"
+        chance = "unknown" if math.isnan(self.probability) else f"{self.probability:.1%}"
+        risk = "" if self.reason == "safe" else f" (mine chance {chance})"
         return f"{self.action} ({r},{c}) [{self.reason}]{risk}"
+
+    @property
+    def chance(self) -> float | None:
+        """The mine chance for output: None where it is unknown (JSON has no NaN)."""
+        return None if math.isnan(self.probability) else self.probability
 
 
 @dataclass(frozen=True, eq=False)

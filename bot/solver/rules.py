@@ -101,7 +101,8 @@ def check_numbers(board: Board, mute: np.ndarray | None = None) -> None:
         flags = int(board.cells[r, c]) - int(need[r, c])
         raise InconsistentBoard(
             f"cell ({r},{c}) shows {board.cells[r, c]} but has {flags} flags and "
-            f"{int(n_unknown[r, c])} covered cells around it; re-read the board or remove a wrong flag"
+            f"{int(n_unknown[r, c])} covered cells around it; re-read the board or remove a wrong flag",
+            tuple((int(a), int(b)) for a, b in np.argwhere(bad)),
         )
     if board.mines is not None and board.flags() > board.mines:
         raise InconsistentBoard(

@@ -62,6 +62,9 @@ GAP = 2  # columns with no telling pixel within a digit's run of columns (see _b
 
 PLACES = ("above", "below", "beside")  # the strips looked in: reading.py's counter_strip
 SEARCH_LIMIT = 20_000  # spellings of a text counter's numbers tried, at most (see _spellings)
+# Seconds of tries to learn a counter in one run, at most: past them the learner goes on without
+# one (a web game's "🚩: N" once kept it at full CPU for ten minutes, every stack sample in learn).
+LEARN_BUDGET = 5.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -280,6 +283,7 @@ class CounterWatch:
         self._per_digit = [0] * 10
         self.learnt = False  # the digits are known (the pack's, or learnt here): nothing left to watch
         self._tried = 0  # strips kept when learn last tried
+        self.spent = 0.0  # seconds learn has taken this run (LEARN_BUDGET)
 
     def see(self, bands: Callable[[], dict[str, np.ndarray]], left: int) -> None:
         """Keep the strips ``bands()`` gives (by place) as showing ``left`` mines left, unless enough
@@ -318,16 +322,25 @@ class CounterWatch:
         counting up, reads its numbers back digit by digit in some games), else as text
         (learn_text)."""
         kept = sum(len(bands) for by_number in self.samples.values() for bands in by_number.values())
-        if self.learnt or kept == self._tried:
+        if self.learnt or kept == self._tried or self.over_budget:
             return None
         self._tried = kept
-        for place, samples in self.samples.items():
-            found = learn_digits(samples, place) if self.mines in samples else None
-            found = found or learn_text(samples, self.mines, place)
-            if found is not None:
-                self.learnt, self.samples = True, {place: {} for place in PLACES}  # the strips are not needed again
-                return found
-        return None
+        start = time.perf_counter()
+        try:
+            for place, samples in self.samples.items():
+                found = learn_digits(samples, place) if self.mines in samples else None
+                found = found or learn_text(samples, self.mines, place)
+                if found is not None:
+                    self.learnt, self.samples = True, {place: {} for place in PLACES}  # the strips are not needed again
+                    return found
+            return None
+        finally:
+            self.spent += time.perf_counter() - start
+
+    @property
+    def over_budget(self) -> bool:
+        """Whether learning the counter has taken its LEARN_BUDGET: no more tries this run."""
+        return self.spent >= LEARN_BUDGET
 
     def account(self) -> str:
         """What was seen of the counter, for a run that learnt none: how many strips, of which

@@ -345,7 +345,7 @@ def _boards(image: np.ndarray) -> list[Grid]:
     return boards
 
 
-def _overlap(a: Geometry, b: Geometry) -> bool:
+def overlap(a: Geometry, b: Geometry) -> bool:
     """Whether two lattices' boards overlap."""
     ax, ay, aw, ah = a.region()
     bx, by, bw, bh = b.region()
@@ -360,7 +360,7 @@ def _same_pitch(a: Geometry, b: Geometry) -> bool:
 def same_board(a: Geometry, b: Geometry) -> bool:
     """Whether two lattices are one board's: they overlap, with the same pitch and cells in the same places."""
     phases = [((a.origin[axis] - b.origin[axis]) / a.pitch[axis], a.pitch[axis]) for axis in (0, 1)]
-    return _overlap(a, b) and _same_pitch(a, b) and all(abs(p - round(p)) * pa <= 0.2 * pa for p, pa in phases)
+    return overlap(a, b) and _same_pitch(a, b) and all(abs(p - round(p)) * pa <= 0.2 * pa for p, pa in phases)
 
 
 def find_grid(image: np.ndarray) -> Geometry:
@@ -383,7 +383,7 @@ def lattice_moved(image: np.ndarray, geo: Geometry) -> str | None:
     None where one shows it, or a part of it, where it was. One of the board's rows and columns decides;
     else a part of it where it was wins over a lattice drawn across it (kmines' won banner, docs/vision)."""
     said = NOTHING_THERE
-    overlapping = [b for b in (board.geometry for board in find_grids(image)) if _overlap(geo, b)]
+    overlapping = [b for b in (board.geometry for board in find_grids(image)) if overlap(geo, b)]
     whole = [b for b in overlapping if (b.rows, b.cols) == (geo.rows, geo.cols)]
     for b in whole[:1] or overlapping:
         if not _same_pitch(geo, b):

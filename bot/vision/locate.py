@@ -29,6 +29,8 @@ SNAP_SAMPLE = 5  # cells per column (row) that measure its offset
 SOLID = 0.85
 COLOUR_TOLERANCE = 6
 MIN_SCALE, MAX_SCALE = 0.5, 8  # the scales looked for where the cell size follows the window
+# What to do where no board is read: a look minebot has not seen is learnt by playing it.
+UNCOVER = "uncover the whole game, or learn a look never seen by playing it (`minebot play`)"
 
 
 def _quarter(image: np.ndarray) -> np.ndarray:
@@ -200,8 +202,8 @@ def locate_cells(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np
     smallest = MIN_CELLS * MIN_CELL_PX
     if image.ndim != 3 or image.shape[0] < smallest or image.shape[1] < smallest:
         raise NoBoardFound(
-            f"the image is {image.shape[1]}x{image.shape[0]} px: too small to hold a Minesweeper board "
-            f"(a {MIN_CELLS}x{MIN_CELLS} board of {MIN_CELL_PX} px cells needs {smallest}x{smallest}); give a screenshot of the whole game"
+            f"the image is {image.shape[1]}x{image.shape[0]} px: too small to hold a Minesweeper board; give a screenshot of the whole game",
+            detail=f"a {MIN_CELLS}x{MIN_CELLS} board of {MIN_CELL_PX} px cells needs {smallest}x{smallest} px",
         )
     try:
         found = _locate_by_colour(image, [p for p in packs if not p.learnt])
@@ -219,8 +221,9 @@ def locate_cells(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np
     if share >= LINE_SHARE and (not grids or any(_same_cells(geo, grid.geometry) for grid in grids)):
         return _learnt_first(image, packs, found, share, grids)
     return _locate_by_lattice(image, packs, grids, NoBoardFound(
-        f"the {geo.skin} pack's colours make a {geo.rows}x{geo.cols} board at {geo.region()[:2]} in the screenshot, "
-        f"but it reads {share:.0%} of its cells" + ("" if grids else "; make the whole game visible and not covered")
+        f"no Minesweeper board found whole; {UNCOVER}",
+        detail=f"the {geo.skin} pack's colours make a {geo.cols}x{geo.rows} board at {geo.region()[:2]} in the screenshot, "
+        f"but it reads {share:.0%} of its cells",
     ))
 
 
@@ -270,9 +273,9 @@ def _locate_by_lattice(
     geo = grids[0].geometry
     x, y, _, _ = geo.region()
     raise NoBoardFound(
-        f"a {geo.rows}x{geo.cols} board with {geo.pitch[0]:g}x{geo.pitch[1]:g} px cells is at ({x},{y}) in the screenshot, "
-        f"but no skin pack reads its cells ({'; '.join(tried) or 'no pack at a scale that fits'}); "
-        "make the whole game visible and not covered, or cut a skin pack for this look with `minebot learn`"
+        f"no skin pack reads the {geo.cols}x{geo.rows} board at ({x},{y}) in the screenshot; {UNCOVER}",
+        detail=f"its cells are {geo.pitch[0]:g}x{geo.pitch[1]:g} px apart; packs tried: {'; '.join(tried) or 'none at a scale that fits'}"
+        + (f"; before that: {why} ({why.detail})" if why.detail else ""),
     ) from why
 
 
@@ -333,14 +336,15 @@ def _locate_by_colour(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometr
             cand.pack.cell_px * cand.scale, cand.scale,
         )
         grown.append(_grow(image, geo, classifier))
+    grown = [g for g in grown if g.rows >= MIN_CELLS and g.cols >= MIN_CELLS]  # no game's board is a line of cells
     if not grown:
         names = ", ".join(p.name for p in packs)
         tried = [f"{cand.pack.name}@{cand.scale:g}x: {len(anchors)} of {len(cand.corners)} (best score {best:.1f}, "
                  f"limit {classifier_for(cand.pack).limit(cand.scale):g})" for cand, anchors, best in checked]
         detail = "; ".join(tried) or "no cell-coloured blobs at all"
         raise NoBoardFound(
-            f"no Minesweeper board found (skins tried: {names}; cell-coloured blobs that match their tile: {detail}); "
-            "make the whole game visible and not covered by other windows, or cut a skin pack with `minebot learn`"
+            f"no Minesweeper board found; {UNCOVER}",
+            detail=f"skins tried: {names}; cell-coloured blobs that match their tile: {detail}",
         )
     # the biggest board, and of those the one whose cells match best
     biggest = max(g.rows * g.cols for g in grown)

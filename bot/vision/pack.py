@@ -43,6 +43,7 @@ it did there is covered.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
@@ -101,6 +102,7 @@ class SkinPack:
     counter_leds: tuple[int, int, int] | None = None  # seven-segment counters decoded by segment: lit colour
     learnt: bool = False  # learnt by playing (bot/learn.py): located by its lattice, not by flat colours
     boards: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)  # (rows, cols): a new board, tiled
+    lossy: bool = False  # read pictures saved lossily (JPEG, rescaled) by margins: bot/vision/saved.py
 
     @property
     def has_counter(self) -> bool:
@@ -286,8 +288,30 @@ def pack_named(packs: list[SkinPack], name: str) -> SkinPack:
 
 
 def load_packs(names: list[str] | None = None, root: Path | None = None) -> list[SkinPack]:
-    names = names or skin_names(root)
-    if not names:
+    """The packs named, or every pack there is. Of every pack, one that cannot load is left out with
+    a warning on stderr (once a run) that says how to remove it: a pack a run cut short or a user
+    cut wrong never stops minebot. A pack asked for by name must load."""
+    if names:
+        return [load_pack(n, root) for n in names]
+    packs = []
+    for name in skin_names(root):
+        try:
+            packs.append(load_pack(name, root))
+        except SkinPackError as exc:
+            _warn_once(name, exc)
+    if not packs:
         where = root or f"{templates_root()} or {learnt_skins()}"
         raise SkinPackError(f"no skin packs found in {where} (all hidden?); reinstall minebot or unset MINEBOT_HIDE_SKINS")
-    return [load_pack(n, root) for n in names]
+    return packs
+
+
+_WARNED: set[str] = set()
+
+
+def _warn_once(name: str, exc: SkinPackError) -> None:
+    if name in _WARNED:
+        return
+    _WARNED.add(name)
+    learnt = (learnt_skins() / name / "pack.json").is_file()
+    fix = f"remove it with `minebot skins --remove {name}`" if learnt else "reinstall minebot"
+    print(f"minebot: skipped the skin pack {name!r}, which cannot load ({exc}); {fix}", file=sys.stderr)

@@ -49,10 +49,10 @@ def check_cells(
         cv2.imwrite(save_to, image[max(y, 0) : y + h, max(x, 0) : x + w])
         where = f"; its picture is in {save_to}"
     raise UnreadableCell(
-        f"cell ({r},{c}) at ({x},{y}) in the screenshot matches no tile of skin {geometry.skin!r} "
-        f"(best RMS difference {scores[r, c]:.0f}, limit {limit:.0f}){where}; "
-        "move anything covering the board, or add the tile with `minebot learn`",
+        f"cell ({r},{c}) at ({x},{y}) in the screenshot matches no {geometry.skin} tile; "
+        "move anything covering the board (the pointer?) and read it again",
         geometry.skin,
+        detail=f"best RMS difference {scores[r, c]:.0f}, limit {limit:.0f}{where}",
     )
 
 

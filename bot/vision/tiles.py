@@ -31,6 +31,16 @@ LINE_SHARE = 0.9
 SHIFT_ABOVE = 12.0
 SHIFTS = (-1, 0, 1)
 ROUNDING = 1.0  # RMS levels a distance worked out in float32 may be off by (up to ~0.15, near 0)
+# A screenshot as a user saved it (JPEG, scaled in an editor: see bot/vision/saved.py) is read by a
+# pack marked lossy: each cell, blurred like the tiles, is the tile it is nearest, if it lies nearer
+# that tile than any tile of another value by LOSSY_MARGIN of the way between the two (compression
+# noise adds about as much to both distances, so the margin tells a flag from a covered cell where
+# a limit on the distance alone cannot: JPEG at quality 80 puts winemine's cells up to 23 levels
+# from their tiles, its flag and covered tiles 17 apart), and within LOSSY_RMS of it: what keeps a
+# board from growing over its frame, whose cells are clearly nearest the covered tile but 25
+# (winemine), 28 (classic98), 30 (winxp), 42 (minegauler) levels from it, blurred, in JPEG at 80-90.
+LOSSY_MARGIN = 0.15
+LOSSY_RMS = 24.0
 
 
 class Classifier:
@@ -59,10 +69,14 @@ class Classifier:
         self.flat = self.tiles.std(axis=1) < FLAT_STD
         self.codes = pack.codes()
         self.tolerance = pack.tolerance
+        self.lossy = pack.lossy
+        # squared distances between the blurred tiles, the yardstick of a lossy cell's margin
+        self.between = np.maximum(self.blurred_norms[:, None] + self.blurred_norms[None, :] - 2 * self.blurred @ self.blurred.T, 1.0)
+        self.other_value = self.codes[:, None] != self.codes[None, :]
 
     def limit(self, scale: float) -> float:
         """The score below which a cell at this scale matches."""
-        return MATCH_LIMIT_1X if scale == 1 and not self.any_scale else self.tolerance
+        return MATCH_LIMIT_1X if scale == 1 and not self.any_scale and not self.lossy else self.tolerance
 
     def match(
         self, image: np.ndarray, boxes: list[tuple[int, int, int, int]], snapped: bool = False
@@ -83,7 +97,7 @@ class Classifier:
 
     def match_exact(self, image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
         n = self.size
-        scaled = self.any_scale or any(w != n for _, _, w, _ in boxes)
+        scaled = self.any_scale or self.lossy or any(w != n for _, _, w, _ in boxes)
         crops = np.empty((len(boxes), n * n * 3), dtype=np.float32)
         for (w, h), where in _by_size(boxes).items():
             stack = np.empty((len(where), h, w, 3), dtype=np.uint8)
@@ -105,9 +119,21 @@ class Classifier:
         tiles, norms = (self.blurred, self.blurred_norms) if scaled else (self.tiles, self.norms)
         d2 = (crops * crops).sum(axis=1)[:, None] + norms[None, :] - 2 * crops @ tiles.T
         best = np.argmin(d2, axis=1)
-        rms = np.sqrt(np.maximum(d2[np.arange(len(crops)), best], 0) / crops.shape[1])
+        nearest = d2[np.arange(len(crops)), best]
+        rms = np.sqrt(np.maximum(nearest, 0) / crops.shape[1])
+        if self.lossy:
+            return best, self._lossy_scores(d2, best, nearest, rms)
         gap = np.abs(middles - self.middles[best]).max(axis=1)
         return best, np.where(self.flat[best], np.maximum(rms, 8 * gap), rms)
+
+    def _lossy_scores(self, d2: np.ndarray, best: np.ndarray, nearest: np.ndarray, rms: np.ndarray) -> np.ndarray:
+        """Scores on the tolerance's scale for a lossy pack (see LOSSY_MARGIN): below it where the
+        cell lies nearer its tile than every tile of another value by more than the margin, 0 where
+        it is its tile; far above it past LOSSY_RMS."""
+        margin = (d2 - nearest[:, None]) / self.between[best]  # 0: halfway to that tile, 1: on its own
+        margin = np.where(self.other_value[best], margin, np.inf).min(axis=1)
+        score = self.tolerance * (1 - np.minimum(margin, 1)) / (1 - LOSSY_MARGIN)
+        return np.where(rms > LOSSY_RMS, np.maximum(score, rms), score)
 
     def _middles(self, flat: np.ndarray) -> np.ndarray:
         """Mean colour of the middle third of each picture (rows of n*n*3 values)."""

@@ -6,6 +6,7 @@ it, and nothing is overwritten; what a pack's files mean: bot/vision/pack.py.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,19 +27,62 @@ def cut_pack(image: np.ndarray, label: Labelled, folder: Path, face_box: tuple[i
     folder holds already stays: a picture it has is not written again, and new variants are numbered
     after the ones there. Returns the names of the files written.
     """
-    folder.mkdir(parents=True, exist_ok=True)
     n, (ox, oy), (px, py) = label.cell_px, label.origin, label.pitch
     crops: dict[str, list[np.ndarray]] = {}
+    seen: dict[bytes, tuple[int, int]] = {}  # each picture: the first cell that shows it
     for r, c in label.board:
         x, y = round(ox + c * px), round(oy + r * py)
         crop = image[y : y + n, x : x + n]
         if crop.shape[:2] != (n, n):
             raise SkinPackError(f"cell ({r},{c}) lies outside the image; check origin and pitch in the .board file")
+        other = seen.setdefault(crop.tobytes(), (r, c))
+        if label.board[other] != label.board[r, c]:
+            raise SkinPackError(
+                f"cells {other} and ({r},{c}) look the same in the screenshot but the .board file gives them "
+                f"different values ({CHAR_OF[label.board[other]]}, {CHAR_OF[label.board[r, c]]}); correct it"
+            )
         crops.setdefault(TILE_NAMES[CHAR_OF[label.board[r, c]]], []).append(crop)
+    _check_lattice(image, label)
+    folder.mkdir(parents=True, exist_ok=True)
     if face_box is not None:
         x, y, w, h = face_box
         crops[f"face-{label.state}"] = [image[y : y + h, x : x + w]]
     return add_tiles(folder, crops)
+
+
+def write_png(path: Path, picture: np.ndarray) -> None:
+    """Write a picture whole or not at all: a run cut short leaves no half-written file in a pack."""
+    ok, data = cv2.imencode(".png", picture)
+    if not ok:
+        raise SkinPackError(f"cannot encode a {picture.shape} picture as PNG for {path}")
+    _replace(path, data.tobytes())
+
+
+def write_json(path: Path, value: dict[str, object]) -> None:
+    """Write a pack.json whole or not at all (see write_png)."""
+    _replace(path, (json.dumps(value) + "\n").encode())
+
+
+def _replace(path: Path, data: bytes) -> None:
+    part = path.with_name(f".{path.name}.{os.getpid()}.part")
+    part.write_bytes(data)
+    os.replace(part, path)
+
+
+def _check_lattice(image: np.ndarray, label: Labelled) -> None:
+    """Refuse a .board file whose board is not one the screenshot shows: where the screenshot shows
+    board-like lattices, one of them must have the file's pitch, and cells where the file puts them."""
+    from bot.vision.geometry import Geometry
+    from bot.vision.grid import find_grids, same_board
+
+    said = Geometry(label.game, label.rows, label.cols, label.origin, label.pitch, label.cell_px, 1.0)
+    grids = [g.geometry for g in find_grids(image)]
+    if grids and not any(same_board(said, g) for g in grids):
+        shown = ", ".join(f"{g.cols}x{g.rows} at {g.region()[:2]} ({g.pitch[0]:g} px apart)" for g in grids[:3])
+        raise SkinPackError(
+            f"the .board file puts a {label.cols}x{label.rows} board of cells {label.pitch[0]:g} px apart at {label.origin}, "
+            f"but the screenshot shows {shown}; give the screenshot's own .board file (`minebot record` writes one)"
+        )
 
 
 def learnt_pack_folder(name: str, cell_px: int) -> Path:
@@ -58,10 +102,10 @@ def start_learnt_pack(folder: Path, cell_px: int, pitch: tuple[float, float], ru
     folder.mkdir(parents=True, exist_ok=True)
     meta = folder / "pack.json"
     if not meta.is_file():
-        meta.write_text(json.dumps({
+        write_json(meta, {
             "cell_px": cell_px, "pitch": list(pitch), "rule": rule, "scales": "any",
             "settle_ms": settle_ms, "tolerance": tolerance, "learnt": True,
-        }) + "\n")
+        })
 
 
 def add_counts(folder: Path, key: str, counts: tuple[float, ...], derive: Callable[[list[float]], dict[str, object]]) -> dict[str, object]:
@@ -72,7 +116,7 @@ def add_counts(folder: Path, key: str, counts: tuple[float, ...], derive: Callab
     settings = json.loads(meta.read_text())
     summed = [n + m for n, m in zip(settings.get(key, [0] * len(counts)), counts, strict=True)]
     derived = derive(summed)
-    meta.write_text(json.dumps({**settings, key: summed, **derived}) + "\n")
+    write_json(meta, {**settings, key: summed, **derived})
     _load_pack.cache_clear()
     return derived
 
@@ -84,7 +128,7 @@ def add_counter(folder: Path, digits: dict[int | str, np.ndarray], settings: dic
     if any(folder.glob("digit-*.png")):
         return []
     meta = folder / "pack.json"
-    meta.write_text(json.dumps({**json.loads(meta.read_text()), **settings}) + "\n")
+    write_json(meta, {**json.loads(meta.read_text()), **settings})
     return add_tiles(folder, {f"digit-{'slash' if d == '/' else d}": [digits[d]] for d in sorted(digits, key=str)})
 
 
@@ -104,7 +148,7 @@ def add_tiles(folder: Path, pictures: dict[str, list[np.ndarray]]) -> list[str]:
                 continue
             top += 1
             file = name + ("" if top == 1 else f"-{top}") + ".png"
-            cv2.imwrite(str(folder / file), crop)
+            write_png(folder / file, crop)
             seen.append(crop.copy())
             written.append(file)
     _load_pack.cache_clear()
@@ -119,6 +163,6 @@ def add_board(folder: Path, cells: list[np.ndarray], rows: int, cols: int) -> st
         return None
     path.parent.mkdir(exist_ok=True)
     n = cells[0].shape[0]
-    cv2.imwrite(str(path), np.stack(cells).reshape(rows, cols, n, n, 3).swapaxes(1, 2).reshape(rows * n, cols * n, 3))
+    write_png(path, np.stack(cells).reshape(rows, cols, n, n, 3).swapaxes(1, 2).reshape(rows * n, cols * n, 3))
     _load_pack.cache_clear()
     return path.relative_to(folder).as_posix()  # as pack.json keeps it, on Windows too

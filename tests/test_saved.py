@@ -1,0 +1,186 @@
+"""Screenshots as users save them, and what users do to packs: each case read right, or refused
+with one short line that says what to do, never a wrong board reported as right (issue 45).
+
+Every case here failed on the code before it (a8ea218 and f611f1b): JPEG and grey pictures of a
+real game refused or read as another game's board, boards of one cell, a broken learnt pack
+stopping `skins`, a .board file of another game cut into a pack, "nan%" in the advice.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bot import vision
+from bot.cli import main
+from bot.errors import MESSAGE_CHARS, VisionError
+from bot.vision.labels import read_label
+from bot.vision.saved import Saved, read_saved
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FOUR_GAMES = FIXTURES / "winemine" / "custom-30x16-140mines-midgame"  # winemine, minegauler and two others on one screen
+WINDOW = (slice(100, 420), slice(90, 600))  # winemine's board and counters in it
+
+
+def _saved(image: np.ndarray, how: str) -> Saved:
+    """``image`` as a user would save it: JPEG at a quality (q80), in grey, or scaled (x1.7)."""
+    if how.startswith("q"):
+        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(how[1:])])
+        return Saved(cv2.imdecode(data, cv2.IMREAD_COLOR), "JPEG", False)
+    if how == "gray":
+        return Saved(cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), "PNG", True)
+    scale = float(how[1:])
+    return Saved(cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR), "PNG", False)
+
+
+def _right_or_refused(saved: Saved, truth: np.ndarray) -> bool:
+    """True where the picture read right; False where it was refused in one short line; a wrong reading fails."""
+    try:
+        reading = read_saved(saved, vision.load_packs()).reading
+    except VisionError as exc:
+        assert len(str(exc)) <= MESSAGE_CHARS, str(exc)
+        return False
+    assert reading.board.cells.shape == truth.shape, f"read a {reading.geometry.cols}x{reading.geometry.rows} board"
+    assert (reading.board.cells == truth).all(), f"{int((reading.board.cells != truth).sum())} cells misread"
+    return True
+
+
+@pytest.mark.parametrize("how", ["q80", "q90", "gray", "x1.7", "x2.5", "x3"])
+def test_a_games_window_saved_lossy_grey_or_scaled_reads_right(how: str) -> None:
+    """winemine's window cut from a real screenshot: as PNG it read right before; as JPEG it was
+    refused (every cell 20-40 levels off its tile), in grey refused, at 2.5x read as a 1x1 gnome-mines board."""
+    image = cv2.imread(str(FOUR_GAMES.with_suffix(".png")))[WINDOW]
+    truth = read_label(FOUR_GAMES.with_suffix(".board")).board.cells
+    assert _right_or_refused(_saved(image, how), truth)
+
+
+@pytest.mark.parametrize(
+    "shot", ["classic98/beginner-won", "classic98/expert-lost", "minegauler/expert-flags", "minegauler/beginner-won",
+             "winxp/expert-midgame", "winemine/expert-midgame-flags", "xdemineur/custom-10x12-12mines-won",
+             "gnome-mines/beginner-won", "react-minesweeper/scale1.5-fresh"])
+@pytest.mark.parametrize("how", ["q80", "q90", "gray", "x1.7"])
+def test_a_saved_fixture_reads_right_or_is_refused_never_wrong(shot: str, how: str) -> None:
+    """Real screenshots of six games, saved four ways: never a board of another size or with a cell
+    misread (forgiving readings once grew a row or column over the board's frame: minegauler 30x18)."""
+    image = cv2.imread(str(FIXTURES / f"{shot}.png"))
+    _right_or_refused(_saved(image, how), read_label(FIXTURES / f"{shot}.board").board.cells)
+
+
+@pytest.mark.parametrize("how", ["q90", "gray"])
+def test_of_several_boards_the_biggest_is_read_and_the_others_named(how: str) -> None:
+    """Four games on one screen, saved as JPEG or grey: the JPEG was read as a 16x1 column of
+    xdemineur's cells showing past winemine's window ("mine chance nan%"), the grey one as
+    minegauler's fresh 8x8 board, with exit 0 and no word of another board. Now the biggest board
+    is read, the others are named, and a point on one reads that one."""
+    saved = _saved(cv2.imread(str(FOUR_GAMES.with_suffix(".png"))), how)
+    read = read_saved(saved, vision.load_packs())
+    assert read.reading.geometry.skin == "winemine" and (read.reading.geometry.cols, read.reading.geometry.rows) == (30, 16)
+    assert (read.reading.board.cells == read_label(FOUR_GAMES.with_suffix(".board")).board.cells).all()
+    eight = [g for g in read.others if (g.cols, g.rows) == (8, 8)]
+    assert eight and "--at X,Y" in read.note()
+    x, y, w, h = eight[0].region()
+    other = read_saved(saved, vision.load_packs(), at=(x + w // 2, y + h // 2))
+    assert other.reading.geometry.skin == "minegauler" and (other.reading.board.cells == -1).all()
+    assert abs(other.reading.geometry.origin[0] - x) < 8  # where it is on the whole picture (half a cell)
+
+
+def test_no_board_is_one_cell_wide() -> None:
+    """A strip of one skin's cells (xdemineur's column showing beside another window) is no board."""
+    image = cv2.imread(str(FOUR_GAMES.with_suffix(".png")))
+    strip = np.zeros_like(image)
+    strip[60:420, 600:640] = image[60:420, 600:640]
+    with pytest.raises(VisionError):
+        vision.read(strip, vision.load_packs())
+
+
+def test_replay_of_a_jpeg_says_it_read_it_forgiving(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    image = cv2.imread(str(FOUR_GAMES.with_suffix(".png")))[WINDOW]
+    cv2.imwrite(str(tmp_path / "shot.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    assert main("replay", str(tmp_path / "shot.jpg"), "--json") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["forgiving"] and out["board"][:2] == ["0001" + "#" * 26, "0123" + "#" * 26]
+
+
+def test_a_reading_that_contradicts_itself_is_printed_with_the_cells_marked(capsys: pytest.CaptureFixture[str]) -> None:
+    """winemine with a wrong flag: replay printed only the refusal; now the board, then where it contradicts."""
+    assert main("replay", str(FIXTURES / "winemine" / "expert-midgame-flags.png")) == 1
+    out, err = capsys.readouterr()
+    assert "skin winemine" in out and "contradicts itself at: (8,18)" in out
+    assert "cell (8,18) shows 1 but has 2 flags" in err
+
+
+def test_no_nan_in_the_advice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An all-covered board with no mine count: its first click's chance is unknown, said so ("nan%" before),
+    and the JSON is JSON (NaN is not)."""
+    (tmp_path / "b.txt").write_text("####\n" * 4)
+    assert main("solve", str(tmp_path / "b.txt")) == 0
+    assert "mine chance unknown" in capsys.readouterr().out
+    assert main("solve", str(tmp_path / "b.txt"), "--json") == 0
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"{name} in the JSON")
+
+    assert json.loads(capsys.readouterr().out, parse_constant=refuse)["move"]["probability"] is None
+
+
+def _bad_pack(data: Path) -> None:
+    """A learnt pack a user cut wrong: pictures but no covered cell (``minebot learn`` of the wrong .board before)."""
+    folder = data / "skins" / "bad1"
+    folder.mkdir(parents=True)
+    (folder / "pack.json").write_text(json.dumps({"cell_px": 16, "pitch": [16, 16]}) + "\n")
+    cv2.imwrite(str(folder / "1.png"), np.zeros((16, 16, 3), np.uint8))
+
+
+def test_a_pack_that_cannot_load_is_skipped_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`skins` failed ("a pack needs at least covered.png") until the user found `skins --remove`;
+    now it lists the pack as one that cannot load, and replay reads on with every other pack."""
+    import os
+
+    _bad_pack(Path(os.environ["MINEBOT_DATA"]))
+    assert main("skins") == 0
+    out = capsys.readouterr().out
+    assert "bad1" in out and "cannot load" in out and "skins --remove bad1" in out and "winemine" in out
+    assert main("replay", str(FIXTURES / "winemine" / "expert-fresh.png")) == 0
+    out, err = capsys.readouterr()
+    assert "skin winemine" in out and "skipped the skin pack 'bad1'" in err and "skins --remove bad1" in err
+    assert main("skins", "--remove", "bad1") == 0
+
+
+def test_learn_refuses_a_board_file_of_another_screenshot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An xdemineur expert screenshot with winemine's 9x9 .board file "wrote 80 pictures" (exit 0)
+    and broke `skins`; now it is refused, and nothing is written."""
+    shot = FIXTURES / "xdemineur" / "expert-flags-question-mark.png"
+    assert main("learn", str(shot), str(FIXTURES / "winemine" / "beginner-won.board"), "--skin", "bad1",
+                "--templates", str(tmp_path)) == 1
+    assert "the .board file puts a 9x9 board" in capsys.readouterr().err
+    assert not (tmp_path / "bad1").exists()
+
+
+def test_every_error_line_is_short(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Refusals of pictures no pack reads: one line of at most 200 characters (600 before), the
+    measurements under --verbose."""
+    image = cv2.imread(str(FOUR_GAMES.with_suffix(".png")))[WINDOW]
+    cv2.imwrite(str(tmp_path / "turned.png"), cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE))
+    cv2.imwrite(str(tmp_path / "noise.png"), np.random.default_rng(0).integers(0, 255, (300, 400, 3), dtype=np.uint8))
+    for name in ("turned.png", "noise.png"):
+        assert main("replay", str(tmp_path / name)) == 1
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and len(err[0]) <= MESSAGE_CHARS and "--verbose" in err[0], err
+        assert main("replay", str(tmp_path / name), "--verbose") == 1
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 2 and err[1].startswith("minebot: detail: "), err
+
+
+def test_another_board_read_in_place_of_the_biggest_is_said_to_be_another() -> None:
+    """winemine's 9x9 board beside minegauler's 8x8, as JPEG: where the biggest board does not read,
+    a reading of the other one says so (it stood for the screenshot's board, silently, before)."""
+    shot = FIXTURES / "winemine" / "custom-9x9-64mines-seven"
+    read = read_saved(_saved(cv2.imread(str(shot.with_suffix(".png"))), "q80"), vision.load_packs())
+    if read.reading.geometry.skin == "winemine":
+        assert (read.reading.board.cells == read_label(shot.with_suffix(".board")).board.cells).all()
+    else:
+        assert not read.biggest and "the biggest board on the picture, 9x9" in read.note()
