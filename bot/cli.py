@@ -11,13 +11,12 @@ from pathlib import Path
 
 import numpy as np
 
-from bot import bench
+from bot import bench, files
 from bot.board import Board
-from bot.errors import InconsistentBoard, MinebotError, SkinPackError, UsageError, VisionError
+from bot.errors import MinebotError, UsageError
 from bot.games import GAMES
 from bot.sim import make_layout, read_layouts, write_layouts
 from bot.solver import STRATEGIES, solve
-from bot.solver.analysis import Analysis
 from bot.solver.guess import first_click
 from bot.vocabulary import FIRST_CLICK_RULES, LEVELS, parse_level
 
@@ -263,163 +262,10 @@ def _solve(ns: argparse.Namespace) -> int:
     board = Board.parse(text, mines=ns.mines)
     analysis = solve(board, ns.strategy, ns.rule, np.random.default_rng(0))
     if ns.json:
-        print(json.dumps(_advice(analysis)))
+        print(json.dumps(files.advice(analysis)))
         return 0
     print(board)
-    _print_advice(analysis)
-    return 0
-
-
-def _advice(analysis: Analysis) -> dict[str, object]:
-    move, probs = analysis.move, analysis.probabilities
-    return {
-        "strategy": analysis.strategy,
-        "safe": sorted(analysis.safe),
-        "mines": sorted(analysis.mines),
-        "move": None if move is None else {"cell": move.cell, "action": move.action,
-                                           "reason": move.reason, "probability": move.chance},
-        "exact": analysis.exact,
-        "note": analysis.note,
-        "probabilities": None if probs is None else
-            [[None if np.isnan(v) else round(float(v), 6) for v in row] for row in probs],
-    }
-
-
-def _print_advice(analysis: Analysis) -> None:
-    move = analysis.move
-    print(f"safe:  {' '.join(f'({r},{c})' for r, c in sorted(analysis.safe)) or '-'}")
-    print(f"mines: {' '.join(f'({r},{c})' for r, c in sorted(analysis.mines)) or '-'}")
-    print(f"move:  {move if move else 'none'}")
-    if analysis.note:
-        print(f"note:  {analysis.note}")
-
-
-def _replay(ns: argparse.Namespace) -> int:
-    from bot import vision
-    from bot.vision.saved import describe, read_saved
-
-    image = vision.load_image(ns.image)
-    saved = describe(ns.image, image)
-    packs = vision.load_packs([ns.skin] if ns.skin else None)
-    try:
-        read = read_saved(saved, packs, mines=ns.mines, at=ns.at)
-    except VisionError as exc:
-        if saved.lossy:  # its compression blurs the pixels packs are cut from
-            raise type(exc)(f"{exc}; or save the screenshot as PNG", detail=exc.detail) from exc
-        raise
-    reading = read.reading
-    geo, board = reading.geometry, reading.board
-    rule = ns.rule or vision.pack_named(packs, geo.skin).rule
-    analysis, contradiction = None, None
-    try:
-        analysis = solve(board, "best", rule, np.random.default_rng(0)) if reading.state == "playing" else None
-    except InconsistentBoard as exc:
-        contradiction = exc
-    if ns.annotate and analysis is not None:
-        import cv2
-
-        cv2.imwrite(str(ns.annotate), vision.annotate(image, geo, analysis))
-    if ns.json:
-        advice = _advice(analysis) if analysis else {"safe": [], "mines": [], "move": None, "probabilities": None}
-        move = advice.pop("move")
-        print(json.dumps({
-            "skin": geo.skin, "rows": geo.rows, "cols": geo.cols,
-            "origin": [round(v, 2) for v in geo.origin], "pitch": [round(v, 2) for v in geo.pitch],
-            "cell_px": round(geo.cell_px, 2), "state": reading.state, "mines_total": board.mines,
-            "counter": reading.counter,
-            "board": str(board).splitlines(),
-            "forgiving": read.forgiving,
-            "others": [{"cols": g.cols, "rows": g.rows, "at": list(g.region()[:2])} for g in read.others],
-            "contradiction": None if contradiction is None else {"cells": [list(c) for c in contradiction.cells], "why": str(contradiction)},
-            "guess": move if isinstance(move, dict) and move["reason"] in ("guess", "first") else None,
-            **advice,
-        }))
-        return 0 if contradiction is None else 1
-    x, y = geo.origin
-    print(f"skin {geo.skin}, {geo.rows}x{geo.cols}, cell (0,0) at ({x:.0f},{y:.0f}), "
-          f"pitch {geo.pitch[0]:g}x{geo.pitch[1]:g} px, scale {geo.scale:g}, state {reading.state}, "
-          f"mines {board.mines if board.mines is not None else 'unknown'}"
-          + (f" (counter {reading.counter})" if reading.counter is not None else
-             " (no counter read: the standard count for this size; --mines M gives another)" if ns.mines is None and board.mines is not None
-             else ""))
-    if read.note():
-        print(f"note: {read.note()}")
-    print(board)
-    if contradiction is not None:
-        marked = " ".join(f"({r},{c})" for r, c in contradiction.cells) or "-"
-        print(f"contradicts itself at: {marked}", flush=True)  # before the error line, on the terminal too
-        raise contradiction
-    if analysis is None:
-        print(f"the game is {reading.state}: nothing to advise")
-    else:
-        _print_advice(analysis)
-    if ns.annotate and analysis is not None:
-        print(f"annotated picture: {ns.annotate}")
-    return 0
-
-
-def _learn(ns: argparse.Namespace) -> int:
-    from bot import vision
-    from bot.userdata import learnt_skins
-    from bot.vision.labels import read_label
-    from bot.vision.writing import cut_pack, write_json
-
-    label = read_label(ns.board)
-    skin = ns.skin or label.game
-    folder = (ns.templates or learnt_skins()) / skin
-    face = tuple(int(v) for v in ns.face.split(",")) if ns.face else None
-    if face is not None and len(face) != 4:
-        raise UsageError("--face takes X,Y,W,H")
-    written = cut_pack(vision.load_image(ns.image), label, folder, face)
-    if not (folder / "pack.json").exists():  # last: a pack is one once its pictures are in
-        write_json(folder / "pack.json", {"cell_px": label.cell_px, "pitch": list(label.pitch), "rule": "safe", "scales": [1, 1.5, 2]})
-    print(f"wrote {len(written)} pictures to {folder}: {' '.join(written)}")
-    return 0
-
-
-def _skins(ns: argparse.Namespace) -> int:
-    import shutil
-
-    from bot.userdata import hidden_skins, learnt_skins
-    from bot.vision.counter import describe
-    from bot.vision.pack import load_pack, skin_names, templates_root
-
-    learnt = learnt_skins()
-    if ns.remove:
-        folder = learnt / ns.remove
-        if not (folder / "pack.json").is_file():
-            where = "shipped with minebot (it stays)" if ns.remove in skin_names(templates_root()) else "not a learnt pack"
-            raise UsageError(f"{ns.remove!r} is {where}; learnt packs: {', '.join(skin_names(learnt)) or 'none'}")
-        shutil.rmtree(folder)
-        print(f"removed {folder}")
-        return 0
-    shipped = set(skin_names(templates_root()))
-    hidden = hidden_skins()
-    for name in dict.fromkeys(sorted(shipped) + skin_names(learnt)):
-        source = "shipped" if name in shipped else "learnt"
-        if name in hidden:
-            print(f"{name:16} {source:8} hidden (MINEBOT_HIDE_SKINS)")
-            continue
-        try:
-            pack = load_pack(name)
-        except SkinPackError as exc:
-            print(f"{name:16} {source:8} cannot load ({exc}); remove it with `minebot skins --remove {name}`")
-            continue
-        scales = "any size" if pack.scales is None else ",".join(f"{s:g}" for s in pack.scales) + "x"
-        kinds = sorted({t.file.partition("-")[0].removesuffix(".png") for t in pack.tiles})
-        counter = f"mines counter: {describe(pack.counter, pack.counter_at)}" if pack.has_counter else "no mines counter"
-        print(f"{name:16} {source:8} {pack.cell_px:3d} px cells at {scales}; {len(pack.tiles)} pictures ({' '.join(kinds)}); {counter}; {pack.path}")
-    print(f"learnt packs are kept in {learnt}")
-    return 0
-
-
-def _bench_vision(ns: argparse.Namespace) -> int:
-    from bot.vision.bench import bench_vision
-
-    images = ns.images or sorted(Path("fixtures").glob("*/*.png"))
-    if not images:
-        raise UsageError("no screenshots given and no fixtures/*/*.png here; run from the repository or name images")
-    bench_vision(images, ns.repeat)
+    files.print_advice(analysis)
     return 0
 
 
@@ -435,10 +281,10 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "bench": _bench,
     "solve": _solve,
     "layouts": _layouts,
-    "replay": _replay,
-    "learn": _learn,
-    "bench-vision": _bench_vision,
-    "skins": _skins,
+    "replay": files.replay,
+    "learn": files.learn,
+    "bench-vision": files.bench_vision,
+    "skins": files.skins,
 }
 
 

@@ -183,4 +183,18 @@ def test_another_board_read_in_place_of_the_biggest_is_said_to_be_another() -> N
     if read.reading.geometry.skin == "winemine":
         assert (read.reading.board.cells == read_label(shot.with_suffix(".board")).board.cells).all()
     else:
-        assert not read.biggest and "the biggest board on the picture, 9x9" in read.note()
+        assert not read.biggest and "does not read; this is another" in read.note()  # the biggest: a game behind, 20x12
+
+
+@pytest.mark.parametrize("shot, how", [("xdemineur/beginner-opened-beside-the-edge", "x1.7"), ("gnome-mines/beginner-won", "x0.75"),
+                                       ("react-minesweeper/scale1-fresh", "gray")])
+def test_a_reading_of_another_size_than_the_lattice_is_refused(shot: str, how: str) -> None:
+    """Lossless pictures read as part of their board, or with a line past its edge: xdemineur at 1.7x
+    as 8 of its 12 columns (its pack lists 1.5x, which its covered cells alone matched), gnome-mines
+    at 0.75x with a row of the window below it, react-minesweeper in grey as gnome-mines' with a column more."""
+    image = cv2.imread(str(FIXTURES / f"{shot}.png"))
+    if how == "x0.75":
+        saved = Saved(cv2.resize(image, None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA), "PNG", False)
+    else:
+        saved = _saved(image, how)
+    _right_or_refused(saved, read_label(FIXTURES / f"{shot}.board").board.cells)

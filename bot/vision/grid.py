@@ -352,7 +352,7 @@ def overlap(a: Geometry, b: Geometry) -> bool:
     return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
 
 
-def _same_pitch(a: Geometry, b: Geometry) -> bool:
+def same_pitch(a: Geometry, b: Geometry) -> bool:
     """Whether two lattices' cells lie as far apart (within 2% of ``a``'s pitch) both ways."""
     return all(abs(a.pitch[axis] - b.pitch[axis]) <= 0.02 * a.pitch[axis] for axis in (0, 1))
 
@@ -360,7 +360,7 @@ def _same_pitch(a: Geometry, b: Geometry) -> bool:
 def same_board(a: Geometry, b: Geometry) -> bool:
     """Whether two lattices are one board's: they overlap, with the same pitch and cells in the same places."""
     phases = [((a.origin[axis] - b.origin[axis]) / a.pitch[axis], a.pitch[axis]) for axis in (0, 1)]
-    return overlap(a, b) and _same_pitch(a, b) and all(abs(p - round(p)) * pa <= 0.2 * pa for p, pa in phases)
+    return overlap(a, b) and same_pitch(a, b) and all(abs(p - round(p)) * pa <= 0.2 * pa for p, pa in phases)
 
 
 def find_grid(image: np.ndarray) -> Geometry:
@@ -386,7 +386,7 @@ def lattice_moved(image: np.ndarray, geo: Geometry) -> str | None:
     overlapping = [b for b in (board.geometry for board in find_grids(image)) if overlap(geo, b)]
     whole = [b for b in overlapping if (b.rows, b.cols) == (geo.rows, geo.cols)]
     for b in whole[:1] or overlapping:
-        if not _same_pitch(geo, b):
+        if not same_pitch(geo, b):
             words = f"its cells are {b.pitch[0]:g}x{b.pitch[1]:g} px apart now, not {geo.pitch[0]:g}x{geo.pitch[1]:g}"
         else:
             steps = [(b.origin[axis] - geo.origin[axis]) / geo.pitch[axis] for axis in (0, 1)]

@@ -20,7 +20,7 @@ import numpy as np
 
 from bot.errors import NoBoardFound, VisionError
 from bot.vision.geometry import Geometry
-from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, WHOLE, Grid, find_grids, overlap, same_board
+from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, WHOLE, Grid, find_grids, overlap, same_pitch
 from bot.vision.pack import SkinPack
 from bot.vision.reading import BAND_PITCHES, Reading, read
 
@@ -100,7 +100,7 @@ def read_saved(saved: Saved, packs: list[SkinPack], mines: int | None = None, at
         try:
             reading = read(image, as_saved(packs, saved.gray, forgiving), mines=mines)
             geo = reading.geometry.moved(*offset)
-            if saved.gray and not forgiving:
+            if not saved.lossy:  # a lossless picture's lattice is where its cells are
                 _check_lattice(geo, grids)
         except VisionError as exc:
             first = first or exc
@@ -117,17 +117,21 @@ def read_saved(saved: Saved, packs: list[SkinPack], mines: int | None = None, at
 
 
 def _check_lattice(geo: Geometry, grids: list[Grid]) -> None:
-    """Refuse a reading whose cells do not lie where a whole lattice over it puts them: in grey a
-    pack may find its covered cell's shade in another look (gnome-mines' in react-minesweeper's, a
-    row off). A pixel-exact picture's lattice is where its cells are."""
+    """Refuse a reading of another size than a whole lattice of its pitch over it: a lossless
+    picture's lattice is where its cells are. In grey a pack may find its covered cell's shade in
+    another look (gnome-mines' in react-minesweeper's, with a column past it); scaled, a pack its
+    covered cells alone, at a scale it lists but the picture does not have (xdemineur at 1.7x, 8 of
+    its 12 columns)."""
     for grid in grids:
-        if grid.filled >= WHOLE and overlap(grid.geometry, geo) and not same_board(grid.geometry, geo):
-            x, y, _, _ = grid.geometry.region()
-            raise NoBoardFound(
-                f"the {geo.skin} pack reads a board whose cells are not the {grid.geometry.cols}x{grid.geometry.rows} "
-                f"board's at ({x},{y}); save the screenshot in colour",
-                detail=f"read {geo.cols}x{geo.rows} at {geo.origin}, {geo.pitch[0]:g}x{geo.pitch[1]:g} px apart",
-            )
+        lattice = grid.geometry
+        if grid.filled < WHOLE or not overlap(lattice, geo) or not same_pitch(lattice, geo):
+            continue
+        x, y, _, _ = lattice.region()
+        detail = f"read {geo.cols}x{geo.rows} at {geo.origin}, {geo.pitch[0]:g}x{geo.pitch[1]:g} px apart"
+        if (lattice.rows, lattice.cols) != (geo.rows, geo.cols):  # a part of it, or it and a line past its edge
+            raise NoBoardFound(f"the {geo.skin} pack reads {geo.cols}x{geo.rows} cells where the lattice shows a "
+                               f"{lattice.cols}x{lattice.rows} board at ({x},{y}); save the screenshot at the screen's size",
+                               detail=detail)
 
 
 def _around(image: np.ndarray, grids: list[Geometry], at: tuple[int, int]) -> tuple[np.ndarray, tuple[int, int]]:
