@@ -152,6 +152,8 @@ def _parser() -> argparse.ArgumentParser:
     bv = sub.add_parser("bench-vision", help="time locating and reading boards in screenshots, per skin")
     bv.add_argument("images", nargs="*", type=Path, help="screenshots (default: fixtures/*/*.png)")
     bv.add_argument("--repeat", type=COUNT, default=20)
+    bv.add_argument("--saved", metavar="WAYS", help="instead of timing: read each labelled screenshot saved these ways "
+                    "(comma list of qN: JPEG at quality N, gray, xS: scaled S times) and count those read right, refused and wrong")
 
     lay = sub.add_parser("layouts", help="write seeded mine layouts to a file other programs can replay")
     lay.add_argument("out", type=Path)

@@ -18,6 +18,7 @@ import pytest
 from bot import vision
 from bot.cli import main
 from bot.errors import MESSAGE_CHARS, VisionError
+from bot.vision.bench import saved_as
 from bot.vision.labels import read_label
 from bot.vision.saved import Saved, read_saved
 
@@ -28,13 +29,7 @@ WINDOW = (slice(100, 420), slice(90, 600))  # winemine's board and counters in i
 
 def _saved(image: np.ndarray, how: str) -> Saved:
     """``image`` as a user would save it: JPEG at a quality (q80), in grey, or scaled (x1.7)."""
-    if how.startswith("q"):
-        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(how[1:])])
-        return Saved(cv2.imdecode(data, cv2.IMREAD_COLOR), "JPEG", False)
-    if how == "gray":
-        return Saved(cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), "PNG", True)
-    scale = float(how[1:])
-    return Saved(cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR), "PNG", False)
+    return saved_as(image, how)
 
 
 def _right_or_refused(saved: Saved, truth: np.ndarray) -> bool:
@@ -198,3 +193,12 @@ def test_a_reading_of_another_size_than_the_lattice_is_refused(shot: str, how: s
     else:
         saved = _saved(image, how)
     _right_or_refused(saved, read_label(FIXTURES / f"{shot}.board").board.cells)
+
+
+def test_bench_vision_saved_counts_each_way(capsys: pytest.CaptureFixture[str]) -> None:
+    """The figures command: each way a row of read right, refused, another board, wrong; a way it does not know refused first."""
+    assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", "q80,gray") == 0
+    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()[1:3]}
+    assert rows == {"q80": ["1", "0", "0", "0"], "gray": ["1", "0", "0", "0"]}
+    assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", "webp") == 1
+    assert "'webp' is not a way to save a screenshot" in capsys.readouterr().err

@@ -9,15 +9,17 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
-from bot.errors import NoBoardFound
+from bot.errors import NoBoardFound, UsageError, VisionError
 from bot.vision import load_image, load_packs, locate, pack_named
 from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid
 from bot.vision.labels import read_label
 from bot.vision.looks import LookBook
 from bot.vision.pack import SkinPack, Tile
+from bot.vision.saved import Saved, read_saved
 from bot.vision.tiles import read_cells
 
 
@@ -95,3 +97,60 @@ def _learnt_pack(path: Path, image: np.ndarray, grid: Geometry) -> SkinPack:
         code = k if truth is None or truth.shape != looks.shape or not len(where) else int(truth[tuple(where[0])])
         tiles.append(Tile(code, picture, f"look-{k}"))
     return SkinPack(name="bench", cell_px=book.cut, pitch=grid.pitch, rule="safe", scales=None, tiles=tuple(tiles), learnt=True)
+
+
+def saved_ways(images: list[Path], ways: list[str]) -> int:
+    """Print, for each way a user may save a screenshot (``q80``: JPEG at quality 80; ``gray``;
+    ``x1.7``: scaled 1.7 times), how many of the labelled ``images`` that read right as they are
+    read right saved that way, are refused, and are read wrong (another board, or a cell misread:
+    each named). Returns the number read wrong."""
+    packs = load_packs()
+    counts = {way: [0, 0, 0, 0] for way in ways}  # right, refused, another board said to be another, wrong
+    wrong = 0
+    for path in images:
+        label = path.with_suffix(".board")
+        if not label.is_file():
+            continue
+        truth, image = read_label(label).board.cells, load_image(path)
+        for way in [None, *ways]:
+            try:
+                read = read_saved(saved_as(image, way), packs)
+            except VisionError:
+                if way is None:
+                    break  # no pack reads it as it is: not a case for this table
+                counts[way][1] += 1
+                continue
+            cells = read.reading.board.cells
+            right = cells.shape == truth.shape and bool((cells == truth).all())
+            if way is None:
+                if not right:
+                    break
+                continue
+            column = 0 if right else 2 if not read.biggest else 3
+            counts[way][column] += 1
+            if column == 3:
+                wrong += 1
+                print(f"read wrong: {path} saved as {way}")
+    print(f"{'saved as':10} {'read right':>10} {'refused':>8} {'another':>8} {'wrong':>6}")
+    for way, (good, refused, other, bad) in counts.items():
+        print(f"{way:10} {good:10d} {refused:8d} {other:8d} {bad:6d}")
+    print("screenshots with a .board file that read right as they are, saved each way: read right, refused with "
+          "one line, another board read and said to be another (the biggest did not read), or read wrong "
+          "(another board, or a cell misread)")
+    return wrong
+
+
+def saved_as(image: np.ndarray, way: str | None) -> Saved:
+    """``image`` as a user would save it: ``qN`` JPEG at quality N, ``gray``, ``xS`` scaled S times; None: as it is."""
+    if way is None:
+        return Saved(image, "PNG", False)
+    if way.startswith("q") and way[1:].isdigit():
+        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(way[1:])])
+        return Saved(np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR)), "JPEG", False)
+    if way == "gray":
+        return Saved(cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), "PNG", True)
+    if way.startswith("x"):
+        scale = float(way[1:])
+        how = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        return Saved(cv2.resize(image, None, fx=scale, fy=scale, interpolation=how), "PNG", False)
+    raise UsageError(f"{way!r} is not a way to save a screenshot: qN (JPEG, quality N), gray or xS (scaled S times)")
