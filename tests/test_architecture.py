@@ -75,3 +75,13 @@ def test_the_rules_catch_a_wrong_import(tmp_path: Path) -> None:
     path = tmp_path / "bad.py"
     path.write_text("from bot.sim import Game\nfrom bot.vision import read\n")
     assert {m for m in _imports(path) if not _allowed("bot.solver.bad", m, ("bot.board", "bot.solver"))} == {"bot.sim", "bot.vision"}
+
+
+def test_every_package_is_installed() -> None:
+    """pyproject.toml lists the packages `pip install .` copies: bot/devices/ was left out of it
+    when it was made, and an installed minebot could not import its actuator."""
+    import tomllib
+
+    listed = set(tomllib.loads((BOT.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    packages = {_module(p) for p in BOT.rglob("__init__.py")}
+    assert packages <= listed, f"not in pyproject.toml's packages: {sorted(packages - listed)}"
