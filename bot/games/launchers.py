@@ -36,6 +36,8 @@ class Launcher:
     flags: bool = True  # whether to flag mines (a right click)
     # started again once where it exits by itself before its window shows (else only where it showed none in time)
     start_again_on_exit: bool = False
+    ours: bool = False  # a page written for minebot's tests (bot/games/pages), not a game nobody here wrote
+    look_of: str | None = None  # the shipped pack whose pictures it draws (hidden while it is learnt)
 
     @property
     def skin(self) -> str:
@@ -231,6 +233,34 @@ class NiceguiMinesweeper(Launcher):
                 "--profile", str(workdir / "chromium"), "--", which("minesweeper", venv="nicegui-minesweeper")]
 
 
+class Bevel98(Launcher):
+    """A web page in Windows 98's look, written for minebot's tests (bot/games/pages/bevel98.html):
+    3-D bevels on 16x17 CSS px cells, which Chromium at a fractional device scale (1.25, 1.5, 1.75)
+    draws at alternating pixel phases, as 98-style web games nobody here wrote do at those zooms
+    (issue 45). A face starts a new game (F2 too); first click safe; mines counter; flags."""
+
+    name, window_name, programs, pack = "bevel98-web", "^Bevel98$", ("chromium",), False
+    web, ours = True, True
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        size = level_of(self.name, level)
+        window = f"{16 * size.cols + 140},{17 * size.rows + 200}"
+        return [sys.executable, "-m", "bot.web_game", "--scale", f"{scale:g}", "--size", window,
+                "--profile", str(workdir / "chromium"), "--", sys.executable, "-m", "bot.games.page_server", "bevel98",
+                "--cols", str(size.cols), "--rows", str(size.rows), "--mines", str(size.mines)]
+
+
+class Sprites98(Bevel98):
+    """The same page with its cells drawn from classic98's tile pictures (cut from a real 98-style
+    web game), 16x16 in 16x17 cells: at a fractional device scale Chromium resamples each picture
+    at its cell's own pixel phase. No pack is used: classic98's is hidden where it is learnt."""
+
+    name, window_name, look_of = "sprites98-web", "^Sprites-classic98$", "classic98"
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        return [*super().command(level, workdir, env, scale), "--sprites", "classic98"]
+
+
 class AceMinesweeper(Launcher):
     """The Ace of Penguins' minesweeper (Debian's ace-of-penguins): no pack; one size, 32x32 with
     200 mines, at every level; the first click may be a mine; a penguin above the board starts a
@@ -257,5 +287,5 @@ class PygameMinesweeper(Launcher):
 
 LAUNCHERS: tuple[Launcher, ...] = (
     Winemine(), Xdemineur(), GnomeMines(), Minegauler(), Xbomb(), Kmines(), SgtMines(), NiceguiMinesweeper(),
-    AceMinesweeper(), PygameMinesweeper(),
+    AceMinesweeper(), PygameMinesweeper(), Bevel98(), Sprites98(),
 )

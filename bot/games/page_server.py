@@ -1,0 +1,55 @@
+"""Serve one of bot/games/pages/ at a level, for a web game minebot's tests run in Chromium
+(bot/web_game.py adds ``--port``)::
+
+    python -m bot.games.page_server bevel98 --cols 9 --rows 9 --mines 10 [--sprites classic98] --port N
+
+``--sprites SKIN`` draws the cells with a shipped skin pack's tile pictures (templates/SKIN), and
+names the page after it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import http.server
+import json
+from importlib import resources
+
+from bot.vision.pack import templates_root
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bot.games.page_server")
+    parser.add_argument("page")
+    parser.add_argument("--cols", type=int, default=9)
+    parser.add_argument("--rows", type=int, default=9)
+    parser.add_argument("--mines", type=int, default=10)
+    parser.add_argument("--sprites", help="draw the cells with this shipped skin pack's pictures")
+    parser.add_argument("--port", type=int, required=True)
+    ns = parser.parse_args(argv)
+    html = resources.files("bot.games").joinpath("pages", f"{ns.page}.html").read_text()
+    script = f"const LEVEL = [{ns.cols}, {ns.rows}, {ns.mines}];"
+    if ns.sprites:
+        pack = templates_root() / ns.sprites
+        tiles = {png.name.removesuffix(".png"): "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode()
+                 for png in pack.iterdir() if png.name.endswith(".png") and not png.name.startswith("face")}
+        script += f"const TILES = {json.dumps(tiles)};"
+        html = html.replace("<title>Bevel98</title>", f"<title>Sprites-{ns.sprites}</title>")
+    page = html.replace("<script>", f"<script>{script}", 1).encode()
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, format: str, *args: object) -> None:  # quiet
+            return
+
+    http.server.HTTPServer(("127.0.0.1", ns.port), Page).serve_forever()
+
+
+if __name__ == "__main__":
+    main()
