@@ -129,11 +129,11 @@ class Classifier:
     def _lossy_scores(self, d2: np.ndarray, best: np.ndarray, nearest: np.ndarray, rms: np.ndarray) -> np.ndarray:
         """Scores on the tolerance's scale for a lossy pack (see LOSSY_MARGIN): below it where the
         cell lies nearer its tile than every tile of another value by more than the margin, 0 where
-        it is its tile; far above it past LOSSY_RMS."""
+        it is its tile; above it, whatever the pack's tolerance, past LOSSY_RMS."""
         margin = (d2 - nearest[:, None]) / self.between[best]  # 0: halfway to that tile, 1: on its own
         margin = np.where(self.other_value[best], margin, np.inf).min(axis=1)
         score = self.tolerance * (1 - np.minimum(margin, 1)) / (1 - LOSSY_MARGIN)
-        return np.where(rms > LOSSY_RMS, np.maximum(score, rms), score)
+        return np.where(rms > LOSSY_RMS, np.maximum(score, self.tolerance + rms), score)
 
     def _middles(self, flat: np.ndarray) -> np.ndarray:
         """Mean colour of the middle third of each picture (rows of n*n*3 values)."""
