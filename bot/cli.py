@@ -57,8 +57,19 @@ class _Subparsers:
         return self.action.add_parser(name, parents=[self.common], help=help)
 
 
+def _version() -> str:
+    """minebot's version as installed, or as pyproject.toml says where it runs from a checkout."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("minebot")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="minebot", description="Plays Minesweeper by looking at the screen.")
+    parser.add_argument("--version", action="version", version=f"minebot {_version()}")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--verbose", "-v", action="store_true", help="on an error, also print what was measured on the way")
     sub = _Subparsers(parser.add_subparsers(dest="command", required=True), common)

@@ -29,6 +29,7 @@ from bot.errors import (
     UsageError,
     VisionError,
 )
+from bot.files import advice
 from bot.games import GAMES, start_game, virtual_display
 from bot.learn import Learner
 from bot.live import LiveTable, click_face, find_game, mouse_ratio, park_point
@@ -158,7 +159,7 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
         file=sys.stderr,
     )
     if ns.dry_run:
-        return _dry_run(table, pack)
+        return _dry_run(table, pack, ns.json)
     # a shipped pack that has read only a new board's covered cells may know another look's covered
     # tile: the new board is kept, to learn its look from should the pack not read it once opened
     fresh = screen.grab() if not pack.learnt and not table.proven and table.state == "playing" else None
@@ -174,11 +175,14 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
     return 1 if any(r.lost_on_certain for r in results) else 0
 
 
-def _dry_run(table: LiveTable, pack: SkinPack) -> int:
-    """Read the board once and print what would be played."""
+def _dry_run(table: LiveTable, pack: SkinPack, as_json: bool = False) -> int:
+    """Read the board once and print what would be played (``as_json``: one JSON object, as replay's)."""
     board = table.board()
-    print(board)
     analysis = solve(board, "best", pack.rule, np.random.default_rng())
+    if as_json:
+        print(json.dumps({"skin": pack.name, "board": str(board).splitlines(), **advice(analysis)}))
+        return 0
+    print(board)
     print(f"would play: {analysis.move if analysis.move else 'nothing (game over or stuck)'}")
     print(f"certain safe: {len(analysis.safe)}, certain mines: {len(analysis.mines)}")
     return 0

@@ -199,3 +199,8 @@ def test_bench_of_a_layouts_file_opens_each_game_where_its_layout_was_made_for(t
     path.write_text("game 0 rows=9 cols=9 mines=10 rule=safe start=8,8\n" + "*" * 9 + "\n*" + "." * 8 + "\n" + ("." * 9 + "\n") * 7)
     assert main("bench", "--layouts", str(path), "--json") == 0
     assert json.loads(capsys.readouterr().out)["wins"] == 1
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main("--version") == 0
+    assert capsys.readouterr().out.startswith("minebot ")

@@ -307,6 +307,23 @@ def test_with_every_pack_hidden_play_goes_to_learning(monkeypatch: pytest.Monkey
         play(ns, screen=Whole(load_image(FIXTURE)))  # type: ignore[arg-type]
 
 
+def test_a_dry_run_with_json_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
+    """`play --dry-run --json` printed plain text; now one JSON object: the board and the advice, as replay's."""
+    import json
+    from argparse import Namespace
+
+    from bot.commands import play
+
+    class Whole(FakeScreen):
+        def grab(self, region: Region | None = None) -> np.ndarray:
+            return self.image
+
+    ns = Namespace(skin="xdemineur", mines=55, level=None, dry_run=True, games=1, no_flags=False, save_final=None, json=True)
+    assert play(ns, screen=Whole(load_image(FIXTURE))) == 0  # type: ignore[arg-type]
+    out = json.loads(capsys.readouterr().out)
+    assert out["skin"] == "xdemineur" and len(out["board"]) == 10 and out["move"] is not None and "safe" in out
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="X11 only")
 def test_no_xauthority_file_is_no_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """On an X server with no Xauthority file (a bare Xvfb), python-xlib dies at import; minebot
