@@ -206,8 +206,9 @@ class Progress(ProgressLine):
     """A progress line for a benchmark, at most every ``every`` seconds (only on long runs): ``wins``
     are the games won, or with ``unit`` "positions" those solved exactly."""
 
-    def __init__(self, label: str, every: float = 2.0, stream: TextIO | None = None, unit: str = "games") -> None:
-        super().__init__(label, every, stream)
+    def __init__(self, label: str, every: float = 2.0, stream: TextIO | None = None, unit: str = "games",
+                 terminal: bool | None = None) -> None:
+        super().__init__(label, every, stream, terminal)
         self.unit, self.counted = unit, "won" if unit == "games" else "exact"
 
     def __call__(self, done: int, total: int, wins: int) -> None:

@@ -23,8 +23,8 @@ class GameProgress(ProgressLine):
     """A progress line while a live game is played: from its first second on, at most once a
     second (cells open, flags, guesses, seconds); ``clear`` wipes it before the game's line."""
 
-    def __init__(self, label: str, every: float = 1.0, stream: TextIO | None = None) -> None:
-        super().__init__(label, every, stream)
+    def __init__(self, label: str, every: float = 1.0, stream: TextIO | None = None, terminal: bool | None = None) -> None:
+        super().__init__(label, every, stream, terminal)
 
     def __call__(self, board: Board, guesses: int) -> None:
         seconds = self.due()

@@ -74,7 +74,7 @@ def test_a_progress_line_follows_the_game_and_is_wiped_after_it() -> None:
     from bot.play import GameProgress
 
     stream = io.StringIO()
-    progress = GameProgress("game 1/1", every=0.0, stream=stream)
+    progress = GameProgress("game 1/1", every=0.0, stream=stream, terminal=True)
     seen: list[int] = []
 
     def both(board: Board, guesses: int) -> None:
@@ -96,13 +96,32 @@ def test_a_benchmark_progress_line_ends_its_run_and_keeps_short_runs_quiet() -> 
     from bot.bench import Progress
 
     stream = io.StringIO()
-    quiet = Progress("bench", every=60.0, stream=stream)
+    quiet = Progress("bench", every=60.0, stream=stream, terminal=True)
     quiet(1, 2, 1)
     quiet(2, 2, 1)
     assert stream.getvalue() == ""  # a run shorter than the interval says nothing
-    shown = Progress("bench", every=0.0, stream=stream)
+    shown = Progress("bench", every=0.0, stream=stream, terminal=True)
     shown(1, 2, 1)
     shown(2, 2, 2)
     lines = stream.getvalue().split("\r")
     assert lines[1].startswith("bench: 1/2 games, 100.0% won") and not lines[1].endswith("\n")
     assert lines[2].startswith("bench: 2/2 games, 100.0% won") and lines[2].endswith("\n")
+
+
+def test_into_a_file_a_progress_line_is_only_the_last_plain() -> None:
+    """Into a log, rewritten lines ran together (a game's updates on one line of \\r); now only the
+    run's last line is written there, plain, and a game's line none."""
+    import io
+
+    from bot.bench import Progress
+    from bot.play import GameProgress
+
+    log = io.StringIO()  # not a terminal
+    bench = Progress("bench", every=0.0, stream=log)
+    bench(1, 2, 1)
+    bench(2, 2, 2)
+    assert "\r" not in log.getvalue() and log.getvalue().startswith("bench: 2/2 games") and log.getvalue().count("\n") == 1
+    game = GameProgress("game 1/1", every=0.0, stream=io.StringIO())
+    play_game(Game(LEVELS["beginner"], "safe", 3), get_strategy("best"), "safe", np.random.default_rng(3), progress=game)
+    game.clear()
+    assert game.stream.getvalue() == ""
