@@ -57,14 +57,14 @@ def _mines(ns: argparse.Namespace, skin: str, rows: int, cols: int, counted: int
             how = ("--dry-run does not switch levels" if getattr(ns, "dry_run", False)
                    else "minebot does not know how to switch this game's level")
             raise UsageError(
-                f"the game on screen is {rows}x{cols}, not {level} ({want.rows}x{want.cols}), and {how}: "
+                f"the game on screen is {cols}x{rows}, not {level} ({want.cols}x{want.rows}), and {how}: "
                 "change it in the game or leave out --level"
             )
     if counted is not None:
         return counted
     mines = level_of(skin, level).mines if level else STANDARD_MINES.get((rows, cols))
     if mines is None:
-        raise UsageError(f"a {rows}x{cols} board is not a standard level: give its mine count with --mines")
+        raise UsageError(f"a {cols}x{rows} board is not a standard level: give its mine count with --mines")
     return int(mines)
 
 
@@ -78,7 +78,7 @@ def _switch_level(
         return pack, geometry, reading
     if reading.state == "playing" and not reading.board.is_fresh():
         raise UsageError(
-            f"a {geometry.rows}x{geometry.cols} game is in progress and minebot will not throw it away: "
+            f"a {geometry.cols}x{geometry.rows} game is in progress and minebot will not throw it away: "
             f"finish it or start a new one, then run minebot again with --level {level}"
         )
     at = (screen.whole.left, screen.whole.top)
@@ -95,12 +95,12 @@ def _switch_level(
             found, now, read_now = find_game(screen, [pack], None)
             if (now.rows, now.cols) == (rows, cols):
                 return found, now, read_now
-            seen = f"a {now.rows}x{now.cols} board"
+            seen = f"a {now.cols}x{now.rows} board"
         except VisionError:
             seen = "no board minebot can read"
         if time.perf_counter() > deadline:
             raise ScreenError(
-                f"after the keys for {level} the game shows {seen}, not a whole {rows}x{cols} one: if its window is "
+                f"after the keys for {level} the game shows {seen}, not a whole {cols}x{rows} one: if its window is "
                 "too small for the board (gnome-mines then shows part of it), make the window larger and run minebot again"
             )
 
@@ -154,7 +154,7 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
     mines = _mines(ns, pack.name, geometry.rows, geometry.cols, reading.counted)
     table = LiveTable(screen, mouse, pack, geometry, mines)
     print(
-        f"found {pack.name} {geometry.rows}x{geometry.cols} ({mines} mines) at "
+        f"found {pack.name} {geometry.cols}x{geometry.rows} ({mines} mines) at "
         f"({geometry.origin[0]:.0f},{geometry.origin[1]:.0f}), {geometry.cell_px:g} px cells; state {table.state}",
         file=sys.stderr,
     )
@@ -321,7 +321,7 @@ def _learn(
         learner.prime(fresh)
     print(
         f"{'learning a new look' if known is None else f'playing with learnt pack {known.name}, learning on'}: "
-        f"{geometry.rows}x{geometry.cols} board ({mines} mines) at "
+        f"{geometry.cols}x{geometry.rows} board ({mines} mines) at "
         f"({geometry.origin[0]:.0f},{geometry.origin[1]:.0f}), {geometry.pitch[0]:g} px cells",
         file=sys.stderr,
     )
@@ -379,7 +379,7 @@ def demo(ns: argparse.Namespace) -> int:
     with (virtual_display(launcher.screen), tempfile.TemporaryDirectory(prefix="minebot-game-") as work,
           start_game(ns.game, ns.level, Path(work), ns.scale, ns.shift)):
         size = launcher.levels[ns.level]
-        print(f"started {ns.game} at {ns.level} ({size.rows}x{size.cols}, {size.mines} mines)", file=sys.stderr)
+        print(f"started {ns.game} at {ns.level} ({size.cols}x{size.rows}, {size.mines} mines)", file=sys.stderr)
         learn = getattr(ns, "learn", None)
         skin = launcher.skin
         play_ns = argparse.Namespace(

@@ -81,7 +81,7 @@ def replay(ns: argparse.Namespace) -> int:
         }))
         return 0 if contradiction is None else 1
     x, y = geo.origin
-    print(f"skin {geo.skin}, {geo.rows}x{geo.cols}, cell (0,0) at ({x:.0f},{y:.0f}), "
+    print(f"skin {geo.skin}, {geo.cols}x{geo.rows}, cell (0,0) at ({x:.0f},{y:.0f}), "
           f"pitch {geo.pitch[0]:g}x{geo.pitch[1]:g} px, scale {geo.scale:g}, state {reading.state}, "
           f"mines {board.mines if board.mines is not None else 'unknown'}"
           + (f" (counter {reading.counter})" if reading.counter is not None else

@@ -217,7 +217,7 @@ class LiveTable:
         """Click ``cell`` unless the guard says not to; False once the board changed (ClickGuard)."""
         r, c = cell
         if not (0 <= r < self.geometry.rows and 0 <= c < self.geometry.cols):
-            raise VisionError(f"refusing to click ({r},{c}): outside the {self.geometry.rows}x{self.geometry.cols} board")
+            raise VisionError(f"refusing to click ({r},{c}): outside the {self.geometry.cols}x{self.geometry.rows} board")
         if self.guard.check(cell):
             x, y = self.geometry.centre(cell)
             self.mouse.click(x, y, button)  # type: ignore[arg-type]

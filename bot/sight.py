@@ -152,7 +152,7 @@ class Sight:
         left once the board changed."""
         for index, (r, c) in enumerate(cells):
             if not (0 <= r < self.geometry.rows and 0 <= c < self.geometry.cols):
-                raise ScreenError(f"refusing to click ({r},{c}): outside the {self.geometry.rows}x{self.geometry.cols} board")
+                raise ScreenError(f"refusing to click ({r},{c}): outside the {self.geometry.cols}x{self.geometry.rows} board")
             if self.guard.check((r, c)):
                 self.mouse.click(*self.geometry.centre((r, c)), button)  # type: ignore[arg-type]
             if self.guard.halted:

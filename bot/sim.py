@@ -98,7 +98,7 @@ class Game:
     def _check(self, cell: Cell) -> Cell:
         r, c = cell
         if not (0 <= r < self.level.rows and 0 <= c < self.level.cols):
-            raise UsageError(f"cell {cell} is outside the {self.level.rows}x{self.level.cols} board")
+            raise UsageError(f"cell {cell} is outside the {self.level.cols}x{self.level.rows} board")
         return int(r), int(c)
 
     def reveal(self, cell: Cell) -> State:

@@ -161,7 +161,7 @@ def test_windows_dry_run_clicks_nothing(tmp_path: Path) -> None:
         out, err = bot.communicate(timeout=120)
         taken = trace.presses()
     assert bot.returncode == 0, err[-2000:]
-    assert "found winemine 16x30 (99 mines)" in err, err
+    assert "found winemine 30x16 (99 mines)" in err, err
     assert out.splitlines()[:16] == ["#" * 30] * 16 and "would play: reveal (0,0)" in out, out
     assert taken == 0
 
