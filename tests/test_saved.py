@@ -27,11 +27,6 @@ FOUR_GAMES = FIXTURES / "winemine" / "custom-30x16-140mines-midgame"  # winemine
 WINDOW = (slice(100, 420), slice(90, 600))  # winemine's board and counters in it
 
 
-def _saved(image: np.ndarray, how: str) -> Saved:
-    """``image`` as a user would save it: JPEG at a quality (q80), in grey, or scaled (x1.7)."""
-    return saved_as(image, how)
-
-
 def _right_or_refused(saved: Saved, truth: np.ndarray) -> bool:
     """True where the picture read right; False where it was refused in one short line; a wrong reading fails."""
     try:
@@ -50,7 +45,7 @@ def test_a_games_window_saved_lossy_grey_or_scaled_reads_right(how: str) -> None
     refused (every cell 20-40 levels off its tile), in grey refused, at 2.5x read as a 1x1 gnome-mines board."""
     image = cv2.imread(str(FOUR_GAMES.with_suffix(".png")))[WINDOW]
     truth = read_label(FOUR_GAMES.with_suffix(".board")).board.cells
-    assert _right_or_refused(_saved(image, how), truth)
+    assert _right_or_refused(saved_as(image, how), truth)
 
 
 @pytest.mark.parametrize(
@@ -62,7 +57,7 @@ def test_a_saved_fixture_reads_right_or_is_refused_never_wrong(shot: str, how: s
     """Real screenshots of six games, saved four ways: never a board of another size or with a cell
     misread (forgiving readings once grew a row or column over the board's frame: minegauler 30x18)."""
     image = cv2.imread(str(FIXTURES / f"{shot}.png"))
-    _right_or_refused(_saved(image, how), read_label(FIXTURES / f"{shot}.board").board.cells)
+    _right_or_refused(saved_as(image, how), read_label(FIXTURES / f"{shot}.board").board.cells)
 
 
 @pytest.mark.parametrize("how", ["q90", "gray"])
@@ -71,7 +66,7 @@ def test_of_several_boards_the_biggest_is_read_and_the_others_named(how: str) ->
     xdemineur's cells showing past winemine's window ("mine chance nan%"), the grey one as
     minegauler's fresh 8x8 board, with exit 0 and no word of another board. Now the biggest board
     is read, the others are named, and a point on one reads that one."""
-    saved = _saved(cv2.imread(str(FOUR_GAMES.with_suffix(".png"))), how)
+    saved = saved_as(cv2.imread(str(FOUR_GAMES.with_suffix(".png"))), how)
     read = read_saved(saved, vision.load_packs())
     assert read.reading.geometry.skin == "winemine" and (read.reading.geometry.cols, read.reading.geometry.rows) == (30, 16)
     assert (read.reading.board.cells == read_label(FOUR_GAMES.with_suffix(".board")).board.cells).all()
@@ -174,7 +169,7 @@ def test_another_board_read_in_place_of_the_biggest_is_said_to_be_another() -> N
     """winemine's 9x9 board beside minegauler's 8x8, as JPEG: where the biggest board does not read,
     a reading of the other one says so (it stood for the screenshot's board, silently, before)."""
     shot = FIXTURES / "winemine" / "custom-9x9-64mines-seven"
-    read = read_saved(_saved(cv2.imread(str(shot.with_suffix(".png"))), "q80"), vision.load_packs())
+    read = read_saved(saved_as(cv2.imread(str(shot.with_suffix(".png"))), "q80"), vision.load_packs())
     if read.reading.geometry.skin == "winemine":
         assert (read.reading.board.cells == read_label(shot.with_suffix(".board")).board.cells).all()
     else:
@@ -191,7 +186,7 @@ def test_a_reading_of_another_size_than_the_lattice_is_refused(shot: str, how: s
     if how == "x0.75":
         saved = Saved(cv2.resize(image, None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA), "PNG", False)
     else:
-        saved = _saved(image, how)
+        saved = saved_as(image, how)
     _right_or_refused(saved, read_label(FIXTURES / f"{shot}.board").board.cells)
 
 
