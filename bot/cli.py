@@ -47,18 +47,8 @@ def _point(text: str) -> tuple[int, int]:
     return int(x), int(y)
 
 
-class _Subparsers:
-    """argparse's subparsers, each given the options every command takes (``common``)."""
-
-    def __init__(self, action: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
-        self.action, self.common = action, common
-
-    def add_parser(self, name: str, help: str) -> argparse.ArgumentParser:
-        return self.action.add_parser(name, parents=[self.common], help=help)
-
-
 def _version() -> str:
-    """minebot's version as installed, or as pyproject.toml says where it runs from a checkout."""
+    """minebot's version as installed (pip install . or -e .), else "(not installed)"."""
     from importlib import metadata
 
     try:
@@ -70,9 +60,7 @@ def _version() -> str:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="minebot", description="Plays Minesweeper by looking at the screen.")
     parser.add_argument("--version", action="version", version=f"minebot {_version()}")
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--verbose", "-v", action="store_true", help="on an error, also print what was measured on the way")
-    sub = _Subparsers(parser.add_subparsers(dest="command", required=True), common)
+    sub = parser.add_subparsers(dest="command", required=True)
 
     b = sub.add_parser("bench", help="win rate of a strategy over seeded simulated games")
     b.add_argument("--level", default="expert", help="beginner, intermediate, expert or COLSxROWS/MINES")
@@ -172,6 +160,8 @@ def _parser() -> argparse.ArgumentParser:
     lay.add_argument("--rule", default="safe", choices=FIRST_CLICK_RULES)
     lay.add_argument("--games", type=COUNT, default=1000)
     lay.add_argument("--seed", type=NATURAL, default=1)
+    for command in sub.choices.values():  # what every command takes
+        command.add_argument("--verbose", "-v", action="store_true", help="on an error, also print what was measured on the way")
     return parser
 
 

@@ -17,6 +17,11 @@ class MinebotError(Exception):
         super().__init__(message)
         self.detail = detail
 
+    @property
+    def whole(self) -> str:
+        """The message with its detail, for an error that carries this one in its own detail."""
+        return f"{self} ({self.detail})" if self.detail else str(self)
+
 
 class BoardTextError(MinebotError, ValueError):
     """Board text that cannot be parsed; the message names line and column."""

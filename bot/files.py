@@ -87,8 +87,9 @@ def replay(ns: argparse.Namespace) -> int:
           + (f" (counter {reading.counter})" if reading.counter is not None else
              " (no counter read: the standard count for this size; --mines M gives another)" if ns.mines is None and board.mines is not None
              else ""))
-    if read.note():
-        print(f"note: {read.note()}")
+    note = read.note()
+    if note:
+        print(f"note: {note}")
     print(board)
     if contradiction is not None:
         marked = " ".join(f"({r},{c})" for r, c in contradiction.cells) or "-"

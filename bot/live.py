@@ -118,7 +118,7 @@ class LiveTable:
             raise
         except VisionError as exc:
             saved = f"the screen is saved in {self._save_screen()}, a grab from ({self.region.left},{self.region.top}) on"
-            detail = f"{exc}" + (f" ({exc.detail})" if exc.detail else "") + f"; {saved}"
+            detail = f"{exc.whole}; {saved}"
             if isinstance(exc, UnreadableCell) and self._board_still_here():
                 raise UnreadableCell(str(exc), exc.skin, detail=detail) from exc
             raise BoardGone(

@@ -3,7 +3,7 @@
 Games start a new game in their own ways: a key (F2, N), the face above the board, a web
 page's "Restart" button; some ask to confirm first (kmines' "Reset the game?"). The learner does
 not know which, so it tries them in turn, and keeps the one that worked for the next game. It never
-guesses a key that can destroy the game (RELOAD_KEYS: a browser reloads the page on them, and the
+guesses a key that can destroy the game (Ctrl+R, F5: a browser reloads the page on them, and the
 page may come back at another level, elsewhere, or not at all); the user may give one.
 """
 
@@ -21,8 +21,8 @@ from bot.capture import Region
 from bot.errors import ScreenError
 from bot.vision.geometry import Geometry
 
-NEW_GAME_KEYS = ("F2", "n", "ctrl+n")  # tried in turn after a game
-RELOAD_KEYS = ("ctrl+r", "F5")  # never among them (gnome-mines' Ctrl+R comes from its launcher)
+# tried in turn after a game; never Ctrl+R or F5, which reload a web page (gnome-mines' Ctrl+R comes from its launcher)
+NEW_GAME_KEYS = ("F2", "n", "ctrl+n")
 ANSWER = "Return"  # what answers a game's prompt ("Reset the game?") with its default button
 LAST_KEY = "ctrl+n"  # tried after clicks on the face and buttons: a browser opens a new window on it
 BUTTONS_WITHIN = 2.0  # cells above the board where buttons to click are looked for

@@ -275,7 +275,7 @@ def _locate_by_lattice(
     raise NoBoardFound(
         f"no skin pack reads the {geo.cols}x{geo.rows} board at ({x},{y}) in the screenshot; {UNCOVER}",
         detail=f"its cells are {geo.pitch[0]:g}x{geo.pitch[1]:g} px apart; packs tried: {'; '.join(tried) or 'none at a scale that fits'}"
-        + (f"; before that: {why} ({why.detail})" if why.detail else ""),
+        + (f"; before that: {why.whole}" if why.detail else ""),
     ) from why
 
 

@@ -3,6 +3,7 @@ and every cell of a board read with a pack (a shipped pack by its tiles, a learn
 
 from __future__ import annotations
 
+from functools import cached_property
 from weakref import WeakKeyDictionary
 
 import cv2
@@ -70,9 +71,6 @@ class Classifier:
         self.codes = pack.codes()
         self.tolerance = pack.tolerance
         self.lossy = pack.lossy
-        # squared distances between the blurred tiles, the yardstick of a lossy cell's margin
-        self.between = np.maximum(self.blurred_norms[:, None] + self.blurred_norms[None, :] - 2 * self.blurred @ self.blurred.T, 1.0)
-        self.other_value = self.codes[:, None] != self.codes[None, :]
 
     def limit(self, scale: float) -> float:
         """The score below which a cell at this scale matches."""
@@ -126,12 +124,19 @@ class Classifier:
         gap = np.abs(middles - self.middles[best]).max(axis=1)
         return best, np.where(self.flat[best], np.maximum(rms, 8 * gap), rms)
 
+    @cached_property
+    def _between(self) -> np.ndarray:
+        """Squared distances between the blurred tiles, the yardstick of a lossy cell's margin (worked out
+        for lossy packs only)."""
+        return np.maximum(self.blurred_norms[:, None] + self.blurred_norms[None, :] - 2 * self.blurred @ self.blurred.T, 1.0)
+
     def _lossy_scores(self, d2: np.ndarray, best: np.ndarray, nearest: np.ndarray, rms: np.ndarray) -> np.ndarray:
         """Scores on the tolerance's scale for a lossy pack (see LOSSY_MARGIN): below it where the
         cell lies nearer its tile than every tile of another value by more than the margin, 0 where
         it is its tile; above it, whatever the pack's tolerance, past LOSSY_RMS."""
-        margin = (d2 - nearest[:, None]) / self.between[best]  # 0: halfway to that tile, 1: on its own
-        margin = np.where(self.other_value[best], margin, np.inf).min(axis=1)
+        margin = (d2 - nearest[:, None]) / self._between[best]  # 0: halfway to that tile, 1: on its own
+        other_value = self.codes[best][:, None] != self.codes[None, :]
+        margin = np.where(other_value, margin, np.inf).min(axis=1)
         score = self.tolerance * (1 - np.minimum(margin, 1)) / (1 - LOSSY_MARGIN)
         return np.where(rms > LOSSY_RMS, np.maximum(score, self.tolerance + rms), score)
 

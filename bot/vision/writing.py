@@ -15,6 +15,8 @@ import numpy as np
 
 from bot.errors import SkinPackError
 from bot.userdata import learnt_skins
+from bot.vision.geometry import Geometry
+from bot.vision.grid import find_grids, same_board
 from bot.vision.labels import Labelled
 from bot.vision.pack import _load_pack
 from bot.vocabulary import CHAR_OF, TILE_NAMES
@@ -72,9 +74,6 @@ def _replace(path: Path, data: bytes) -> None:
 def _check_lattice(image: np.ndarray, label: Labelled) -> None:
     """Refuse a .board file whose board is not one the screenshot shows: where the screenshot shows
     board-like lattices, one of them must have the file's pitch, and cells where the file puts them."""
-    from bot.vision.geometry import Geometry
-    from bot.vision.grid import find_grids, same_board
-
     said = Geometry(label.game, label.rows, label.cols, label.origin, label.pitch, label.cell_px, 1.0)
     grids = [g.geometry for g in find_grids(image)]
     if grids and not any(same_board(said, g) for g in grids):
