@@ -11,11 +11,12 @@ from pathlib import Path
 
 import numpy as np
 
-from bot import bench, files
+from bot import files
 from bot.board import Board
 from bot.errors import MinebotError, UsageError
 from bot.games import GAMES
-from bot.sim import make_layout, read_layouts, write_layouts
+from bot.sim import bench
+from bot.sim.game import make_layout, read_layouts, write_layouts
 from bot.solver import STRATEGIES, solve
 from bot.solver.guess import first_click
 from bot.vocabulary import FIRST_CLICK_RULES, LEVELS, parse_level
@@ -179,7 +180,7 @@ def main(*args: str) -> int:
 
             return int(getattr(commands, ns.command)(ns))
         if ns.command in ("advise", "record"):
-            from bot import watch  # they watch the screen and never click
+            from bot.live import watch  # they watch the screen and never click
 
             return int(getattr(watch, ns.command)(ns))
     except MinebotError as err:

@@ -17,9 +17,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bot.actuator import DryRunMouse, LiveMouse, Mouse
-from bot.bench import wilson
-from bot.capture import MssScreen, Screen
+from bot.devices.actuator import DryRunMouse, LiveMouse, Mouse
+from bot.devices.capture import MssScreen, Screen
 from bot.errors import (
     BoardGone,
     MinebotError,
@@ -31,9 +30,10 @@ from bot.errors import (
 )
 from bot.files import advice
 from bot.games import GAMES, start_game, virtual_display
-from bot.learn import Learner
-from bot.live import LiveTable, click_face, find_game, mouse_ratio, park_point
+from bot.learning.learn import Learner
+from bot.live.table import LiveTable, click_face, find_game, mouse_ratio, park_point
 from bot.play import GameProgress, GameResult, play_game
+from bot.sim.bench import wilson
 from bot.solver import get_strategy, solve
 from bot.userdata import hidden_skins, learnt_skins
 from bot.vision import Reading, load_packs, read
@@ -308,7 +308,7 @@ def _learn(
     ns: argparse.Namespace, screen: Screen, mouse: Mouse, geometry: Geometry, name: str | None, new_game_key: str | None,
     known: SkinPack | None = None, fresh: np.ndarray | None = None, counted: int | None = None,
 ) -> int:
-    """Play ``ns.games`` games learning the look (bot/learn.py), from nothing or from a learnt pack;
+    """Play ``ns.games`` games learning the look (bot/learning/learn.py), from nothing or from a learnt pack;
     ``fresh``: a grab of the screen on the new board of the game in play, whose first click was played;
     ``counted``: the mine count as the learnt pack's counter gave it."""
     if ns.dry_run:

@@ -37,7 +37,7 @@ class GameProgress(ProgressLine):
 
 
 class Table(Protocol):
-    """A game the loop can play: the sim's :class:`bot.sim.Game` or a live screen game."""
+    """A game the loop can play: the sim's :class:`bot.sim.game.Game` or a live screen game."""
 
     state: State
     chords: bool  # whether the game opens a satisfied number's neighbours in one click

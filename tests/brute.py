@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from bot.board import Board
-from bot.sim import Game
+from bot.sim.game import Game
 from bot.vocabulary import FLAG, Cell, Level
 
 

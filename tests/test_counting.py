@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bot.naming import Looks
+from bot.learning.naming import Looks
 from bot.vision import counting, load_image, load_packs, read
 from bot.vision.counter import glyph_ink, label_value, picture_counter, read_glyphs
 from bot.vision.counting import CounterWatch, learn_digits, learn_text

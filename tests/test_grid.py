@@ -170,7 +170,7 @@ def test_a_second_reading_sorts_cells_as_the_first(path: Path) -> None:
 @pytest.mark.parametrize("game", sorted({p.parent.name for p in CASES}))
 def test_a_pack_learnt_from_some_screenshots_reads_the_others(game: str) -> None:
     """A learnt pack holds a picture per look, cut where the lattice put the cells of the screen it
-    was learnt on (as bot/learn.py cuts them). For each cell size a game was recorded at (twice or
+    was learnt on (as bot/learning/learn.py cuts them). For each cell size a game was recorded at (twice or
     more), learnt from the screenshot showing the most values (and covered cells), it reads each
     screenshot of that game at that size wherever the lattice falls on it (a pixel or two off the
     cells where it was learnt): the cells lined up with its pictures, no cell is misread, and a

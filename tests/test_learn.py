@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 
 from bot.board import Board
-from bot.capture import Region
+from bot.devices.capture import Region
 from bot.errors import ScreenError
-from bot.learn import Learner
-from bot.naming import Naming
-from bot.outcome import Judge, changed_apart
+from bot.learning.learn import Learner
+from bot.learning.naming import Naming
+from bot.learning.outcome import Judge, changed_apart
+from bot.learning.settling import QUICK, QUICK_TRIED, SETTLE
 from bot.play import GameResult
-from bot.settling import QUICK, QUICK_TRIED, SETTLE
-from bot.sim import Game
+from bot.sim.game import Game
 from bot.userdata import learnt_skins
 from bot.vision import load_image, load_pack
 from bot.vision.grid import find_grid
@@ -344,7 +344,7 @@ def test_what_was_drawn_late_joins_the_clicks_before_and_is_judged_with_them() -
     """A quick reading that passed for whole but was not: what the game drew after it shows up
     apart from the next click. Read again, it joins the clicks before: both are judged together,
     from the reading before the first (here the game is won), not charged to the next click."""
-    from bot.sim import Game
+    from bot.sim.game import Game
 
     drawn = LateDrawnGame("winemine", "beginner", seed=11, late=False)
     _learner(drawn).play_game()
@@ -374,7 +374,7 @@ def test_a_game_whose_first_clicks_all_open_an_area_is_learnt_to_keep_them_clear
     clear. A game that keeps its 3x3 clear opens one every time: after 12 games that chance is under
     1%, so the pack's rule becomes "opening" and the next first click is (2,2). One first click that
     shows a number (a game that keeps only the cell clear) makes it "safe" again."""
-    from bot.sim import Game
+    from bot.sim.game import Game
 
     drawn = DrawnGame("winemine", "beginner", seed=5)
     drawn.rule = "opening"
@@ -402,8 +402,8 @@ def test_a_quick_reading_after_flags_that_shows_more_has_the_clicks_before_judge
     """Flags placed from a quick reading that passed for whole but was not: the reading after them
     shows more than the flags (what the game drew late), so it is read again after SETTLE, counted
     late, and the clicks judged last are judged again with all of it, the flags in their reading."""
-    from bot.learn import _besides
-    from bot.sim import Game
+    from bot.learning.learn import _besides
+    from bot.sim.game import Game
 
     drawn = LateDrawnGame("winemine", "beginner", seed=11, late=False)
     _learner(drawn).play_game()
@@ -433,8 +433,8 @@ def test_flags_placed_after_clicks_are_written_into_the_reading_they_are_judged_
     them back) changes nothing."""
     import io
 
-    from bot.naming import Looks
-    from bot.outcome import Judge
+    from bot.learning.naming import Looks
+    from bot.learning.outcome import Judge
 
     covered, flag, one = 0, 1, 2
     judge = Judge(Looks(hidden={covered: COVERED, flag: CODE_OF["F"]}), 1, io.StringIO(), lambda: Path("unused"))
@@ -457,7 +457,7 @@ def test_a_board_the_game_opened_itself_names_its_covered_look(name: str) -> Non
     """xdemineur opens an area of each new game itself (its openings can outnumber the covered
     cells): the covered look is the one that leaves an opened area the rules can name; an area
     along the edge, which the rules read the other way round too, by the look with more cells."""
-    from bot.naming import covered_looks
+    from bot.learning.naming import covered_looks
     from bot.vision.labels import read_label
     from bot.vision.looks import LookBook
 
@@ -474,7 +474,7 @@ def test_an_area_opened_along_the_edge_that_reads_either_way_gives_a_safe_cell_f
     stopped on it): covered_looks names both looks, and for each a cell that would be safe were it
     the covered one, which the learner clicks to tell (the true covered one's cell is covered)."""
     from bot.errors import CoverUndecided
-    from bot.naming import covered_looks, probe_cells
+    from bot.learning.naming import covered_looks, probe_cells
     from bot.vision.labels import read_label
     from bot.vision.looks import LookBook
 
@@ -512,7 +512,7 @@ def test_a_board_that_reads_either_way_is_told_by_clicking_a_cell_safe_each_way(
 def test_cells_over_a_picture_are_all_covered_on_a_new_board() -> None:
     """A new board whose covered cells show several looks (as over a background picture) and no
     opened area: every look is covered, none is taken for a number."""
-    from bot.naming import covered_looks
+    from bot.learning.naming import covered_looks
 
     rng = np.random.default_rng(1)
     looks = rng.integers(0, 3, size=(9, 9))
@@ -522,7 +522,7 @@ def test_cells_over_a_picture_are_all_covered_on_a_new_board() -> None:
 def test_a_lost_click_of_either_button_is_clicked_once_more(monkeypatch: pytest.MonkeyPatch) -> None:
     """The game loses the first left click and the first flag: each is clicked again once, and the
     game goes on."""
-    monkeypatch.setattr("bot.learn.SLOW_GAME", 0.2)
+    monkeypatch.setattr("bot.learning.learn.SLOW_GAME", 0.2)
     drawn = DrawnGame("winemine", "beginner", seed=3)
     drawn.lose = ["left", "right"]
     learner = _learner(drawn)
@@ -695,7 +695,7 @@ def test_a_game_whose_first_click_was_played_is_learnt_from_its_new_board(seed: 
 
 
 def test_the_guard_tells_a_pixel_changed_once_a_channel_moved_by_over_24() -> None:
-    from bot.guard import _differs
+    from bot.live.guard import _differs
 
     before = np.full((4, 5, 3), 100, dtype=np.uint8)
     now = before.copy()
@@ -710,7 +710,7 @@ def test_the_guard_tells_a_pixel_changed_once_a_channel_moved_by_over_24() -> No
 def test_a_click_after_covered_cells_changed_apart_from_the_clicks_is_held_back(then: str) -> None:
     """The guard before each click: an area opened by the last click (covered cells changed, joined
     to it) lets the next click through; the mines a lost game shows all over the board stop it."""
-    from bot.guard import ClickGuard
+    from bot.live.guard import ClickGuard
 
     drawn = DrawnGame("winemine", "beginner", seed=13)
     geometry = find_grid(drawn.grab())
@@ -819,7 +819,7 @@ def test_a_lost_last_guess_with_every_other_mine_flagged_is_a_loss() -> None:
     that number has no look yet, or a value shows in several looks (kmines), it cannot be told."""
     import io
 
-    from bot.naming import Looks
+    from bot.learning.naming import Looks
 
     covered, flag, zero, one, two, new = 0, 1, 2, 3, 4, 9
     looks = Looks(hidden={covered: COVERED, flag: FLAG}, possible={zero: frozenset({0}), one: frozenset({1}), two: frozenset({2})})
@@ -863,7 +863,7 @@ def test_a_win_the_game_flags_in_looks_never_seen_is_a_win() -> None:
     rest only at a win."""
     import io
 
-    from bot.naming import Looks
+    from bot.learning.naming import Looks
 
     # mines at (0,3), (2,3), (4,3); each number v shows look v; covered 10, flag 11
     truth = np.array([[0, 0, 1, 1, 1, 0, 0], [0, 0, 2, 2, 2, 0, 0]] * 2 + [[0, 0, 1, 1, 1, 0, 0]])
@@ -893,7 +893,7 @@ def test_a_last_guess_counted_won_is_retold_once_its_look_is_named() -> None:
     lost; named a number, it stays won."""
     import io
 
-    from bot.naming import Looks
+    from bot.learning.naming import Looks
 
     covered, flag, unseen = 10, 11, 12  # numbers: look v is v; 0 and 2 named, 1 not yet
     before = np.array([[0, 1, flag], [1, 2, 2], [covered, covered, 1]])
@@ -917,7 +917,7 @@ def _opened_left_half(cols: int) -> tuple[Judge, np.ndarray]:
     by ``cols`` opened on its left: 0s in columns 0-3, 1s in column 4, the rest covered."""
     import io
 
-    from bot.naming import Looks
+    from bot.learning.naming import Looks
 
     covered, zero, one = 0, 1, 2
     looks = Looks(hidden={covered: COVERED}, possible={zero: frozenset({0}), one: frozenset({1})})
@@ -949,8 +949,8 @@ def test_a_lost_guess_between_the_last_two_cells_is_a_loss_not_a_flagged_win() -
     mines read as another value)."""
     import io
 
-    from bot.naming import Looks
-    from bot.outcome import Judge
+    from bot.learning.naming import Looks
+    from bot.learning.outcome import Judge
 
     covered, zero, one, flag, mine, exploded = 0, 1, 2, 3, 4, 5
     looks = Looks(hidden={covered: COVERED, flag: CODE_OF["F"]}, possible={zero: frozenset({0}), one: frozenset({1})})
@@ -979,8 +979,8 @@ def test_a_lost_guess_in_a_game_that_shows_every_cell_is_a_loss_and_names_no_num
     once in CI, twice in 23 runs here). A number apart from the clicks is a loss."""
     import io
 
-    from bot.naming import Looks
-    from bot.outcome import Judge
+    from bot.learning.naming import Looks
+    from bot.learning.outcome import Judge
 
     covered, zero, one, two, flag, bomb = 0, 1, 2, 3, 4, 5
     looks = Looks(hidden={covered: COVERED, flag: CODE_OF["F"]},
@@ -1054,7 +1054,7 @@ class _FlickerGame(DrawnGame):
     """A drawn game whose board shows 16 px right in the first ``frames`` settled grabs after the
     first click, and where it is after them: one frame of an animation, still for a reading."""
 
-    frames = 2  # the two grabs of one reading (bot/settling.py: after QUICK, and after the rest of SETTLE)
+    frames = 2  # the two grabs of one reading (bot/learning/settling.py: after QUICK, and after the rest of SETTLE)
 
     def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
         if not self.clicks or not self.frames:
@@ -1082,8 +1082,8 @@ def test_a_learning_run_that_stops_says_in_which_game_and_how_many_it_finished(
     not start a new game")."""
     from argparse import Namespace
 
-    from bot import restart
     from bot.commands import _learn
+    from bot.learning import restart
 
     monkeypatch.setattr(restart, "KEY_WAIT", 0.01)
     monkeypatch.setattr(restart, "CLICK_WAIT", 0.01)
@@ -1106,7 +1106,7 @@ def test_a_lost_guess_whose_mines_show_in_a_chain_from_it_is_a_loss() -> None:
     opened nothing round it: the mines changed apart from the click, and the game is lost."""
     import io
 
-    from bot.naming import Looks
+    from bot.learning.naming import Looks
 
     rows = ["0 0 1 F 2 1 0 0 0", "0 0 1 2 F 1 0 0 0", "0 0 0 1 1 1 0 0 0", "0 0 0 0 0 1 2 2 1", "1 1 0 0 0 1 F F 2",
             "F 1 0 0 1 2 4 C X", "1 1 0 0 1 F 3 * *", "0 0 0 0 1 2 * C C", "0 0 0 0 0 1 C C C"]
@@ -1126,7 +1126,7 @@ def test_a_click_on_a_number_an_earlier_click_of_the_batch_opened_opens_round_it
     there opened the rest. The game plays on; before, that was 'something is drawn over the board'."""
     import io
 
-    from bot.naming import Looks
+    from bot.learning.naming import Looks
 
     before_rows = ["0 1 C C", "0 1 C C", "1 2 1 C", "F 1 C C", "C C C C", "C C C C", "C C C C"]
     after_rows = ["0 1 C C", "0 1 C C", "1 2 1 2", "F 1 0 1", "1 1 1 3", "0 0 1 C", "0 0 2 C"]

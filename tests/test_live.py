@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.actuator import DryRunMouse
 from bot.board import Board
-from bot.capture import Region
+from bot.devices.actuator import DryRunMouse
+from bot.devices.capture import Region
 from bot.errors import ClicksIgnored, InconsistentBoard, NoBoardFound, ScreenError, UnreadableCell, VisionError
-from bot.live import LiveTable, _new_board, contradiction, park_point, wait_for_new_second
+from bot.live.table import LiveTable, _new_board, contradiction, park_point, wait_for_new_second
 from bot.userdata import cache_dir
 from bot.vision import Geometry, load_image, load_packs, read
 from bot.vision.labels import read_label
@@ -157,7 +157,7 @@ def test_a_click_the_game_has_not_drawn_yet_is_waited_for() -> None:
 def test_a_chord_is_clicked_with_the_packs_button_and_a_game_that_ignores_clicks_stops_the_bot(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("bot.live.SLOW_GAME", 0.3)  # a click is waited for that long here
+    monkeypatch.setattr("bot.live.table.SLOW_GAME", 0.3)  # a click is waited for that long here
     image = load_image(FIXTURE)
     pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
     geometry = read(image, [pack], mines=55).geometry
@@ -186,7 +186,7 @@ class ClickScreen(FakeScreen):
 
 
 def test_a_lost_left_click_is_clicked_once_more(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.live.SLOW_GAME", 0.3)  # a click is waited for that long here
+    monkeypatch.setattr("bot.live.table.SLOW_GAME", 0.3)  # a click is waited for that long here
     opened = load_image(FIXTURE)
     pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
     reading = read(opened, [pack], mines=55)
@@ -329,7 +329,7 @@ def test_no_xauthority_file_is_no_traceback(monkeypatch: pytest.MonkeyPatch, tmp
     """On an X server with no Xauthority file (a bare Xvfb), python-xlib dies at import; minebot
     points it at a file of this user's cache with an entry no server asks for, and leaves an
     existing file alone."""
-    from bot.actuator import NO_COOKIE, _x_authority
+    from bot.devices.actuator import NO_COOKIE, _x_authority
 
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("XAUTHORITY", raising=False)
@@ -351,7 +351,7 @@ def test_a_dialog_over_the_board_after_the_last_safe_cells_is_a_win(case: str, m
     mines: the same screen with one of them showing a mine is an error); and a game that never
     draws the last clicks has not been won. Drawn after the first click of a batch of two (as when
     that click's area opened the other), the second click is held back, and the game is won."""
-    monkeypatch.setattr("bot.live.SLOW_GAME", 0.3)
+    monkeypatch.setattr("bot.live.table.SLOW_GAME", 0.3)
     won = load_image(Path(__file__).resolve().parents[1] / "fixtures" / "winemine" / "beginner-won.png")
     pack = pack_named(load_packs(["winemine"]), "winemine")
     reading = read(won, [pack], mines=10)
@@ -570,7 +570,7 @@ def test_a_game_won_under_a_dialog_is_won(monkeypatch: pytest.MonkeyPatch) -> No
     the screen around the board, pasted where it was taken into a real new board's screen): the
     cells still shown below it show no mine and no covered cell, so the game is won, and the next
     game starts with Return (its OK) before the face."""
-    monkeypatch.setattr("bot.live.SLOW_GAME", 0.3)
+    monkeypatch.setattr("bot.live.table.SLOW_GAME", 0.3)
     shots = FIXTURE.parents[1] / "winemine"
     fresh = load_image(shots / "beginner-fresh.png")
     won = fresh.copy()
@@ -595,7 +595,7 @@ def test_where_a_watch_tells_key_presses_since_it_last_asked_the_bots_own_keys_d
     key the user taps between two clicks must."""
     import types
 
-    import bot.actuator as actuator
+    import bot.devices.actuator as actuator
     from bot.errors import ScreenError
 
     system = {"presses": 0, "at": (0, 0)}

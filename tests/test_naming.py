@@ -10,7 +10,7 @@ import pytest
 
 from bot.board import neighbour_sum
 from bot.errors import InconsistentBoard
-from bot.naming import name_looks
+from bot.learning.naming import name_looks
 from bot.solver import solve
 from bot.vision import load_image
 from bot.vision.grid import find_grid

@@ -7,7 +7,7 @@ import pytest
 
 from bot.board import Board
 from bot.play import plan_chords, play_game
-from bot.sim import Game
+from bot.sim.game import Game
 from bot.solver import get_strategy
 from bot.vocabulary import LEVELS
 
@@ -93,7 +93,7 @@ def test_a_progress_line_follows_the_game_and_is_wiped_after_it() -> None:
 def test_a_benchmark_progress_line_ends_its_run_and_keeps_short_runs_quiet() -> None:
     import io
 
-    from bot.bench import Progress
+    from bot.sim.bench import Progress
 
     stream = io.StringIO()
     quiet = Progress("bench", every=60.0, stream=stream, terminal=True)
@@ -113,8 +113,8 @@ def test_into_a_file_a_progress_line_is_only_the_last_plain() -> None:
     run's last line is written there, plain, and a game's line none."""
     import io
 
-    from bot.bench import Progress
     from bot.play import GameProgress
+    from bot.sim.bench import Progress
 
     log = io.StringIO()  # not a terminal
     bench = Progress("bench", every=0.0, stream=log)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from bot.errors import LayoutFileError, UsageError
-from bot.sim import Game, make_layout, read_layouts, write_layouts
+from bot.sim.game import Game, make_layout, read_layouts, write_layouts
 from bot.vocabulary import COVERED, EXPLODED, FLAG, LEVELS, MINE, WRONG_FLAG, Level, parse_level
 
 EXPERT = LEVELS["expert"]

@@ -6,10 +6,10 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from bot import bench
 from bot.board import Board
 from bot.errors import InconsistentBoard
-from bot.sim import Game
+from bot.sim import bench
+from bot.sim.game import Game
 from bot.solver import STRATEGIES, deduce, endgame, exact, solve
 from bot.solver.guess import SHAPES, branches, forced_pair, pseudo_pair
 from bot.solver.rules import Problem, Rule, beside, problem
@@ -166,7 +166,7 @@ def test_play_loop_reads_again_after_flagging_before_giving_up() -> None:
     # Single-point rules see a mine only once it is flagged: the (0,0) 1 forces (1,0); with that
     # flag the (1,1) 1 frees (2,0), (2,1), (2,2). sps must get there without a guess.
     from bot.play import play_game
-    from bot.sim import Game, Level
+    from bot.sim.game import Game, Level
     from bot.solver import get_strategy
 
     layout = np.zeros((3, 3), dtype=bool)

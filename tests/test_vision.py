@@ -293,7 +293,7 @@ def test_advise_says_what_is_wrong_and_keeps_watching(capsys: pytest.CaptureFixt
     the error.)"""
     from argparse import Namespace
 
-    from bot.watch import advise
+    from bot.live.watch import advise
 
     right = load_image(FIXTURES / "winemine" / "custom-30x16-140mines-midgame.png")
     wrong = load_image(FIXTURES / "winemine" / "expert-midgame-flags.png")
@@ -374,7 +374,7 @@ class _Still:
 def _record(image: np.ndarray, out: Path, capsys: pytest.CaptureFixture[str]) -> str:
     import argparse
 
-    from bot.watch import record
+    from bot.live.watch import record
 
     assert record(argparse.Namespace(out=out, skin=None, mines=None), _Still(image)) == 0  # type: ignore[arg-type]
     return capsys.readouterr().out

@@ -1,3 +1,3 @@
-"""The devices minebot touches, per platform. Today: the Windows input (``windows.py``: the user's
-input through low-level hooks, minebot's own through SendInput, tagged). The screen capture
-(bot/capture.py) and the mouse (bot/actuator.py) are to move in here (issue 46)."""
+"""The devices minebot touches: the screen (``capture.py``, with mss), the mouse and the user's
+input seen while it plays (``actuator.py``, with pyautogui), and on Windows the input hooks and
+tagged SendInput (``windows.py``). They import no vision, solver or play code."""

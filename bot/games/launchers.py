@@ -131,7 +131,7 @@ class Minegauler(Launcher):
 
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
         program = which("minegauler")
-        prepare = Path(__file__).parents[1] / "minegauler_prepare.py"
+        prepare = Path(__file__).with_name("minegauler_prepare.py")
         size = level_of(self.name, level)
         subprocess.run([str(Path(program).with_name("python")), str(prepare), str(size.rows), str(size.cols), str(size.mines)],
                        env=env, timeout=120, check=True)
@@ -224,12 +224,12 @@ class NiceguiMinesweeper(Launcher):
     web, flags = True, False
 
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
-        # its server and a Chromium window on it, as one process (bot/web_game.py)
+        # its server and a Chromium window on it, as one process (bot/games/web_game.py)
         cols = level_of(self.name, level).cols
         # page pixels: its 40 px cells, the button row, margins, and room below the board for the
         # "You won!" note it shows at the bottom of the window, clear of the board as in a usual window
         size = f"{40 * cols + 120},{40 * cols + 300}"
-        return [sys.executable, "-m", "bot.web_game", "--scale", f"{scale:g}", "--size", size,
+        return [sys.executable, "-m", "bot.games.web_game", "--scale", f"{scale:g}", "--size", size,
                 "--profile", str(workdir / "chromium"), "--", which("minesweeper", venv="nicegui-minesweeper")]
 
 
@@ -245,7 +245,7 @@ class Bevel98(Launcher):
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
         size = level_of(self.name, level)
         window = f"{16 * size.cols + 140},{17 * size.rows + 200}"
-        return [sys.executable, "-m", "bot.web_game", "--scale", f"{scale:g}", "--size", window,
+        return [sys.executable, "-m", "bot.games.web_game", "--scale", f"{scale:g}", "--size", window,
                 "--profile", str(workdir / "chromium"), "--", sys.executable, "-m", "bot.games.page_server", "bevel98",
                 "--cols", str(size.cols), "--rows", str(size.rows), "--mines", str(size.mines)]
 

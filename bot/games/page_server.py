@@ -1,5 +1,5 @@
 """Serve one of bot/games/pages/ at a level, for a web game minebot's tests run in Chromium
-(bot/web_game.py adds ``--port``)::
+(bot/games/web_game.py adds ``--port``)::
 
     python -m bot.games.page_server bevel98 --cols 9 --rows 9 --mines 10 [--sprites classic98] --port N
 

@@ -3,7 +3,7 @@
 A look is what one kind of cell looks like on one board: the first picture of it seen is its
 prototype, and a cell belongs to the nearest look (by RMS difference, under LOOK_LIMIT) that it is
 also like window by window (below).
-Which value a look shows is not known here (see bot/naming.py): it is only a number.
+Which value a look shows is not known here (see bot/learning/naming.py): it is only a number.
 
 What varies by position, and how it is forgiven:
 - where the cell size is fractional, whole-pixel layouts put cells up to a pixel off the lattice:

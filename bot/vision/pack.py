@@ -33,7 +33,7 @@ digits the counter shows (default 2; 1 where it drops its leading zeros: a lone 
 ``"middle"`` (winemine, xdemineur), ``"both"`` (left and right together: minegauler) or ``"left"``
 on the number (gnome-mines); no ``chord``, no chording.
 ``"win": "flags"`` marks a game that is only won once every mine is flagged (xdemineur).
-``"learnt": true`` marks a pack learnt by playing (bot/learn.py): its tiles are pitch squares centred
+``"learnt": true`` marks a pack learnt by playing (bot/learning/learn.py): its tiles are pitch squares centred
 on the cells, and it is located by the board's lattice only. Its ``boards/covered-RxC.png`` is a new
 board of R x C cells as it learnt it, each cell's picture tiled row by row: where covered cells are
 drawn over a background picture (kmines), each position looks different, and a cell that looks as
@@ -100,7 +100,7 @@ class SkinPack:
     chord: str | None = None  # the button that chords: "middle", "both" or "left"; None: the bot does not chord
     counter_text: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None  # text counters: ink, paper
     counter_leds: tuple[int, int, int] | None = None  # seven-segment counters decoded by segment: lit colour
-    learnt: bool = False  # learnt by playing (bot/learn.py): located by its lattice, not by flat colours
+    learnt: bool = False  # learnt by playing (bot/learning/learn.py): located by its lattice, not by flat colours
     boards: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)  # (rows, cols): a new board, tiled
     lossy: bool = False  # read pictures saved lossily (JPEG, rescaled) by margins: bot/vision/saved.py
 

@@ -1,5 +1,5 @@
 """Writing skin packs: cut from a labelled screenshot (``minebot learn``, bot/cli.py), or learnt by
-playing (bot/learn.py) into this user's data folder. A picture is added only where the pack lacks
+playing (bot/learning/learn.py) into this user's data folder. A picture is added only where the pack lacks
 it, and nothing is overwritten; what a pack's files mean: bot/vision/pack.py.
 """
 
@@ -109,8 +109,8 @@ def start_learnt_pack(folder: Path, cell_px: int, pitch: tuple[float, float], ru
 
 def add_counts(folder: Path, key: str, counts: tuple[float, ...], derive: Callable[[list[float]], dict[str, object]]) -> dict[str, object]:
     """Add ``counts`` to a learnt pack's ``key`` in pack.json, summed over every run, and set what
-    ``derive`` makes of the sums (the redraws watched, and its ``settle_ms``: bot/settling.py; the
-    first clicks, and its ``rule``: bot/learn.py). What was set."""
+    ``derive`` makes of the sums (the redraws watched, and its ``settle_ms``: bot/learning/settling.py; the
+    first clicks, and its ``rule``: bot/learning/learn.py). What was set."""
     meta = folder / "pack.json"
     settings = json.loads(meta.read_text())
     summed = [n + m for n, m in zip(settings.get(key, [0] * len(counts)), counts, strict=True)]

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from bot.errors import InconsistentBoard, ScreenError
-from bot.naming import Looks, Naming, name_looks
+from bot.learning.naming import Looks, Naming, name_looks
 from bot.vocabulary import EXPLODED, FLAG, MINE, NUMBERS, Cell, State
 
 OVERLAY_CELLS = 3  # revealed cells showing other looks that say something is drawn across the board

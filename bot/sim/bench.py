@@ -22,7 +22,7 @@ from bot.board import Board
 from bot.errors import UsageError
 from bot.play import GameResult, play_game
 from bot.progress import ProgressLine
-from bot.sim import Game, Layout
+from bot.sim.game import Game, Layout
 from bot.solver import get_strategy
 from bot.vocabulary import COVERED, FirstClickRule, Level
 

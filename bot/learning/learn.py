@@ -1,8 +1,8 @@
 """Learning an unseen look by playing it (``minebot play --learn``, or when no pack reads the board).
 
-The board is found by its lattice (bot/vision/grid.py), read and clicked through bot/sight.py, and
+The board is found by its lattice (bot/vision/grid.py), read and clicked through bot/learning/sight.py, and
 its cells grouped into looks (bot/vision/looks.py). A fresh board shows only covered cells: its looks are "covered". After the
-first click every new look is a revealed number, named by the rules alone (bot/naming.py); the bot
+first click every new look is a revealed number, named by the rules alone (bot/learning/naming.py); the bot
 clicks only cells that are safe under every naming still possible, flags cells that are mines
 under every naming (the look a flagged cell takes is "flag"), and guesses as on a known skin, on
 the likeliest naming's board (Naming.likeliest; Learner._guess). A lost game's end screen names the
@@ -25,17 +25,17 @@ from typing import TextIO
 
 import numpy as np
 
-from bot.actuator import Mouse
 from bot.board import Board
-from bot.capture import Screen
+from bot.devices.actuator import Mouse
+from bot.devices.capture import Screen
 from bot.errors import ClicksIgnored, CoverUndecided, InconsistentBoard, ScreenError
-from bot.live import SLOW_GAME, wait_for_new_second
-from bot.naming import Looks, Naming, covered_looks, name_looks, probe_cells
-from bot.outcome import Judge
+from bot.learning.naming import Looks, Naming, covered_looks, name_looks, probe_cells
+from bot.learning.outcome import Judge
+from bot.learning.restart import Restarter
+from bot.learning.settling import SETTLE, settle_ms
+from bot.learning.sight import Sight
+from bot.live.table import SLOW_GAME, wait_for_new_second
 from bot.play import GameResult, Tally
-from bot.restart import Restarter
-from bot.settling import SETTLE, settle_ms
-from bot.sight import Sight
 from bot.solver import get_strategy
 from bot.solver.guess import TOLERANCE, first_click
 from bot.vision.geometry import Geometry
@@ -138,7 +138,7 @@ class Learner:
                     return changed[:1], now
         raise ScreenError(str(undecided), detail=f"the screen is saved in {self.save_screen()}") from undecided
 
-    # -- reading and clicking (bot/sight.py) ----------------------------------------------------
+    # -- reading and clicking (bot/learning/sight.py) ----------------------------------------------------
     def read(self, quiet: float | None = None) -> np.ndarray:
         """The look of every cell, once the board has stayed still (Sight.read)."""
         return self.sight.read(quiet)
@@ -288,7 +288,7 @@ class Learner:
     def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool) -> tuple[State, np.ndarray, bool]:
         """Click cells, read what the game drew, and tell how the game stands: the state, the looks
         now, and whether a guess is among the clicks judged (with those before: Judge.joined, where
-        a quick reading, bot/settling.py, did not show all the clicks before drew)."""
+        a quick reading, bot/learning/settling.py, did not show all the clicks before drew)."""
         clicked = self._click(cells, "left")  # all but what the guard held back (the game may be over: see Judge.outcome)
         after = self.read_after(clicked, looks, "left")
         if self.sight.settler.quiet < SETTLE and not self.judge.whole(cells, looks, after):
@@ -321,7 +321,7 @@ class Learner:
                     break
 
     def new_game(self, key: str | None = None) -> None:
-        """Start the next game (see bot/restart.py); ``key``: the game's own key for it, if known."""
+        """Start the next game (see bot/learning/restart.py); ``key``: the game's own key for it, if known."""
         self.restarter.start(self, key)
 
     def over(self) -> bool:

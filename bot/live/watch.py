@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from bot.board import Board
-from bot.capture import MssScreen, Screen
+from bot.devices.capture import MssScreen, Screen
 from bot.errors import InconsistentBoard, VisionError
 from bot.solver import solve
 from bot.vision import load_packs, read

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bot.capture import Region, Screen
+from bot.devices.capture import Region, Screen
 
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
 QUICK = 0.03  # s of it after which the learner looks whether the cells still change

@@ -1,13 +1,13 @@
 """The check before each click on a real game: the board still where it was read, and still as
 it was read (a window moved, covered or closed; the game's end drawn over it, or its mines shown).
-Used by the live table (bot/live.py) and the learner (bot/learn.py)."""
+Used by the live table (bot/live/table.py) and the learner (bot/learning/learn.py)."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from bot.capture import Region, Screen
+from bot.devices.capture import Region, Screen
 from bot.vision.geometry import Geometry
 from bot.vision.grid import NOTHING_THERE, lattice_moved
 from bot.vocabulary import Cell

@@ -1,11 +1,11 @@
 """The board of a game being learnt, as the learner sees and touches it.
 
-It is read once it has stayed still (bot/settling.py), its cells sorted into looks
+It is read once it has stayed still (bot/learning/settling.py), its cells sorted into looks
 (bot/vision/looks.py), and each covered cell's picture kept: a cell not as it was when last seen
 covered is not covered (cells over a background picture). A look not seen before counts only once
 a second reading shows it on the same cells. Cells are clicked only as the guard allows
-(bot/guard.py), and a click's answer is waited for as long as the game has shown it needs.
-What the looks are worth is not known here: that is the learner's (bot/learn.py).
+(bot/live/guard.py), and a click's answer is waited for as long as the game has shown it needs.
+What the looks are worth is not known here: that is the learner's (bot/learning/learn.py).
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from typing import TextIO
 
 import numpy as np
 
-from bot.actuator import Mouse
-from bot.capture import Region, Screen
+from bot.devices.actuator import Mouse
+from bot.devices.capture import Region, Screen
 from bot.errors import BoardGone, ClicksIgnored, ScreenError
-from bot.guard import ClickGuard
-from bot.live import LATENCY_FACTOR, SLOW_GAME, board_region, park_point
-from bot.naming import Looks
-from bot.outcome import changed_apart
-from bot.settling import SETTLE, Settler
+from bot.learning.naming import Looks
+from bot.learning.outcome import changed_apart
+from bot.learning.settling import SETTLE, Settler
+from bot.live.guard import ClickGuard
+from bot.live.table import LATENCY_FACTOR, SLOW_GAME, board_region, park_point
 from bot.userdata import save_screen
 from bot.vision.counting import CounterWatch
 from bot.vision.geometry import Geometry
@@ -57,7 +57,7 @@ class Sight:
     def read(self, quiet: float | None = None, counted: bool = False) -> np.ndarray:
         """The look of every cell, once the board has stayed still for ``quiet`` seconds (SETTLE, or
         QUICK for a pack whose game draws a click at once; its redraws ``counted`` after clicks:
-        bot/settling.py). A look not seen before counts only once a second reading shows it on the
+        bot/learning/settling.py). A look not seen before counts only once a second reading shows it on the
         same cells: a pressed cell, a highlight or a frame of an animation is gone by then (and is then forgotten)."""
         for _ in range(STABLE_TRIES):
             self.mouse.park(*self.park)

@@ -1,7 +1,7 @@
 """Serve a web Minesweeper on localhost and show it in a Chromium window of its own; run by
 bot/games as one process, so that stopping this stops both (SIGTERM).
 
-    python -m bot.web_game --scale 1.5 --size 480,560 --profile DIR -- SERVER [ARGS...]
+    python -m bot.games.web_game --scale 1.5 --size 480,560 --profile DIR -- SERVER [ARGS...]
 
 SERVER is started with ``--port N`` added (a free port); once it answers, Chromium opens its page
 as an app window (no tabs or address bar) at the device scale asked for: what a user's browser
@@ -48,7 +48,7 @@ def wait_for(port: int, server: subprocess.Popen[bytes]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bot.web_game")
+    parser = argparse.ArgumentParser(prog="python -m bot.games.web_game")
     parser.add_argument("--scale", type=float, default=1.0, help="Chromium's device scale (browser zoom)")
     parser.add_argument("--size", default="480,560", help="window size W,H in page pixels")
     parser.add_argument("--profile", required=True, help="a new folder for Chromium's profile")

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.actuator import Mouse, pyautogui
 from bot.board import Board
-from bot.capture import Region, Screen
+from bot.devices.actuator import Mouse, pyautogui
+from bot.devices.capture import Region, Screen
 from bot.errors import BoardGone, ClicksIgnored, ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
-from bot.guard import ClickGuard
+from bot.live.guard import ClickGuard
 from bot.solver import check_layout
 from bot.userdata import save_screen
 from bot.vision import Geometry, Reading, read

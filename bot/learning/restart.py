@@ -16,8 +16,8 @@ from typing import Protocol, cast
 import cv2
 import numpy as np
 
-from bot.actuator import Mouse
-from bot.capture import Region
+from bot.devices.actuator import Mouse
+from bot.devices.capture import Region
 from bot.errors import ScreenError
 from bot.vision.geometry import Geometry
 
