@@ -178,7 +178,13 @@ def main(*args: str) -> int:
         if ns.command in ("play", "demo"):
             from bot import commands  # the live commands: screen and mouse imports stay out of the rest
 
-            return int(getattr(commands, ns.command)(ns))
+            if ns.command == "demo":
+                options = commands.PlayOptions(games=ns.games, save_final=ns.save_final, json=ns.json, learn=ns.learn)
+                return commands.demo(ns.game, ns.level, options, ns.scale, ns.shift)
+            return commands.play(commands.PlayOptions(
+                games=ns.games, skin=ns.skin, mines=ns.mines, level=ns.level, dry_run=ns.dry_run, flags=not ns.no_flags,
+                save_final=ns.save_final, json=ns.json, learn=ns.learn, new_game_key=ns.new_game_key,
+            ))
         if ns.command in ("advise", "record"):
             from bot.live import watch  # they watch the screen and never click
 
@@ -266,10 +272,10 @@ def _solve(ns: argparse.Namespace) -> int:
     board = Board.parse(text, mines=ns.mines)
     analysis = solve(board, ns.strategy, ns.rule, np.random.default_rng(0))
     if ns.json:
-        print(json.dumps(files.advice(analysis)))
+        print(json.dumps(analysis.as_dict()))
         return 0
     print(board)
-    files.print_advice(analysis)
+    print(analysis.text())
     return 0
 
 

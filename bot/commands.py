@@ -5,7 +5,6 @@ Kept apart from :mod:`bot.cli` so that the simulated commands never import the s
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import statistics
@@ -23,20 +22,18 @@ from bot.errors import (
     BoardGone,
     MinebotError,
     NoBoardFound,
-    ScreenError,
     UnreadableCell,
     UsageError,
     VisionError,
 )
-from bot.files import advice
 from bot.games import GAMES, start_game, virtual_display
 from bot.learning.learn import Learner
-from bot.live.table import LiveTable, click_face, find_game, mouse_ratio, park_point
-from bot.play import GameProgress, GameResult, play_game
-from bot.sim.bench import wilson
+from bot.live.levels import switch_level
+from bot.live.table import LiveTable, find_game, mouse_ratio, park_point
+from bot.play import GameProgress, GameResult, play_game, wilson
 from bot.solver import get_strategy, solve
 from bot.userdata import hidden_skins, learnt_skins
-from bot.vision import Reading, load_packs, read
+from bot.vision import load_packs, read
 from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid
 from bot.vision.pack import SkinPack, skin_names
@@ -45,16 +42,32 @@ from bot.vocabulary import CHAR_OF, STANDARD_MINES, level_of
 HOVER_GONE = 0.3  # s for a game to redraw a cell the pointer has left
 
 
-def _mines(ns: argparse.Namespace, skin: str, rows: int, cols: int, counted: int | None = None) -> int:
+@dataclasses.dataclass(frozen=True)
+class PlayOptions:
+    """What ``minebot play`` is asked to do (bot/cli.py makes it from the command line, ``demo`` from its game)."""
+
+    games: int = 1
+    skin: str | None = None  # only this pack
+    mines: int | None = None
+    level: str | None = None  # switch to it (or check the size)
+    dry_run: bool = False
+    flags: bool = True
+    save_final: Path | None = None
+    json: bool = False
+    learn: str | None = None  # learn the look by playing, into this pack ("": a name of its own); None: where no pack reads it
+    new_game_key: str | None = None
+
+
+def _mines(options: PlayOptions, skin: str, rows: int, cols: int, counted: int | None = None) -> int:
     """The game's mine count: --mines, else what its counter says (``counted``), else --level's in
     that game (its size checked), else the standard level's for the board's size."""
-    if ns.mines:
-        return int(ns.mines)
-    level = getattr(ns, "level", None)
+    if options.mines:
+        return int(options.mines)
+    level = options.level
     if level:
         want = level_of(skin, level)
         if (rows, cols) != (want.rows, want.cols):
-            how = ("--dry-run does not switch levels" if getattr(ns, "dry_run", False)
+            how = ("--dry-run does not switch levels" if options.dry_run
                    else "minebot does not know how to switch this game's level")
             raise UsageError(
                 f"the game on screen is {cols}x{rows}, not {level} ({want.cols}x{want.rows}), and {how}: "
@@ -66,43 +79,6 @@ def _mines(ns: argparse.Namespace, skin: str, rows: int, cols: int, counted: int
     if mines is None:
         raise UsageError(f"a {cols}x{rows} board is not a standard level: give its mine count with --mines")
     return int(mines)
-
-
-def _switch_level(
-    screen: Screen, pack: SkinPack, geometry: Geometry, reading: Reading, mouse: Mouse, level: str
-) -> tuple[SkinPack, Geometry, Reading]:
-    """Switch the game on screen to ``level`` with its own keys, then find its board again."""
-    size = level_of(pack.name, level)
-    rows, cols = size.rows, size.cols
-    if (geometry.rows, geometry.cols) == (rows, cols):
-        return pack, geometry, reading
-    if reading.state == "playing" and not reading.board.is_fresh():
-        raise UsageError(
-            f"a {geometry.cols}x{geometry.rows} game is in progress and minebot will not throw it away: "
-            f"finish it or start a new one, then run minebot again with --level {level}"
-        )
-    at = (screen.whole.left, screen.whole.top)
-    if not click_face(mouse, screen.grab(), geometry.moved(-at[0], -at[1]), pack, at):
-        mouse.click(*park_point(geometry, screen))  # beside the board, on the game's own background: the keyboard
-    time.sleep(0.3)
-    for keys in pack.level_keys[level].split():
-        mouse.press(keys)
-        time.sleep(0.2)
-    deadline = time.perf_counter() + 5
-    while True:  # the window resizes, or the board is drawn anew
-        time.sleep(0.2)
-        try:
-            found, now, read_now = find_game(screen, [pack], None)
-            if (now.rows, now.cols) == (rows, cols):
-                return found, now, read_now
-            seen = f"a {now.cols}x{now.rows} board"
-        except VisionError:
-            seen = "no board minebot can read"
-        if time.perf_counter() > deadline:
-            raise ScreenError(
-                f"after the keys for {level} the game shows {seen}, not a whole {cols}x{rows} one: if its window is "
-                "too small for the board (gnome-mines then shows part of it), make the window larger and run minebot again"
-            )
 
 
 def _describe(result: GameResult) -> str:
@@ -118,21 +94,20 @@ def _describe(result: GameResult) -> str:
     )
 
 
-def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
+def play(options: PlayOptions, screen: Screen | None = None) -> int:
     if screen is None:
         with MssScreen() as own:
-            return play(ns, own)
-    new_game_key = getattr(ns, "new_game_key", None)
-    learn = getattr(ns, "learn", None)
-    mouse: Mouse = DryRunMouse() if ns.dry_run else LiveMouse(ratio=mouse_ratio(screen))
+            return play(options, own)
+    new_game_key, learn = options.new_game_key, options.learn
+    mouse: Mouse = DryRunMouse() if options.dry_run else LiveMouse(ratio=mouse_ratio(screen))
     if learn is not None:
-        return _learn(ns, screen, mouse, find_grid_on(screen), learn or None, new_game_key)
+        return _learn(options, screen, mouse, find_grid_on(screen), learn or None, new_game_key)
     # every pack hidden (MINEBOT_HIDE_SKINS): none to try, the board is learnt
-    packs = load_packs([ns.skin]) if ns.skin else load_packs() if skin_names() else []
-    if not ns.dry_run:
+    packs = load_packs([options.skin]) if options.skin else load_packs() if skin_names() else []
+    if not options.dry_run:
         _pointer_off_the_board(screen, mouse)
     try:
-        pack, geometry, reading = find_game(screen, packs, ns.mines)
+        pack, geometry, reading = find_game(screen, packs, options.mines)
     except (NoBoardFound, UnreadableCell) as missed:
         # a learnt pack that finds the board but cannot read all of it has not seen this size of
         # it (kmines draws its cells to fit the window): learnt on, into NAME-<size>px
@@ -145,32 +120,32 @@ def play(ns: argparse.Namespace, screen: Screen | None = None) -> int:
             raise missed from None
         print(f"minebot: {f'learnt pack {learnt[0]} does not read' if learnt else 'no skin pack reads'} this board "
               f"({missed}); learning its look by playing it", file=sys.stderr)
-        return _learn(ns, screen, mouse, grid, learnt[0] if learnt else None, new_game_key)
-    if pack.learnt and not ns.dry_run:  # a learnt pack may not know every look yet: play on learning
+        return _learn(options, screen, mouse, grid, learnt[0] if learnt else None, new_game_key)
+    if pack.learnt and not options.dry_run:  # a learnt pack may not know every look yet: play on learning
         # where its pictures line up with the cells, so that what it learns now is cut as they were
-        return _learn(ns, screen, mouse, geometry, pack.name, new_game_key, known=pack, counted=reading.counted)
-    if ns.level and ns.level in pack.level_keys and not ns.dry_run:
-        pack, geometry, reading = _switch_level(screen, pack, geometry, reading, mouse, ns.level)
-    mines = _mines(ns, pack.name, geometry.rows, geometry.cols, reading.counted)
+        return _learn(options, screen, mouse, geometry, pack.name, new_game_key, known=pack, counted=reading.counted)
+    if options.level and options.level in pack.level_keys and not options.dry_run:
+        pack, geometry, reading = switch_level(screen, pack, geometry, reading, mouse, options.level)
+    mines = _mines(options, pack.name, geometry.rows, geometry.cols, reading.counted)
     table = LiveTable(screen, mouse, pack, geometry, mines)
     print(
         f"found {pack.name} {geometry.cols}x{geometry.rows} ({mines} mines) at "
         f"({geometry.origin[0]:.0f},{geometry.origin[1]:.0f}), {geometry.cell_px:g} px cells; state {table.state}",
         file=sys.stderr,
     )
-    if ns.dry_run:
-        return _dry_run(table, pack, ns.json)
+    if options.dry_run:
+        return _dry_run(table, pack, options.json)
     # a shipped pack that has read only a new board's covered cells may know another look's covered
     # tile: the new board is kept, to learn its look from should the pack not read it once opened
     fresh = screen.grab() if not pack.learnt and not table.proven and table.state == "playing" else None
     try:
-        results = _play_games(ns, table, pack, mines, new_game_key, learnable=fresh is not None)
+        results = _play_games(options, table, pack, mines, new_game_key, learnable=fresh is not None)
     except _LearnOn as other:
         assert fresh is not None
         print(f"minebot: skin pack {pack.name} read the new board but not the opened one ({other.__cause__}); "
               "learning its look by playing on", file=sys.stderr)
-        return _learn(ns, screen, mouse, other.grid, None, new_game_key, fresh=fresh)
-    if not ns.json:
+        return _learn(options, screen, mouse, other.grid, None, new_game_key, fresh=fresh)
+    if not options.json:
         _summary(results)
     return 1 if any(r.lost_on_certain for r in results) else 0
 
@@ -180,7 +155,7 @@ def _dry_run(table: LiveTable, pack: SkinPack, as_json: bool = False) -> int:
     board = table.board()
     analysis = solve(board, "best", pack.rule, np.random.default_rng())
     if as_json:
-        print(json.dumps({"skin": pack.name, "board": str(board).splitlines(), **advice(analysis)}))
+        print(json.dumps({"skin": pack.name, "board": str(board).splitlines(), **analysis.as_dict()}))
         return 0
     print(board)
     print(f"would play: {analysis.move if analysis.move else 'nothing (game over or stuck)'}")
@@ -196,23 +171,23 @@ class _LearnOn(MinebotError):
         self.grid = grid
 
 
-def _play_games(ns: argparse.Namespace, table: LiveTable, pack: SkinPack, mines: int | None,
+def _play_games(options: PlayOptions, table: LiveTable, pack: SkinPack, mines: int | None,
                 new_game_key: str | None, learnable: bool = False) -> list[GameResult]:
-    """Play ``ns.games`` games on the table, a line for each; where a run stops, say where. Where
+    """Play ``options.games`` games on the table, a line for each; where a run stops, say where. Where
     the pack (``learnable``: a shipped one, on a new board) cannot read the first game once opened,
     and the same board stands on its lattice, _LearnOn."""
     strategy = get_strategy("best")
     rng = np.random.default_rng()
     results: list[GameResult] = []
-    for index in range(ns.games):
-        progress = GameProgress(f"game {index + 1}/{ns.games}")
-        where = f"before game {index + 1} of {ns.games}"
+    for index in range(options.games):
+        progress = GameProgress(f"game {index + 1}/{options.games}")
+        where = f"before game {index + 1} of {options.games}"
         try:
             if table.state != "playing" or (index > 0 and not table.board().is_fresh()):
                 table.new_game(new_game_key)
-            where = f"in game {index + 1} of {ns.games} (in play at its last reading)"
+            where = f"in game {index + 1} of {options.games} (in play at its last reading)"
             result = play_game(
-                table, strategy, pack.rule, rng, flags=not ns.no_flags or pack.flags_to_win, progress=progress
+                table, strategy, pack.rule, rng, flags=options.flags or pack.flags_to_win, progress=progress
             )
         except MinebotError as exc:
             progress.clear()
@@ -224,7 +199,7 @@ def _play_games(ns: argparse.Namespace, table: LiveTable, pack: SkinPack, mines:
             raise
         progress.clear()
         results.append(result)
-        _report(ns, index, table, pack, mines, result, results)
+        _report(options, index, table, pack, mines, result, results)
     return results
 
 
@@ -244,7 +219,7 @@ def _unread_look(exc: MinebotError, table: LiveTable) -> Geometry | None:
     return grid if same and (grid.rows, grid.cols) == (was.rows, was.cols) else None
 
 
-def _report(ns: argparse.Namespace, index: int, table: LiveTable, pack: SkinPack, mines: int | None,
+def _report(options: PlayOptions, index: int, table: LiveTable, pack: SkinPack, mines: int | None,
             result: GameResult, results: list[GameResult]) -> None:
     """A game's line (JSON with --json), and its final screen where asked."""
     assert table.image is not None
@@ -255,7 +230,7 @@ def _report(ns: argparse.Namespace, index: int, table: LiveTable, pack: SkinPack
         matches = final.board == board and final.state == result.state
     except VisionError:  # the game drew its end over the board (a dialog)
         matches = False
-    if ns.json:
+    if options.json:
         print(json.dumps({
             "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3),
             "guesses": result.guesses, "readings": result.decisions, "clicks": result.clicks,
@@ -265,8 +240,8 @@ def _report(ns: argparse.Namespace, index: int, table: LiveTable, pack: SkinPack
         }), flush=True)
     else:
         wins = sum(r.won for r in results)
-        print(f"game {index + 1}/{ns.games}: {_describe(result)} ({wins} won so far)", flush=True)
-    _save_final(ns.save_final, table.image, index + 1)
+        print(f"game {index + 1}/{options.games}: {_describe(result)} ({wins} won so far)", flush=True)
+    _save_final(options.save_final, table.image, index + 1)
 
 
 def _save_final(path: Path | None, image: np.ndarray | None, game: int) -> None:
@@ -305,16 +280,16 @@ def find_grid_on(screen: Screen) -> Geometry:
 
 
 def _learn(
-    ns: argparse.Namespace, screen: Screen, mouse: Mouse, geometry: Geometry, name: str | None, new_game_key: str | None,
+    options: PlayOptions, screen: Screen, mouse: Mouse, geometry: Geometry, name: str | None, new_game_key: str | None,
     known: SkinPack | None = None, fresh: np.ndarray | None = None, counted: int | None = None,
 ) -> int:
-    """Play ``ns.games`` games learning the look (bot/learning/learn.py), from nothing or from a learnt pack;
+    """Play ``options.games`` games learning the look (bot/learning/learn.py), from nothing or from a learnt pack;
     ``fresh``: a grab of the screen on the new board of the game in play, whose first click was played;
     ``counted``: the mine count as the learnt pack's counter gave it."""
-    if ns.dry_run:
+    if options.dry_run:
         raise UsageError("learning a look needs clicks: leave out --dry-run (or give the skin with --skin)")
-    mines = _mines(ns, "", geometry.rows, geometry.cols, counted)
-    learner = Learner(screen, mouse, geometry, mines, name=name, flags=not ns.no_flags)
+    mines = _mines(options, "", geometry.rows, geometry.cols, counted)
+    learner = Learner(screen, mouse, geometry, mines, name=name, flags=options.flags)
     if known is not None:
         learner.seed(known)
     if fresh is not None:
@@ -328,12 +303,12 @@ def _learn(
     results: list[GameResult] = []
     unsure: dict[int, int] = {}  # games counted won whose last guess showed a look never named, and that look
     start = time.perf_counter()
-    for index in range(ns.games):
-        where = f"before game {index + 1} of {ns.games}"
+    for index in range(options.games):
+        where = f"before game {index + 1} of {options.games}"
         try:
             if index > 0 or (fresh is None and learner.over()):
                 learner.new_game(new_game_key)
-            where = f"in game {index + 1} of {ns.games}"
+            where = f"in game {index + 1} of {options.games}"
             result = learner.play_game()
         except MinebotError:
             won = sum(r.won for r in results)
@@ -344,8 +319,8 @@ def _learn(
             unsure[index] = learner.judge.unsure
         for told in learner.judge.told(unsure):  # a last guess lost, told once the look it showed is named
             results[told] = dataclasses.replace(results[told], state="lost")
-            print(json.dumps({"game": told + 1, "state": "lost", "retold": True}) if ns.json else
-                  f"game {told + 1}/{ns.games}: lost, not won: the look its last guess showed is the exploded mine", flush=True)
+            print(json.dumps({"game": told + 1, "state": "lost", "retold": True}) if options.json else
+                  f"game {told + 1}/{options.games}: lost, not won: the look its last guess showed is the exploded mine", flush=True)
         named = learner.looks.names()
         line = {
             "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3), "guesses": result.guesses,
@@ -354,44 +329,40 @@ def _learn(
             "seconds_learning": round(time.perf_counter() - start, 1),
             "clicks_learning": sum(r.clicks for r in results),
         }
-        if ns.json:
+        if options.json:
             print(json.dumps(line), flush=True)
         else:
             wins = sum(r.won for r in results)
-            print(f"game {index + 1}/{ns.games}: {_describe(result)} ({wins} won so far); looks named: "
+            print(f"game {index + 1}/{options.games}: {_describe(result)} ({wins} won so far); looks named: "
                   f"{line['looks_named']}", flush=True)
-        if ns.save_final:
-            _save_final(ns.save_final, learner.final_screen(), index + 1)
+        if options.save_final:
+            _save_final(options.save_final, learner.final_screen(), index + 1)
     print(f"learnt pack {learner.pack_name()!r} saved in {learnt_skins()}", file=sys.stderr)
     if not learner.sight.counter.learnt:
         print(f"minebot: no mines counter learnt (seen: {learner.sight.counter.account()}); a board of a size minebot does "
               "not know needs --mines", file=sys.stderr)
-    if not ns.json:
+    if not options.json:
         _summary(results)
     return 1 if any(r.lost_on_certain for r in results) else 0
 
 
-def demo(ns: argparse.Namespace) -> int:
-    """Start a virtual display and a real game, play it, save the final screenshot."""
-    if ns.game not in GAMES:
-        raise UsageError(f"unknown game {ns.game!r}; choose one of {', '.join(GAMES)}")
-    launcher = GAMES[ns.game]
+def demo(game: str, level: str, options: PlayOptions, scale: float = 1.0, shift: int = 0) -> int:
+    """Start a virtual display and a real game at ``level``, play it (``options``: how many games,
+    the final screenshot, JSON, learning), save the final screenshot."""
+    if game not in GAMES:
+        raise UsageError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+    launcher = GAMES[game]
     with (virtual_display(launcher.screen), tempfile.TemporaryDirectory(prefix="minebot-game-") as work,
-          start_game(ns.game, ns.level, Path(work), ns.scale, ns.shift)):
-        size = launcher.levels[ns.level]
-        print(f"started {ns.game} at {ns.level} ({size.cols}x{size.rows}, {size.mines} mines)", file=sys.stderr)
-        learn = getattr(ns, "learn", None)
+          start_game(game, level, Path(work), scale, shift)):
+        size = launcher.levels[level]
+        print(f"started {game} at {level} ({size.cols}x{size.rows}, {size.mines} mines)", file=sys.stderr)
         skin = launcher.skin
-        play_ns = argparse.Namespace(
-            skin=None if learn is not None or skin in hidden_skins() or skin not in skin_names() else skin,
-            mines=size.mines, level=None,
-            dry_run=False, games=ns.games, no_flags=not launcher.flags, save_final=ns.save_final, json=ns.json,
-            learn=learn,
-            new_game_key=launcher.new_game_key,
-        )
-        code = play(play_ns)
-    if "{game}" in str(ns.save_final):
-        print(f"final screenshots: {ns.save_final} (one per game, {{game}} its number)", file=sys.stderr)
+        code = play(dataclasses.replace(
+            options, skin=None if options.learn is not None or skin in hidden_skins() or skin not in skin_names() else skin,
+            mines=size.mines, level=None, dry_run=False, flags=launcher.flags, new_game_key=launcher.new_game_key,
+        ))
+    if "{game}" in str(options.save_final):
+        print(f"final screenshots: {options.save_final} (one per game, {{game}} its number)", file=sys.stderr)
     else:
-        print(f"final screenshot: {ns.save_final}", file=sys.stderr)
+        print(f"final screenshot: {options.save_final}", file=sys.stderr)
     return code

@@ -1,6 +1,5 @@
 """The commands on files, which need no screen: replay a saved screenshot, cut a skin pack from
-one (learn), list the packs (skins), time vision over screenshots (bench-vision); and the advice as
-solve and replay print it."""
+one (learn), list the packs (skins), time vision over screenshots (bench-vision)."""
 
 from __future__ import annotations
 
@@ -12,31 +11,6 @@ import numpy as np
 
 from bot.errors import InconsistentBoard, SkinPackError, UsageError, VisionError
 from bot.solver import solve
-from bot.solver.analysis import Analysis
-
-
-def advice(analysis: Analysis) -> dict[str, object]:
-    move, probs = analysis.move, analysis.probabilities
-    return {
-        "strategy": analysis.strategy,
-        "safe": sorted(analysis.safe),
-        "mines": sorted(analysis.mines),
-        "move": None if move is None else {"cell": move.cell, "action": move.action,
-                                           "reason": move.reason, "probability": move.chance},
-        "exact": analysis.exact,
-        "note": analysis.note,
-        "probabilities": None if probs is None else
-            [[None if np.isnan(v) else round(float(v), 6) for v in row] for row in probs],
-    }
-
-
-def print_advice(analysis: Analysis) -> None:
-    move = analysis.move
-    print(f"safe:  {' '.join(f'({r},{c})' for r, c in sorted(analysis.safe)) or '-'}")
-    print(f"mines: {' '.join(f'({r},{c})' for r, c in sorted(analysis.mines)) or '-'}")
-    print(f"move:  {move if move else 'none'}")
-    if analysis.note:
-        print(f"note:  {analysis.note}")
 
 
 def replay(ns: argparse.Namespace) -> int:
@@ -65,7 +39,7 @@ def replay(ns: argparse.Namespace) -> int:
 
         cv2.imwrite(str(ns.annotate), vision.annotate(image, geo, analysis))
     if ns.json:
-        told = advice(analysis) if analysis else {"safe": [], "mines": [], "move": None, "probabilities": None}
+        told = analysis.as_dict() if analysis else {"safe": [], "mines": [], "move": None, "probabilities": None}
         move = told.pop("move")
         print(json.dumps({
             "skin": geo.skin, "rows": geo.rows, "cols": geo.cols,
@@ -98,7 +72,7 @@ def replay(ns: argparse.Namespace) -> int:
     if analysis is None:
         print(f"the game is {reading.state}: nothing to advise")
     else:
-        print_advice(analysis)
+        print(analysis.text())
     if ns.annotate and analysis is not None:
         print(f"annotated picture: {ns.annotate}")
     return 0

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.commands import PlayOptions
 from bot.errors import MESSAGE_CHARS
 
 
@@ -172,15 +173,14 @@ def test_a_plain_pip_install_ships_the_skin_packs(tmp_path: Path) -> None:
 def test_mine_count_of_a_known_games_board_size_and_of_an_unknown_one() -> None:
     """With no --mines and no counter read: the count of the level of that size (standard, the old
     8x8 beginner, Google's three), either way round; another size asks for --mines."""
-    import argparse
 
     from bot.commands import _mines
     from bot.errors import UsageError
 
-    ns = argparse.Namespace(mines=None, level=None)
-    assert [_mines(ns, "", r, c) for r, c in ((9, 9), (16, 30), (8, 8), (8, 10), (18, 14), (20, 24))] == [10, 99, 10, 10, 40, 99]
+    options = PlayOptions()
+    assert [_mines(options, "", r, c) for r, c in ((9, 9), (16, 30), (8, 8), (8, 10), (18, 14), (20, 24))] == [10, 99, 10, 10, 40, 99]
     with pytest.raises(UsageError, match="--mines"):
-        _mines(ns, "", 13, 17)
+        _mines(options, "", 13, 17)
 
 
 def test_bench_vision_times_a_look_no_pack_reads_beside_one_a_pack_reads(capsys: pytest.CaptureFixture[str]) -> None:
@@ -204,3 +204,16 @@ def test_bench_of_a_layouts_file_opens_each_game_where_its_layout_was_made_for(t
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert main("--version") == 0
     assert capsys.readouterr().out.startswith("minebot ")
+
+
+def test_play_and_demo_get_typed_options_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below the CLI the live commands take a PlayOptions, never the argparse namespace."""
+    from bot import commands
+
+    got: list[tuple[object, ...]] = []
+    monkeypatch.setattr(commands, "play", lambda options: got.append((options,)) or 0)
+    monkeypatch.setattr(commands, "demo", lambda *args: got.append(args) or 0)
+    assert main("play", "--games", "3", "--no-flags", "--learn", "--mines", "40", "--new-game-key", "F2") == 0
+    assert main("demo", "--game", "xdemineur", "--level", "beginner", "--games", "2", "--json", "--scale", "1.5") == 0
+    assert got[0] == (PlayOptions(games=3, mines=40, flags=False, learn="", new_game_key="F2"),)
+    assert got[1] == ("xdemineur", "beginner", PlayOptions(games=2, json=True, save_final=Path("minebot-final.png")), 1.5, 0)

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from bot.board import Board
+from bot.commands import PlayOptions
 from bot.devices.capture import Region
 from bot.errors import ScreenError
 from bot.learning.learn import Learner
@@ -1080,7 +1081,6 @@ def test_a_learning_run_that_stops_says_in_which_game_and_how_many_it_finished(
     """A game that goes back to its menu after each game (minesweeper-mvc, PyPI) cannot be restarted
     by any way the learner tries: the run stops, and says after how many games (it said only "could
     not start a new game")."""
-    from argparse import Namespace
 
     from bot.commands import _learn
     from bot.learning import restart
@@ -1089,9 +1089,9 @@ def test_a_learning_run_that_stops_says_in_which_game_and_how_many_it_finished(
     monkeypatch.setattr(restart, "CLICK_WAIT", 0.01)
     drawn = DrawnGame("classic98", "beginner", 5, keys=False)
     drawn._new_game = lambda: None  # type: ignore[method-assign]  # no way starts the next game
-    ns = Namespace(dry_run=False, games=3, mines=10, no_flags=False, json=True, save_final=None)
+    options = PlayOptions(games=3, mines=10, json=True)
     with pytest.raises(ScreenError, match=r"could not start a new game; .*--new-game-key KEY") as stop:
-        _learn(ns, drawn, drawn, find_grid(drawn.grab()), "drawn", None)  # type: ignore[arg-type]
+        _learn(options, drawn, drawn, find_grid(drawn.grab()), "drawn", None)  # type: ignore[arg-type]
     assert stop.value.detail.startswith("tried F2, N, Return") and "the screen is saved in" in stop.value.detail
     won = int(drawn.game.state == "won")
     assert f"minebot: stopped before game 2 of 3; 1 finished before it ({won} won)" in capsys.readouterr().err

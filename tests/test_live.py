@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from bot.board import Board
+from bot.commands import PlayOptions
 from bot.devices.actuator import DryRunMouse
 from bot.devices.capture import Region
 from bot.errors import ClicksIgnored, InconsistentBoard, NoBoardFound, ScreenError, UnreadableCell, VisionError
@@ -89,33 +90,31 @@ def test_an_unknown_tile_is_named_as_such_and_a_moved_board_as_moved() -> None:
 
 
 def test_mine_count_comes_from_flag_then_counter_then_level() -> None:
-    from argparse import Namespace
 
     from bot.commands import _mines
     from bot.errors import UsageError
 
-    assert _mines(Namespace(mines=77, level=None), "winemine", 12, 14, counted=30) == 77  # --mines wins
-    assert _mines(Namespace(mines=None, level=None), "winemine", 12, 14, counted=30) == 30  # a custom game's counter
-    assert _mines(Namespace(mines=None, level=None), "winxp", 16, 30) == 99  # a standard size
+    assert _mines(PlayOptions(mines=77), "winemine", 12, 14, counted=30) == 77  # --mines wins
+    assert _mines(PlayOptions(), "winemine", 12, 14, counted=30) == 30  # a custom game's counter
+    assert _mines(PlayOptions(), "winxp", 16, 30) == 99  # a standard size
     with pytest.raises(UsageError, match="give its mine count with --mines"):
-        _mines(Namespace(mines=None, level=None), "winemine", 12, 14)
+        _mines(PlayOptions(), "winemine", 12, 14)
     with pytest.raises(UsageError, match="not expert"):
-        _mines(Namespace(mines=None, level="expert"), "winemine", 9, 9)
+        _mines(PlayOptions(level='expert'), "winemine", 9, 9)
 
 
 @pytest.mark.parametrize(("skin", "rows", "cols"), [("gnome-mines", 8, 8), ("minegauler", 8, 8), ("xdemineur", 9, 12),
                                                     ("winemine", 9, 9), ("classic98", 9, 9)])
 def test_level_is_checked_against_the_games_own_size(skin: str, rows: int, cols: int) -> None:
     """--level beginner is each game's own beginner (8x8, 9x12, 9x9), with or without --dry-run."""
-    from argparse import Namespace
 
     from bot.commands import _mines
     from bot.errors import UsageError
 
     for dry_run in (False, True):
-        assert _mines(Namespace(mines=None, level="beginner", dry_run=dry_run), skin, rows, cols) == 10
+        assert _mines(PlayOptions(level='beginner', dry_run=dry_run), skin, rows, cols) == 10
     with pytest.raises(UsageError, match="--dry-run does not switch levels"):
-        _mines(Namespace(mines=None, level="expert", dry_run=True), skin, rows, cols)
+        _mines(PlayOptions(level='expert', dry_run=True), skin, rows, cols)
 
 
 class SlowScreen(FakeScreen):
@@ -252,7 +251,7 @@ def test_the_pointer_waits_off_the_cells_but_beside_the_board(fixture: str, skin
 
 
 def test_a_level_switch_never_throws_away_a_game_in_progress() -> None:
-    from bot.commands import _switch_level
+    from bot.live.levels import switch_level
     from bot.errors import UsageError
 
     path = Path(__file__).resolve().parents[1] / "fixtures" / "gnome-mines" / "beginner-flag-question-mark.png"
@@ -261,9 +260,9 @@ def test_a_level_switch_never_throws_away_a_game_in_progress() -> None:
     reading = read(image, [pack], mines=10)
     mouse = DryRunMouse()
     screen = FakeScreen(image)
-    assert _switch_level(screen, pack, reading.geometry, reading, mouse, "beginner")[2] is reading  # type: ignore[arg-type]
+    assert switch_level(screen, pack, reading.geometry, reading, mouse, "beginner")[2] is reading  # type: ignore[arg-type]
     with pytest.raises(UsageError, match="8x8 game is in progress"):
-        _switch_level(screen, pack, reading.geometry, reading, mouse, "expert")  # type: ignore[arg-type]
+        switch_level(screen, pack, reading.geometry, reading, mouse, "expert")  # type: ignore[arg-type]
     assert mouse.clicks == [] and mouse.keys == []
 
 
@@ -290,7 +289,6 @@ def test_a_cell_pressed_for_a_moment_is_read_again_not_taken_for_empty() -> None
 def test_with_every_pack_hidden_play_goes_to_learning(monkeypatch: pytest.MonkeyPatch) -> None:
     """MINEBOT_HIDE_SKINS hiding every pack leaves none to try: play finds the board by its lattice
     and goes to learning (which a dry run refuses, as it needs clicks) rather than failing on packs."""
-    from argparse import Namespace
 
     from bot.commands import play
     from bot.errors import UsageError
@@ -302,15 +300,14 @@ def test_with_every_pack_hidden_play_goes_to_learning(monkeypatch: pytest.Monkey
         def grab(self, region: Region | None = None) -> np.ndarray:
             return self.image
 
-    ns = Namespace(skin=None, mines=None, level=None, dry_run=True, games=1, no_flags=False, save_final=None, json=False)
+    options = PlayOptions(dry_run=True)
     with pytest.raises(UsageError, match="learning a look needs clicks"):
-        play(ns, screen=Whole(load_image(FIXTURE)))  # type: ignore[arg-type]
+        play(options, screen=Whole(load_image(FIXTURE)))  # type: ignore[arg-type]
 
 
 def test_a_dry_run_with_json_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
     """`play --dry-run --json` printed plain text; now one JSON object: the board and the advice, as replay's."""
     import json
-    from argparse import Namespace
 
     from bot.commands import play
 
@@ -318,8 +315,8 @@ def test_a_dry_run_with_json_prints_one_json_object(capsys: pytest.CaptureFixtur
         def grab(self, region: Region | None = None) -> np.ndarray:
             return self.image
 
-    ns = Namespace(skin="xdemineur", mines=55, level=None, dry_run=True, games=1, no_flags=False, save_final=None, json=True)
-    assert play(ns, screen=Whole(load_image(FIXTURE))) == 0  # type: ignore[arg-type]
+    options = PlayOptions(skin='xdemineur', mines=55, dry_run=True, json=True)
+    assert play(options, screen=Whole(load_image(FIXTURE))) == 0  # type: ignore[arg-type]
     out = json.loads(capsys.readouterr().out)
     assert out["skin"] == "xdemineur" and len(out["board"]) == 10 and out["move"] is not None and "safe" in out
 
@@ -451,7 +448,6 @@ def test_a_pack_that_read_only_a_new_board_hands_the_game_to_the_learner(
     new expert board (every cell covered) but not the board once opened. play then learns the look
     on in the game in play (no new game), from the board on the lattice and the new board it kept.
     A board that is gone after the click (the window closed) is no look to learn: play stops."""
-    from argparse import Namespace
 
     import bot.commands as commands
 
@@ -469,15 +465,14 @@ def test_a_pack_that_read_only_a_new_board_hands_the_game_to_the_learner(
         def grab(self, region: Region | None = None) -> np.ndarray:
             return super().grab(region or self.whole)
 
-    ns = Namespace(skin=None, mines=None, level=None, dry_run=False, games=1, no_flags=False, save_final=None,
-                   json=False, new_game_key=None)
+    options = PlayOptions()
     screen = Game(fresh, after, mouse, clicks=1)
     if then == "closed":
         with pytest.raises(ScreenError, match="no longer where it was"):
-            commands.play(ns, screen=screen)  # type: ignore[arg-type]
+            commands.play(options, screen=screen)  # type: ignore[arg-type]
         assert not learnt
         return
-    assert commands.play(ns, screen=screen) == 0  # type: ignore[arg-type]
+    assert commands.play(options, screen=screen) == 0  # type: ignore[arg-type]
     assert len(mouse.clicks) == 1  # the first click, by winxp's pack
     ((grid, kept),) = learnt
     truth = read_label(shots / "expert-midgame.board")
@@ -492,7 +487,6 @@ def test_a_board_a_learnt_pack_finds_but_cannot_read_is_learnt_on_into_that_pack
     expert board (16 px) but reads a cell as no tile. play then learns on under that pack's name
     (its pictures of the new size go to NAME-16px). A shipped pack's unreadable cell (the pointer
     over it, say) stays the error it is."""
-    from argparse import Namespace
 
     import bot.commands as commands
     from bot.errors import UnreadableCell
@@ -511,14 +505,13 @@ def test_a_board_a_learnt_pack_finds_but_cannot_read_is_learnt_on_into_that_pack
     monkeypatch.setattr(commands, "_learn", lambda ns, screen, mouse, geo, name, key, **_: learnt_as.append((geo, name)) or 0)
     monkeypatch.setattr(commands, "LiveMouse", lambda ratio: DryRunMouse())
     monkeypatch.setattr(commands, "mouse_ratio", lambda screen: 1.0)
-    ns = Namespace(skin=None, mines=None, level=None, dry_run=False, games=1, no_flags=False, save_final=None,
-                   json=False, new_game_key=None)
+    options = PlayOptions()
     if not learnt:
         with pytest.raises(UnreadableCell):
-            commands.play(ns, screen=FakeScreen(np.zeros((100, 100, 3), np.uint8)))  # type: ignore[arg-type]
+            commands.play(options, screen=FakeScreen(np.zeros((100, 100, 3), np.uint8)))  # type: ignore[arg-type]
         assert not learnt_as
         return
-    assert commands.play(ns, screen=FakeScreen(np.zeros((100, 100, 3), np.uint8))) == 0  # type: ignore[arg-type]
+    assert commands.play(options, screen=FakeScreen(np.zeros((100, 100, 3), np.uint8))) == 0  # type: ignore[arg-type]
     assert learnt_as == [(grid, "learnt-here")]
 
 
@@ -527,7 +520,6 @@ def test_the_pointer_is_parked_off_the_board_before_the_first_reading(monkeypatc
     it learnt read that cell as a 0 beside covered cells, a board no game shows, and the next run
     learnt the look from nothing again. Before its first reading, play parks a pointer it finds on
     the board where every reading parks it, off every cell."""
-    from argparse import Namespace
 
     import bot.commands as commands
 
@@ -548,14 +540,13 @@ def test_the_pointer_is_parked_off_the_board_before_the_first_reading(monkeypatc
     monkeypatch.setattr(commands, "HOVER_GONE", 0.0)
     monkeypatch.setattr(commands, "find_game", find_game)
     monkeypatch.setattr(commands, "_learn", lambda *args, **kwargs: 0)
-    ns = Namespace(skin=None, mines=None, level=None, dry_run=False, games=1, no_flags=False, save_final=None,
-                   json=False, new_game_key=None)
+    options = PlayOptions()
 
     class Screen(FakeScreen):
         def grab(self, region: Region | None = None) -> np.ndarray:
             return super().grab(region or self.whole)
 
-    assert commands.play(ns, screen=Screen(load_image(shot.with_suffix(".png")))) == 0  # type: ignore[arg-type]
+    assert commands.play(options, screen=Screen(load_image(shot.with_suffix(".png")))) == 0  # type: ignore[arg-type]
     assert [what for what, _ in events] == ["parked", "read"]
     (left, top, width, height), (x, y) = events[0][1]  # type: ignore[misc]
     truth = read_label(shot.with_suffix(".board"))

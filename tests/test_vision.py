@@ -311,6 +311,7 @@ def test_advise_says_what_is_wrong_and_keeps_watching(capsys: pytest.CaptureFixt
         advise(Namespace(skin="winemine", mines=None, once=False), Frames(right, wrong, wrong, right))  # type: ignore[arg-type]
     out, err = capsys.readouterr()
     assert out.count("state playing") == 2 and out.count("move:") == 2, err  # before, and once it is right again
+    assert "safe:  (" in out and "[(" not in out  # the advice as replay and solve print it, not Python lists
     assert err.count("cell (8,18) shows 1 but has 2 flags") == 1 and "still watching" in err
     with pytest.raises(InconsistentBoard, match=r"cell \(8,18\) shows 1 but has 2 flags"):
         advise(Namespace(skin="winemine", mines=None, once=True), Frames(wrong))  # type: ignore[arg-type]

@@ -40,7 +40,7 @@ def advise(ns: argparse.Namespace, screen: Screen | None = None) -> int:
                 if reading.state == "playing":
                     pack = pack_named(packs, geo.skin)
                     analysis = solve(reading.board, "best", pack.rule, np.random.default_rng(0))
-                    advice = f"safe: {sorted(analysis.safe)}\nmines: {sorted(analysis.mines)}\nmove: {analysis.move}\n"
+                    advice = analysis.text() + "\n"
                 last, trouble = reading.board, ""
                 print(f"{geo.skin} {geo.cols}x{geo.rows}, state {reading.state}\n{reading.board}\n{advice}", flush=True)
         except (VisionError, InconsistentBoard) as exc:

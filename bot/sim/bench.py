@@ -20,7 +20,7 @@ import numpy as np
 
 from bot.board import Board
 from bot.errors import UsageError
-from bot.play import GameResult, play_game
+from bot.play import GameResult, play_game, wilson
 from bot.progress import ProgressLine
 from bot.sim.game import Game, Layout
 from bot.solver import get_strategy
@@ -82,17 +82,6 @@ class Summary:
             "lost_on_certain": self.lost_on_certain,
             "approximate_decisions": self.approximate,
         }
-
-
-def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval for a win rate (95% by default)."""
-    if games == 0:
-        return (0.0, 1.0)
-    p = wins / games
-    denom = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _play_one(job: Job, index: int, layout: Layout | None) -> GameResult:

@@ -50,3 +50,25 @@ class Analysis:
     note: str = ""
     strategy: str = ""
     details: dict[str, float] = field(default_factory=dict)
+
+    def text(self) -> str:
+        """The advice as every command prints it: cells as (row,col)."""
+        lines = [f"safe:  {' '.join(f'({r},{c})' for r, c in sorted(self.safe)) or '-'}",
+                 f"mines: {' '.join(f'({r},{c})' for r, c in sorted(self.mines)) or '-'}",
+                 f"move:  {self.move if self.move else 'none'}"]
+        return "\n".join(lines + ([f"note:  {self.note}"] if self.note else []))
+
+    def as_dict(self) -> dict[str, object]:
+        """The advice as every ``--json`` prints it (no NaN: JSON has none)."""
+        move, probs = self.move, self.probabilities
+        return {
+            "strategy": self.strategy,
+            "safe": sorted(self.safe),
+            "mines": sorted(self.mines),
+            "move": None if move is None else {"cell": move.cell, "action": move.action,
+                                               "reason": move.reason, "probability": move.chance},
+            "exact": self.exact,
+            "note": self.note,
+            "probabilities": None if probs is None else
+                [[None if np.isnan(v) else round(float(v), 6) for v in row] for row in probs],
+        }
