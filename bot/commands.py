@@ -33,7 +33,7 @@ from bot.live.table import LiveTable, find_game, mouse_ratio, park_point
 from bot.play import GameProgress, GameResult, play_game, wilson
 from bot.solver import get_strategy, solve
 from bot.userdata import hidden_skins, learnt_skins
-from bot.vision import load_packs, read
+from bot.vision import load_packs
 from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid
 from bot.vision.pack import SkinPack, skin_names
@@ -139,7 +139,7 @@ def play(options: PlayOptions, screen: Screen | None = None) -> int:
     # tile: the new board is kept, to learn its look from should the pack not read it once opened
     fresh = screen.grab() if not pack.learnt and not table.proven and table.state == "playing" else None
     try:
-        results = _play_games(options, table, pack, mines, new_game_key, learnable=fresh is not None)
+        results = _play_games(options, table, pack, new_game_key, learnable=fresh is not None)
     except _LearnOn as other:
         assert fresh is not None
         print(f"minebot: skin pack {pack.name} read the new board but not the opened one ({other.__cause__}); "
@@ -171,7 +171,7 @@ class _LearnOn(MinebotError):
         self.grid = grid
 
 
-def _play_games(options: PlayOptions, table: LiveTable, pack: SkinPack, mines: int | None,
+def _play_games(options: PlayOptions, table: LiveTable, pack: SkinPack,
                 new_game_key: str | None, learnable: bool = False) -> list[GameResult]:
     """Play ``options.games`` games on the table, a line for each; where a run stops, say where. Where
     the pack (``learnable``: a shipped one, on a new board) cannot read the first game once opened,
@@ -199,7 +199,7 @@ def _play_games(options: PlayOptions, table: LiveTable, pack: SkinPack, mines: i
             raise
         progress.clear()
         results.append(result)
-        _report(options, index, table, pack, mines, result, results)
+        _report(options, index, table, result, results)
     return results
 
 
@@ -219,23 +219,16 @@ def _unread_look(exc: MinebotError, table: LiveTable) -> Geometry | None:
     return grid if same and (grid.rows, grid.cols) == (was.rows, was.cols) else None
 
 
-def _report(options: PlayOptions, index: int, table: LiveTable, pack: SkinPack, mines: int | None,
-            result: GameResult, results: list[GameResult]) -> None:
+def _report(options: PlayOptions, index: int, table: LiveTable, result: GameResult, results: list[GameResult]) -> None:
     """A game's line (JSON with --json), and its final screen where asked."""
-    assert table.image is not None
     # the last board read: None where the game drew its end over the board right after a flag
     board = table.reading.board if table.reading is not None else None
-    try:
-        final = read(table.image, [pack], geometry=table.local, mines=mines)
-        matches = final.board == board and final.state == result.state
-    except VisionError:  # the game drew its end over the board (a dialog)
-        matches = False
     if options.json:
         print(json.dumps({
             "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3),
             "guesses": result.guesses, "readings": result.decisions, "clicks": result.clicks,
             "chords": result.chords, "presses": table.presses,  # clicks sent: the guard holds back some planned
-            "lost_on_certain": result.lost_on_certain, "final_matches_screen": matches,
+            "lost_on_certain": result.lost_on_certain,
             "board": str(board).splitlines() if board is not None else [],
         }), flush=True)
     else:

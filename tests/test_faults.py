@@ -12,7 +12,6 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -20,65 +19,13 @@ import pytest
 
 from bot.games import RunningGame, start_game, virtual_display
 from tests.figures import record
+from tests.xpresses import ButtonPresses
 
 # python-xlib leaves its Xauthority file open (a ResourceWarning when collected)
 pytestmark = [pytest.mark.e2e, pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")]
 
 FAULT_AFTER = 4  # presses: in the middle of the first batch of clicks (xdemineur opens an area itself)
 GAME = "xdemineur"
-
-
-class ButtonPresses:
-    """When each mouse-button press reached the X server, from any client: when this test saw it
-    (``times``, time.monotonic) and the server's own time of it (``stamps``, ms)."""
-
-    def __init__(self) -> None:
-        from Xlib import X
-        from Xlib.display import Display
-        from Xlib.ext import record
-        from Xlib.protocol import rq
-
-        self.times: list[float] = []
-        self.stamps: list[int] = []
-        self.reached = threading.Event()  # FAULT_AFTER presses seen
-        self._control, data = Display(), Display()
-        spec = {
-            "core_requests": (0, 0), "core_replies": (0, 0), "ext_requests": (0, 0, 0, 0),
-            "ext_replies": (0, 0, 0, 0), "delivered_events": (0, 0), "device_events": (X.ButtonPress, X.ButtonPress),
-            "errors": (0, 0), "client_started": False, "client_died": False,
-        }
-        self._context = self._control.record_create_context(0, [record.AllClients], [spec])
-        self._control.sync()
-
-        def seen(reply: object) -> None:
-            if reply.category != record.FromServer:  # type: ignore[attr-defined]
-                return
-            raw = reply.data  # type: ignore[attr-defined]
-            while raw:
-                event, raw = rq.EventField(None).parse_binary_value(raw, data.display, None, None)
-                if event.type == X.ButtonPress:
-                    self.times.append(time.monotonic())
-                    self.stamps.append(event.time)
-                    if len(self.times) >= FAULT_AFTER:
-                        self.reached.set()
-
-        def listen() -> None:
-            data.record_enable_context(self._context, seen)  # returns once the context is disabled
-            data.close()
-
-        self._thread = threading.Thread(target=listen, daemon=True)
-        self._thread.start()
-
-    def after(self, stamp: int) -> int:
-        """The presses the server took after its time ``stamp`` (ms). By the server's clock, not
-        this test's: the listener thread may see a press late while the test's own thread runs."""
-        return sum(t > stamp for t in self.stamps)
-
-    def close(self) -> None:
-        self._control.record_disable_context(self._context)
-        self._control.record_free_context(self._context)
-        self._control.close()
-        self._thread.join(5)
 
 
 class Faults:
@@ -170,7 +117,7 @@ def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(fault: str, learn
         pytest.skip("Xvfb or xdemineur missing: run scripts/install-games")
     with virtual_display():
         game = start_game(GAME, "expert", tmp_path)
-        presses = ButtonPresses()
+        presses = ButtonPresses(enough=FAULT_AFTER)
         faults = Faults(game)
         try:
             env = dict(os.environ)

@@ -251,8 +251,8 @@ def test_the_pointer_waits_off_the_cells_but_beside_the_board(fixture: str, skin
 
 
 def test_a_level_switch_never_throws_away_a_game_in_progress() -> None:
-    from bot.live.levels import switch_level
     from bot.errors import UsageError
+    from bot.live.levels import switch_level
 
     path = Path(__file__).resolve().parents[1] / "fixtures" / "gnome-mines" / "beginner-flag-question-mark.png"
     image = load_image(path)

@@ -1,0 +1,52 @@
+"""The end-to-end tests' own judges (tests/judges.py, tests/xpresses.py), checked where they can be
+without a game running: a judge that cannot tell a won game from a lost one, or a press off the
+board from one on it, would let a wrong verdict or a click shifted off the board pass."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from tests.judges import FaceJudge, RecordJudge, gnome_mines_wins
+from tests.xpresses import outside
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+@pytest.mark.parametrize("game,shot,state", [
+    ("winemine", "beginner-won", "won"), ("winemine", "custom-30x16-140mines-lost", "lost"), ("winemine", "expert-fresh", "playing"),
+    ("xdemineur", "custom-10x12-12mines-won", "won"), ("xdemineur", "expert-lost-wrong-flags", "lost"),
+    ("xdemineur", "expert-flags-question-mark", "playing"),
+    ("minegauler", "expert-lost-wrong-flags", "lost"), ("minegauler", "expert-midgame-five", "playing"),
+])
+def test_the_face_judge_tells_the_games_end_from_its_face(game: str, shot: str, state: str) -> None:
+    image = cv2.imread(str(FIXTURES / game / f"{shot}.png"))
+    assert FaceJudge(game, lambda: image).verdict() == state
+
+
+def test_the_face_judge_says_nothing_where_no_face_is_shown() -> None:
+    image = cv2.imread(str(FIXTURES / "gnome-mines" / "beginner-won.png"))
+    assert FaceJudge("winemine", lambda: image).verdict() is None
+
+
+def test_a_record_judge_counts_a_new_record_as_a_win_and_asks_the_face_otherwise(tmp_path: Path) -> None:
+    scores = tmp_path / "data" / "gnome-mines" / "scores"
+    scores.mkdir(parents=True)
+    (scores / "8-8-10").write_text("0 0 minebot\n" * 10)
+    judge = RecordJudge(lambda: gnome_mines_wins(tmp_path))
+    assert judge.verdict() == "lost"
+    (scores / "8-8-10").write_text("0 0 minebot\n" * 10 + "4 1764000000 root\n")
+    assert judge.verdict() == "won"
+    assert judge.verdict() == "lost"  # the same record again is no second win
+    lost = cv2.imread(str(FIXTURES / "minegauler" / "expert-lost-wrong-flags.png"))
+    assert RecordJudge(lambda: 3, FaceJudge("minegauler", lambda: lost)).verdict() == "lost"
+
+
+def test_a_press_shifted_off_the_board_is_found() -> None:
+    board = (100, 50, 160, 160)  # 8x8 cells of 20 px
+    face = (165, 10, 30, 30)
+    on = [(110, 60), (259, 209), (170, 25)]
+    assert outside(on, [board, face]) == []
+    assert outside([(x + 20, y) for x, y in on], [board, face]) == [(279, 209)]  # the last column's press, a cell right
