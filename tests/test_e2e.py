@@ -164,9 +164,11 @@ def test_a_window_too_small_for_the_level_is_reported(tmp_path: Path) -> None:
 
 LEARN_GAMES = 20
 AGAIN_GAMES = 3  # played by the run after, with the pack learnt
-# games won of LEARN_GAMES by a player that works: a third at beginner, which the bot wins 80-90%
-# of; ace-minesweeper has one size, 32x32 with 200 mines, whose first click may be a mine
-# (simulated 35.1%; a run of 20 from nothing won 6): one
+# games won of LEARN_GAMES by a player that works: half. Learning from nothing, the bot won 24 to 30
+# of 30 beginner games of each game (docs/measurements.md); at 80% a run of 20 wins fewer than 10
+# once in some 1,700 runs, at 70% once in 60. ace-minesweeper has one size, 32x32 with 200 mines,
+# whose first click may be a mine (simulated 35.1%; 9 of 30 won learning): at least one (at 30%,
+# none of 20 once in 1,250 runs)
 LEARN_WINS = {"ace-minesweeper": 1}
 # games whose mines counter the learning run must learn (while it is unlearnt the bot flags one mine
 # at a time, so the counter counts through every number: learnt in 2 to 4 beginner games of 10,
@@ -199,7 +201,9 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
     again, or stop)."""
     _require(game)
     results = _demo(game, LEARN_GAMES, tmp_path)
-    assert sum(r["state"] == "won" for r in results) >= LEARN_WINS.get(game, LEARN_GAMES // 3)
+    won = sum(r["state"] == "won" for r in results)
+    record(f"{game} learnt from nothing: {won} of {LEARN_GAMES} beginner games won")
+    assert won >= LEARN_WINS.get(game, LEARN_GAMES // 2)
     if GAMES[game].pack:
         assert _ends_not_as_shown(game, results, tmp_path) == []
     assert set("#0123" + "F" * GAMES[game].flags) <= set(str(results[-1]["looks_named"]))
@@ -342,7 +346,7 @@ def test_a_98_style_web_game_is_learnt_at_a_fractional_zoom(scale: float, tmp_pa
     game = "sprites98-web"
     _require(game)
     results = _demo(game, LEARN_GAMES, tmp_path, "--scale", str(scale))
-    assert sum(r["state"] == "won" for r in results) >= LEARN_GAMES // 3
+    assert sum(r["state"] == "won" for r in results) >= LEARN_GAMES // 2  # 16 to 19 of 20 won in six runs
     from bot.vision import load_image, load_packs, read
     from bot.vision.grid import find_grid
 
