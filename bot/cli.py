@@ -110,7 +110,9 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--dry-run", action="store_true", help="read and decide once, print the move, click nothing")
     pl.add_argument("--save-final", type=Path, metavar="OUT.png",
                     help="save the board's last screenshot here ({game} in the name: the game's number, a file per game)")
-    pl.add_argument("--json", action="store_true", help="print one JSON object per game")
+    pl.add_argument("--json", action="store_true", help="print one JSON object per game (with the ms each part took)")
+    pl.add_argument("--profile", action="store_true", help="at the end, say where the games' time went: waiting for "
+                    "the game to draw, reading, solving, the guard's checks, clicking")
     pl.add_argument(
         "--learn", nargs="?", const="", metavar="NAME",
         help="learn the game's look by playing it, with no skin pack (automatic when no pack reads the board); "
@@ -135,6 +137,7 @@ def _parser() -> argparse.ArgumentParser:
     dm.add_argument("--games", type=COUNT, default=1)
     dm.add_argument("--save-final", type=Path, default=Path("minebot-final.png"), metavar="OUT.png", help="as for play")
     dm.add_argument("--json", action="store_true")
+    dm.add_argument("--profile", action="store_true", help="as for play")
     dm.add_argument("--learn", nargs="?", const="", metavar="NAME", help="learn the game's look with no skin pack (see play)")
     dm.add_argument("--scale", type=float, default=1.0, help="a web game's device scale in Chromium (browser zoom: 1 to 2)")
     dm.add_argument("--shift", type=NATURAL, default=0, help="px to move the game's window right and down (pixel alignment)")
@@ -179,11 +182,12 @@ def main(*args: str) -> int:
             from bot import commands  # the live commands: screen and mouse imports stay out of the rest
 
             if ns.command == "demo":
-                options = commands.PlayOptions(games=ns.games, save_final=ns.save_final, json=ns.json, learn=ns.learn)
+                options = commands.PlayOptions(games=ns.games, save_final=ns.save_final, json=ns.json, learn=ns.learn,
+                                               profile=ns.profile)
                 return commands.demo(ns.game, ns.level, options, ns.scale, ns.shift)
             return commands.play(commands.PlayOptions(
                 games=ns.games, skin=ns.skin, mines=ns.mines, level=ns.level, dry_run=ns.dry_run, flags=not ns.no_flags,
-                save_final=ns.save_final, json=ns.json, learn=ns.learn, new_game_key=ns.new_game_key,
+                save_final=ns.save_final, json=ns.json, learn=ns.learn, new_game_key=ns.new_game_key, profile=ns.profile,
             ))
         if ns.command in ("advise", "record"):
             from bot.live import watch  # they watch the screen and never click

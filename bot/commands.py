@@ -12,6 +12,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TextIO
 
 import cv2
 import numpy as np
@@ -30,7 +31,7 @@ from bot.games import GAMES, start_game, virtual_display
 from bot.learning.learn import Learner
 from bot.live.levels import switch_level
 from bot.live.table import LiveTable, find_game, mouse_ratio, park_point
-from bot.play import GameProgress, GameResult, play_game, wilson
+from bot.play import GameProgress, GameResult, Spent, play_game, wilson
 from bot.solver import get_strategy, solve
 from bot.userdata import hidden_skins, learnt_skins
 from bot.vision import load_packs
@@ -56,6 +57,7 @@ class PlayOptions:
     json: bool = False
     learn: str | None = None  # learn the look by playing, into this pack ("": a name of its own); None: where no pack reads it
     new_game_key: str | None = None
+    profile: bool = False  # say where the games' time went
 
 
 def _mines(options: PlayOptions, skin: str, rows: int, cols: int, counted: int | None = None) -> int:
@@ -179,6 +181,7 @@ def _play_games(options: PlayOptions, table: LiveTable, pack: SkinPack,
     strategy = get_strategy("best")
     rng = np.random.default_rng()
     results: list[GameResult] = []
+    profiles: list[dict[str, float]] = []
     for index in range(options.games):
         progress = GameProgress(f"game {index + 1}/{options.games}")
         where = f"before game {index + 1} of {options.games}"
@@ -186,8 +189,9 @@ def _play_games(options: PlayOptions, table: LiveTable, pack: SkinPack,
             if table.state != "playing" or (index > 0 and not table.board().is_fresh()):
                 table.new_game(new_game_key)
             where = f"in game {index + 1} of {options.games} (in play at its last reading)"
+            table.spent = Spent()
             result = play_game(
-                table, strategy, pack.rule, rng, flags=options.flags or pack.flags_to_win, progress=progress
+                table, strategy, pack.rule, rng, flags=options.flags or pack.flags_to_win, progress=progress, spent=table.spent
             )
         except MinebotError as exc:
             progress.clear()
@@ -199,7 +203,10 @@ def _play_games(options: PlayOptions, table: LiveTable, pack: SkinPack,
             raise
         progress.clear()
         results.append(result)
+        profiles.append(table.spent.of(result.seconds))
         _report(options, index, table, result, results)
+    if options.profile and results:
+        _profile(results, profiles, sys.stderr if options.json else sys.stdout)
     return results
 
 
@@ -228,7 +235,7 @@ def _report(options: PlayOptions, index: int, table: LiveTable, result: GameResu
             "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3),
             "guesses": result.guesses, "readings": result.decisions, "clicks": result.clicks,
             "chords": result.chords, "presses": table.presses,  # clicks sent: the guard holds back some planned
-            "lost_on_certain": result.lost_on_certain,
+            "lost_on_certain": result.lost_on_certain, "ms": table.spent.of(result.seconds),
             "board": str(board).splitlines() if board is not None else [],
         }), flush=True)
     else:
@@ -253,6 +260,20 @@ def _summary(results: list[GameResult]) -> None:
         f"95% interval {low:.1%}-{high:.1%}); median {seconds:.2f} s per game; "
         f"{sum(r.guesses for r in results)} guesses"
     )
+
+
+def _profile(results: list[GameResult], profiles: list[dict[str, float]], out: TextIO) -> None:
+    """``--profile``: where the games' time went, the median ms of each part, and per click; of the
+    games won where some were (a game lost on an early guess takes a fraction of a second)."""
+    won = [i for i, r in enumerate(results) if r.won] or list(range(len(results)))
+    medians = {part: statistics.median(profiles[i][part] for i in won) for part in profiles[0]}
+    total = sum(medians.values()) or 1.0
+    clicks = statistics.median(results[i].clicks for i in won)
+    games = f"{len(won)} won games" if results[won[0]].won else f"{len(won)} games"
+    print(f"time per game, {games} (median of each part, ms): "
+          + ", ".join(f"{part} {ms:.0f} ({ms / total:.0%})" for part, ms in medians.items())
+          + f"; {statistics.median(results[i].decisions for i in won):.0f} readings and {clicks:.0f} clicks a game, "
+          f"{total / max(clicks, 1):.1f} ms a click", file=out)
 
 
 def _pointer_off_the_board(screen: Screen, mouse: Mouse) -> None:

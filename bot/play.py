@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
@@ -78,6 +79,31 @@ def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+PARTS = ("wait", "read", "solve", "guard", "click")  # where a live game's time goes (Spent)
+
+
+class Spent:
+    """Where one game's time went, seconds by part: waiting for the game to draw and stay still
+    (``wait``: grabs until it does, polls for a late redraw), reading the board (``read``), deciding
+    (``solve``), the check before each click (``guard``) and sending clicks (``click``)."""
+
+    def __init__(self) -> None:
+        self.seconds = dict.fromkeys(PARTS, 0.0)
+
+    @contextmanager
+    def on(self, part: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[part] += time.perf_counter() - start
+
+    def of(self, total: float) -> dict[str, float]:
+        """The parts of ``total`` seconds, and what none of them took (``other``), in ms."""
+        return {**{part: round(1000 * s, 1) for part, s in self.seconds.items()},
+                "other": round(1000 * max(0.0, total - sum(self.seconds.values())), 1)}
+
+
 @dataclass
 class Tally:
     """What one game took so far: guesses, readings and clicks (the learner's count)."""
@@ -127,8 +153,10 @@ def play_game(
     flags: bool = True,
     max_decisions: int = 100_000,
     progress: Callable[[Board, int], None] | None = None,
+    spent: Spent | None = None,
 ) -> GameResult:
-    """Play until the game is won or lost. ``progress`` is told each board read and the guesses so far."""
+    """Play until the game is won or lost. ``progress`` is told each board read and the guesses so
+    far; ``spent`` gets the time spent deciding."""
     start = time.perf_counter()
     guesses = decisions = 0
     slowest = 0.0
@@ -140,7 +168,10 @@ def play_game(
             progress(board, guesses)
         t0 = time.perf_counter()
         analysis = strategy.analyse(board, rule, rng, full=False, flags_first=flags)
-        slowest = max(slowest, time.perf_counter() - t0)
+        took = time.perf_counter() - t0
+        slowest = max(slowest, took)
+        if spent is not None:
+            spent.seconds["solve"] += took
         decisions += 1
         approximate += not analysis.exact
         new_flags = [cell for cell in sorted(analysis.mines) if board[cell] == COVERED] if flags else []

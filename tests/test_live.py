@@ -201,6 +201,30 @@ def test_a_lost_left_click_is_clicked_once_more(monkeypatch: pytest.MonkeyPatch)
     assert [button for _, _, button in mouse.clicks] == ["left", "left"]
 
 
+def test_the_table_says_where_a_games_time_went(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """play --json's "ms" and --profile: the waits, readings, guard checks and clicks of the table,
+    each timed where it happens, and the rest of the game's time as "other"."""
+    from bot.commands import _profile
+    from bot.play import GameResult
+
+    monkeypatch.setattr("bot.live.table.SLOW_GAME", 0.3)
+    opened = load_image(FIXTURE)
+    pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
+    reading = read(opened, [pack], mines=55)
+    number, covered = (next(cell for cell in reading.board if reading.board[cell] == kind) for kind in (7, COVERED))
+    mouse = DryRunMouse()
+    table = LiveTable(ClickScreen(_covered(opened, reading.geometry, number, covered), opened, mouse, clicks=1), mouse, pack,
+                      reading.geometry, 55)  # type: ignore[arg-type]
+    table.reveal_many([number])
+    assert all(table.spent.seconds[part] > 0 for part in ("wait", "read", "guard", "click")), table.spent.seconds
+    assert table.spent.seconds["solve"] == 0  # the play loop's part
+    spent = table.spent.of(10.0)
+    assert sum(spent.values()) == pytest.approx(10_000, abs=0.5)
+    _profile([GameResult("won", 0, 2, 10.0, clicks=4)], [spent], sys.stdout)
+    line = capsys.readouterr().out
+    assert line.startswith("time per game, 1 won games (median of each part, ms): wait ") and "; 2 readings and 4 clicks a game, 2500.0 ms a click" in line
+
+
 def test_a_board_moved_in_the_middle_of_a_batch_gets_no_further_click() -> None:
     """A window moved one cell to the right after the first click of a batch: every later click would
     land one cell off, on a cell nobody called safe. The click checks the board first and stops."""

@@ -19,6 +19,7 @@ from bot.devices.actuator import Mouse, pyautogui
 from bot.devices.capture import Region, Screen
 from bot.errors import BoardGone, ClicksIgnored, ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.live.guard import ClickGuard
+from bot.play import Spent
 from bot.solver import check_layout
 from bot.userdata import save_screen
 from bot.vision import Geometry, Reading, read
@@ -102,6 +103,7 @@ class LiveTable:
         self._acted: list[tuple[Cell, Cell, str]] = []
         self._pressed_at = 0.0  # when the last click was sent
         self.presses = 0  # clicks sent on cells this game (the guard holds back some of those planned)
+        self.spent = Spent()  # where this game's time went (commands.py gives each game its own)
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
         self._covered_at_end = False  # the game drew its end over the board (a dialog): see reveal_many
         self.proven = False  # the pack has read a cell other than a covered one here (see commands.play)
@@ -111,9 +113,11 @@ class LiveTable:
     # -- reading ----------------------------------------------------------------------------
     def _read_once(self) -> Reading:
         self.mouse.park(*self.park)
-        self.image = self.screen.settled(self.region, quiet=self.pack.settle)
+        with self.spent.on("wait"):  # for the board to stay still: grabs of its region until it does
+            self.image = self.screen.settled(self.region, quiet=self.pack.settle)
         try:
-            reading = read(self.image, [self.pack], geometry=self.local, mines=self.mines)
+            with self.spent.on("read"):
+                reading = read(self.image, [self.pack], geometry=self.local, mines=self.mines)
         except ImpossibleReading:
             raise
         except VisionError as exc:
@@ -164,12 +168,14 @@ class LiveTable:
                         "move anything over the board and run minebot again",
                         detail=f"{problem}; the screen is saved in {self._save_screen()}",
                     )
-                time.sleep(BACK_OFF * failures)
+                with self.spent.on("wait"):
+                    time.sleep(BACK_OFF * failures)
                 continue
             late = [act for act in self._acted if reading.board[act[0]] == COVERED]
             if late and reading.state == "playing":
                 if time.perf_counter() < deadline:
-                    time.sleep(REDRAW_POLL)
+                    with self.spent.on("wait"):
+                        time.sleep(REDRAW_POLL)
                     continue
                 if not retried and all(button != "right" for _, _, button in late):
                     again = list(dict.fromkeys((target, button) for _, target, button in late))
@@ -218,9 +224,12 @@ class LiveTable:
         r, c = cell
         if not (0 <= r < self.geometry.rows and 0 <= c < self.geometry.cols):
             raise VisionError(f"refusing to click ({r},{c}): outside the {self.geometry.cols}x{self.geometry.rows} board")
-        if self.guard.check(cell):
+        with self.spent.on("guard"):
+            allowed = self.guard.check(cell)
+        if allowed:
             x, y = self.geometry.centre(cell)
-            self.mouse.click(x, y, button)  # type: ignore[arg-type]
+            with self.spent.on("click"):
+                self.mouse.click(x, y, button)  # type: ignore[arg-type]
             self._pressed_at = time.perf_counter()
             self.presses += 1
         return not self.guard.halted
