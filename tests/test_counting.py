@@ -74,6 +74,7 @@ def _read_as_shipped(learnt: counting.LearntCounter, game: str) -> set[int | Non
     return set(counts)
 
 
+@pytest.mark.slow
 def test_a_counter_below_the_board_with_no_leading_zeros_is_learnt_and_reads_every_screenshot() -> None:
     """xbomb writes the mines left below its board ("UXB :  8", right-aligned, no leading zero),
     and nothing that counts above it: the watch learns the counter below, taking lone digits, and
@@ -106,6 +107,7 @@ def test_a_counter_beside_a_timer_that_showed_the_same_second_twice_is_learnt_an
     assert len(_read_as_shipped(learnt, "minegauler")) >= 5
 
 
+@pytest.mark.slow
 def test_a_counter_that_shows_lone_digits_is_not_read_from_them_unless_its_pack_says_so() -> None:
     """Two digits at least, as the shipped packs read counters (a lone digit is more often a stray
     match); the xbomb strips under 10 then read as nothing, so the learnt counter says 1."""
@@ -265,6 +267,7 @@ def test_a_run_that_learns_no_counter_says_what_it_saw() -> None:
     assert unseen.account() == "0 strips of 0 numbers; no number ending in 0, 1, 2, 3, 4, 5, 6, 7, 8, 9; not the mine count, 10"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, place", LABELS)
 def test_a_label_counting_the_flags_up_is_learnt_and_reads_every_screenshot(game: str, place: str) -> None:
     """Text shifts as its numbers widen, and its anti-aliasing with where it falls: no pixel of a

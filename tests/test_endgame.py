@@ -81,6 +81,7 @@ def _unpruned_wins(board: Board, lays: list[int], skip_unsafe: bool = False) -> 
 SPLIT = [b for b in SMALL if layout_counts(b)[0] > 1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(SPLIT)))
 def test_the_search_finds_the_best_chance_to_win_without_weighing_every_cell(index: int) -> None:
     """The search skips a cell no safer than the best chance found, and stops weighing a cell once

@@ -252,6 +252,7 @@ def test_window_differences_as_defined() -> None:
     np.testing.assert_allclose(book.ink.differences(a, b), _window_differences_cell_by_cell(book, a, b), rtol=1e-4, atol=1e-3)
 
 
+@pytest.mark.slow
 def test_cells_alike_by_their_windows_as_defined() -> None:
     """``alike`` decides the windows' check with less work (shifts nearest first, a shift ruled out
     round where a pair differed most; or first round where the cell's own look differs from the
@@ -421,6 +422,7 @@ def test_a_learnt_pack_checks_a_picture_window_by_window_once(monkeypatch: pytes
     assert sum(pairs) == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shot", ["gnome-mines/expert-fresh-hover-window-1150x640", "sgt-mines/beginner-fresh"])
 def test_a_learnt_pack_is_lined_up_with_its_new_board(shot: str) -> None:
     """A learnt pack keeps the picture of its covered look, the first cell that showed it: an edge
@@ -589,6 +591,7 @@ def test_a_board_under_kmines_won_banner_is_where_it_was() -> None:
     assert lattice_moved(banner, find_grid(before)) is None
 
 
+@pytest.mark.slow
 def test_no_screenshot_of_a_board_says_it_moved_from_where_another_of_the_same_board_position_was() -> None:
     """Fresh, in play, won, lost, under the game's end drawn over it (kmines' "You have lost.", a
     pointer's highlight): every pair of screenshots whose boards lie at one place keeps the board

@@ -370,6 +370,7 @@ def test_what_was_drawn_late_joins_the_clicks_before_and_is_judged_with_them() -
         learner.judge.outcome([(8, 8)], partial, after, False)
 
 
+@pytest.mark.slow
 def test_a_game_whose_first_clicks_all_open_an_area_is_learnt_to_keep_them_clear() -> None:
     """At beginner a corner opens an area two times in three where a game keeps only the cell clicked
     clear. A game that keeps its 3x3 clear opens one every time: after 12 games that chance is under
@@ -520,6 +521,7 @@ def test_cells_over_a_picture_are_all_covered_on_a_new_board() -> None:
     assert sorted(covered_looks(looks, 10)) == [0, 1, 2]
 
 
+@pytest.mark.slow
 def test_a_lost_click_of_either_button_is_clicked_once_more(monkeypatch: pytest.MonkeyPatch) -> None:
     """The game loses the first left click and the first flag: each is clicked again once, and the
     game goes on."""
@@ -534,6 +536,7 @@ def test_a_lost_click_of_either_button_is_clicked_once_more(monkeypatch: pytest.
     assert flags.count(flags[0]) == 2  # the flag lost, clicked again after its batch
 
 
+@pytest.mark.slow
 def test_a_new_game_the_game_asks_to_confirm_is_confirmed() -> None:
     """After the key for a new game, the game asks over the board whether to reset it (kmines):
     Return (its default button) is pressed, and the next game starts."""
@@ -546,6 +549,7 @@ def test_a_new_game_the_game_asks_to_confirm_is_confirmed() -> None:
     learner.play_game()
 
 
+@pytest.mark.slow
 def test_a_prompt_the_game_shows_by_itself_at_its_end_is_answered() -> None:
     """A game that asks over the board at its end, and takes no other key while it asks (kmines,
     after a click on a lost board): the key for a new game does nothing, Return answers it."""
@@ -559,6 +563,7 @@ def test_a_prompt_the_game_shows_by_itself_at_its_end_is_answered() -> None:
     assert drawn.pressed == ["F2", "n", "Return"]
 
 
+@pytest.mark.slow
 def test_a_new_game_key_given_is_pressed_first_even_ctrl_n() -> None:
     """The key the user (or a game's launcher) gives for a new game is pressed first, before any
     click above the board, even Ctrl+N, which the restarter tries last when it must guess: kmines'

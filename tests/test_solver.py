@@ -307,6 +307,7 @@ def _brute_secondary(board: Board, cell: Cell) -> float:
                for _, count, mines in shown) / total
 
 
+@pytest.mark.slow
 def test_look_ahead_figures_equal_brute_force() -> None:
     """What ``outlook`` expects of revealing a cell (given that it is safe), against counting
     layouts: for each number it could show, the board with that number, counted again. Progress:
@@ -327,6 +328,7 @@ def test_look_ahead_figures_equal_brute_force() -> None:
     assert checked >= 100
 
 
+@pytest.mark.slow
 def test_two_moves_equal_brute_force() -> None:
     """``two_moves`` (where mines are dense, the near-best guesses valued again): for each number
     a cell may show, 1 where some other cell is then certainly safe, else the best, over the cells
@@ -531,6 +533,7 @@ def _guesses(seeds: int) -> list[Board]:
     return found
 
 
+@pytest.mark.slow
 def test_a_cell_taken_as_a_fifty_fifty_or_safe_is_so_by_brute_force() -> None:
     """Every cell pseudo_pair names where seeded games guess is a mine only in a 50/50 that no
     reveal can settle; it names some where forced_pair names none (a cell that would tell the two
