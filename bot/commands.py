@@ -315,6 +315,7 @@ def _learn(
         file=sys.stderr,
     )
     results: list[GameResult] = []
+    profiles: list[dict[str, float]] = []
     unsure: dict[int, int] = {}  # games counted won whose last guess showed a look never named, and that look
     start = time.perf_counter()
     for index in range(options.games):
@@ -323,12 +324,14 @@ def _learn(
             if index > 0 or (fresh is None and learner.over()):
                 learner.new_game(new_game_key)
             where = f"in game {index + 1} of {options.games}"
+            learner.sight.spent = Spent()
             result = learner.play_game()
         except MinebotError:
             won = sum(r.won for r in results)
             print(f"minebot: stopped {where}; {len(results)} finished before it ({won} won)", file=sys.stderr)
             raise
         results.append(result)
+        profiles.append(learner.sight.spent.of(result.seconds))
         if result.won and learner.judge.unsure is not None:
             unsure[index] = learner.judge.unsure
         for told in learner.judge.told(unsure):  # a last guess lost, told once the look it showed is named
@@ -341,7 +344,7 @@ def _learn(
             "clicks": result.clicks, "lost_on_certain": result.lost_on_certain,
             "looks_named": "".join(sorted(CHAR_OF[c] for c in set(named.values()))),
             "seconds_learning": round(time.perf_counter() - start, 1),
-            "clicks_learning": sum(r.clicks for r in results),
+            "clicks_learning": sum(r.clicks for r in results), "ms": profiles[-1],
         }
         if options.json:
             print(json.dumps(line), flush=True)
@@ -355,6 +358,8 @@ def _learn(
     if not learner.sight.counter.learnt:
         print(f"minebot: no mines counter learnt (seen: {learner.sight.counter.account()}); a board of a size minebot does "
               "not know needs --mines", file=sys.stderr)
+    if options.profile:
+        _profile(results, profiles, sys.stderr if options.json else sys.stdout)
     if not options.json:
         _summary(results)
     return 1 if any(r.lost_on_certain for r in results) else 0

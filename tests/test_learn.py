@@ -1099,7 +1099,10 @@ def test_a_learning_run_that_stops_says_in_which_game_and_how_many_it_finished(
         _learn(options, drawn, drawn, find_grid(drawn.grab()), "drawn", None)  # type: ignore[arg-type]
     assert stop.value.detail.startswith("tried F2, N, Return") and "the screen is saved in" in stop.value.detail
     won = int(drawn.game.state == "won")
-    assert f"minebot: stopped before game 2 of 3; 1 finished before it ({won} won)" in capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert f"minebot: stopped before game 2 of 3; 1 finished before it ({won} won)" in err
+    ms = json.loads(out.splitlines()[0])["ms"]  # where the game's time went, as for a game with a pack
+    assert list(ms) == ["wait", "read", "solve", "guard", "click", "other"] and all(ms[p] > 0 for p in ("wait", "read", "click")), ms
 
 
 def test_a_lost_guess_whose_mines_show_in_a_chain_from_it_is_a_loss() -> None:

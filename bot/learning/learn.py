@@ -206,7 +206,8 @@ class Learner:
         while state == "playing":
             tally.readings += 1
             try:
-                naming = self._name(looks)
+                with self.sight.spent.on("solve"):  # deciding: naming the looks by the rules, then the strategy
+                    naming = self._name(looks)
             except InconsistentBoard:
                 cells, before, guessed = self.judge.last or ([], entry, True)  # the clicks last judged
                 across = self.judge.drawn_across(cells, before, looks, guessed)  # drawn after the reading that ended the game
@@ -216,7 +217,8 @@ class Learner:
                 break
             board = self.looks.board(looks, self.mines)
             if board is not None:  # every look named: the board is known, decide as on a known skin
-                analysis = self.strategy.analyse(board, self.rule, self.rng, full=False, flags_first=self.flags)
+                with self.sight.spent.on("solve"):
+                    analysis = self.strategy.analyse(board, self.rule, self.rng, full=False, flags_first=self.flags)
                 certain_mines, certain_safe = analysis.mines, analysis.safe
                 pick = analysis.move.cell if analysis.move is not None else None
             else:

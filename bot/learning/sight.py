@@ -24,6 +24,7 @@ from bot.learning.outcome import changed_apart
 from bot.learning.settling import SETTLE, Settler
 from bot.live.guard import ClickGuard
 from bot.live.table import LATENCY_FACTOR, SLOW_GAME, board_region, park_point
+from bot.play import Spent
 from bot.userdata import save_screen
 from bot.vision.counting import CounterWatch
 from bot.vision.geometry import Geometry
@@ -53,6 +54,7 @@ class Sight:
         self.image: np.ndarray | None = None
         self.shown: np.ndarray | None = None  # the looks of the last reading
         self.counter = CounterWatch(mines)  # the strip above the board by the mines left, to learn a counter from
+        self.spent = Spent()  # where this game's time went (commands.py gives each game its own)
 
     def read(self, quiet: float | None = None, counted: bool = False) -> np.ndarray:
         """The look of every cell, once the board has stayed still for ``quiet`` seconds (SETTLE, or
@@ -61,7 +63,8 @@ class Sight:
         same cells: a pressed cell, a highlight or a frame of an animation is gone by then (and is then forgotten)."""
         for _ in range(STABLE_TRIES):
             self.mouse.park(*self.park)
-            self.image = self.settler.settled(self.image if counted else None, self.settler.quiet if quiet is None else quiet)
+            with self.spent.on("wait"):
+                self.image = self.settler.settled(self.image if counted else None, self.settler.quiet if quiet is None else quiet)
             if (gone := self.guard.gone(self.image)) is not None:  # the window moved, is covered or closed;
                 time.sleep(SETTLE)  # or a frame of something drawn across the board read so: gone if still so
                 self.image = self.screen.settled(self.region, quiet=SETTLE)
@@ -70,7 +73,8 @@ class Sight:
                 raise BoardGone(f"the board is no longer where it was: {gone}; bring the game back, or start it again, and run minebot again",
                                 detail=f"the screen is saved in {self.save_screen()}")
             known = len(self.book)
-            looks = self._assign(self.image)
+            with self.spent.on("read"):
+                looks = self._assign(self.image)
             if len(self.book) == known:
                 return self.shown_as(looks)
             time.sleep(SETTLE)
@@ -153,8 +157,11 @@ class Sight:
         for index, (r, c) in enumerate(cells):
             if not (0 <= r < self.geometry.rows and 0 <= c < self.geometry.cols):
                 raise ScreenError(f"refusing to click ({r},{c}): outside the {self.geometry.cols}x{self.geometry.rows} board")
-            if self.guard.check((r, c)):
-                self.mouse.click(*self.geometry.centre((r, c)), button)  # type: ignore[arg-type]
+            with self.spent.on("guard"):
+                allowed = self.guard.check((r, c))
+            if allowed:
+                with self.spent.on("click"):
+                    self.mouse.click(*self.geometry.centre((r, c)), button)  # type: ignore[arg-type]
             if self.guard.halted:
                 return cells[:index]
         return cells
