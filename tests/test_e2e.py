@@ -195,17 +195,26 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
     game at the size it learnt it (a pointer's highlight over the board, which the bot never sees
     while it plays, excepted): no cell misread, nine in ten cells read (the rest show values or
     looks it never saw), and a screenshot whose every cell it knows read exactly by `read`; each game
-    ended as the game's own pack, where one ships, reads its last screen. The next
+    ended as the game's own pack, where one ships, reads its last screen, and as the game itself tells
+    where it keeps a record or draws a face (tests/judges.py). The next
     run plays with the pack it learnt (a pointer left on the board, gnome-mines' fit of its lattice a
     pixel off the first run's, and sgt-mines' half-pixel cell centres each made it learn from nothing
     again, or stop)."""
+    from tests.judges import FaceJudge, minegauler_wins
+
     _require(game)
+    wins_before = minegauler_wins() if game == "minegauler" else None
     results = _demo(game, LEARN_GAMES, tmp_path)
     won = sum(r["state"] == "won" for r in results)
     record(f"{game} learnt from nothing: {won} of {LEARN_GAMES} beginner games won")
     assert won >= LEARN_WINS.get(game, LEARN_GAMES // 2)
     if GAMES[game].pack:
         assert _ends_not_as_shown(game, results, tmp_path) == []
+    if wins_before is not None:  # minegauler's own record of the games won
+        assert minegauler_wins() - wins_before == won
+    if game in ("winemine", "xdemineur"):  # the game's face on each game's last screen
+        faces = {r["game"]: FaceJudge(game, lambda n=r["game"]: cv2.imread(str(tmp_path / f"final-{n}.png"))).verdict() for r in results}
+        assert [r["state"] for r in results] == [faces[r["game"]] for r in results], faces
     assert set("#0123" + "F" * GAMES[game].flags) <= set(str(results[-1]["looks_named"]))
     _demo(game, AGAIN_GAMES, tmp_path, again=True)
 
