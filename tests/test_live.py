@@ -225,6 +225,20 @@ def test_the_table_says_where_a_games_time_went(monkeypatch: pytest.MonkeyPatch,
     assert line.startswith("time per game, 1 won games (median of each part, ms): wait ") and "; 2 readings and 4 clicks a game, 2500.0 ms a click" in line
 
 
+def test_a_new_game_with_no_face_found_and_no_key_says_how_to_go_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A web page in a shipped pack's look whose face is not the pack's (sprites98-web with classic98's
+    tiles): the run stopped saying the pack "has no face to click", which it has; now it says the
+    game shows none, and how to go on."""
+    monkeypatch.setattr("bot.live.table.click_face", lambda *args: False)
+    image = load_image(FIXTURE)
+    pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
+    mouse = DryRunMouse()
+    table = LiveTable(FakeScreen(image), mouse, pack, read(image, [pack], mines=55).geometry, 55)  # type: ignore[arg-type]
+    with pytest.raises(ScreenError, match=r"shows no face of its pack's to click for a new game: .*--new-game-key KEY"):
+        table.new_game(None)
+    assert mouse.clicks == []
+
+
 def test_a_board_moved_in_the_middle_of_a_batch_gets_no_further_click() -> None:
     """A window moved one cell to the right after the first click of a batch: every later click would
     land one cell off, on a cell nobody called safe. The click checks the board first and stops."""

@@ -239,7 +239,7 @@ class Bevel98(Launcher):
     draws at alternating pixel phases, as 98-style web games nobody here wrote do at those zooms
     (issue 45). A face starts a new game (F2 too); first click safe; mines counter; flags."""
 
-    name, window_name, programs, pack = "bevel98-web", "^Bevel98$", ("chromium",), False
+    name, window_name, new_game_key, programs, pack = "bevel98-web", "^Bevel98$", "F2", ("chromium",), False
     web, ours = True, True
 
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:

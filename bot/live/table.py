@@ -330,7 +330,9 @@ class LiveTable:
                 )
         if not click_face(self.mouse, self.image, self.local, self.pack, (self.region.left, self.region.top)):
             if key is None:
-                raise ScreenError(f"skin {self.pack.name!r} has no face to click for a new game; start one by hand")
+                why = "shows no face of its pack's to click" if self.pack.faces else "has no face to click"
+                raise ScreenError(f"the game (skin {self.pack.name}) {why} for a new game: start one by hand, or give "
+                                  "its key with --new-game-key KEY")
             self.mouse.press(key)
         before = self.reading.board if self.reading is not None else None
         self._previous = None
