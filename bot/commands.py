@@ -204,7 +204,7 @@ def _play_games(options: PlayOptions, table: LiveTable, pack: SkinPack,
         progress.clear()
         results.append(result)
         profiles.append(table.spent.of(result.seconds))
-        _report(options, index, table, result, results)
+        _report(options, index, table, result, results, profiles[-1])
     if options.profile and results:
         _profile(results, profiles, sys.stderr if options.json else sys.stdout)
     return results
@@ -226,8 +226,9 @@ def _unread_look(exc: MinebotError, table: LiveTable) -> Geometry | None:
     return grid if same and (grid.rows, grid.cols) == (was.rows, was.cols) else None
 
 
-def _report(options: PlayOptions, index: int, table: LiveTable, result: GameResult, results: list[GameResult]) -> None:
-    """A game's line (JSON with --json), and its final screen where asked."""
+def _report(options: PlayOptions, index: int, table: LiveTable, result: GameResult, results: list[GameResult],
+            ms: dict[str, float]) -> None:
+    """A game's line (JSON with --json, with ``ms``: where its time went), and its final screen where asked."""
     # the last board read: None where the game drew its end over the board right after a flag
     board = table.reading.board if table.reading is not None else None
     if options.json:
@@ -235,7 +236,7 @@ def _report(options: PlayOptions, index: int, table: LiveTable, result: GameResu
             "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3),
             "guesses": result.guesses, "readings": result.decisions, "clicks": result.clicks,
             "chords": result.chords, "presses": table.presses,  # clicks sent: the guard holds back some planned
-            "lost_on_certain": result.lost_on_certain, "ms": table.spent.of(result.seconds),
+            "lost_on_certain": result.lost_on_certain, "ms": ms,
             "board": str(board).splitlines() if board is not None else [],
         }), flush=True)
     else:

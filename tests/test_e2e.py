@@ -105,7 +105,7 @@ def test_plays_real_game_to_the_end_as_the_game_itself_tells(game: str, level: s
         judge = judge_for(game, tmp_path, _screenshot)
         fresh = _screenshot()
         boxes = [read(fresh, load_packs([launcher.skin])).geometry.region()]  # where the board is, once
-        face = judge if isinstance(judge, FaceJudge) else getattr(judge, "face", None)
+        face = judge if isinstance(judge, FaceJudge) else judge.face
         if face is not None:
             assert face.verdict() == "playing" and face.box is not None
             boxes.append(face.box)
