@@ -31,9 +31,9 @@ FACE_MATCH = 0.02  # TM_SQDIFF_NORMED: the game's own face picture on its own sc
 
 
 class FaceJudge:
-    """The face the game shows on a screenshot (``shoot`` takes one when asked)."""
+    """The face the game shows on a screenshot: one given (``face``), or one ``shoot`` takes (``verdict``)."""
 
-    def __init__(self, game: str, shoot: Callable[[], np.ndarray]) -> None:
+    def __init__(self, game: str, shoot: Callable[[], np.ndarray] | None = None) -> None:
         found = {state: TEMPLATES / game / f"face-{state}.png" for state in ("playing", "won", "lost")}
         self.faces = {state: cv2.imread(str(p)) for state, p in found.items() if p.is_file()}
         assert "playing" in self.faces and "lost" in self.faces, f"no face pictures for {game} in {TEMPLATES / game}"
@@ -52,6 +52,7 @@ class FaceJudge:
         return best[1]
 
     def verdict(self) -> str | None:
+        assert self.shoot is not None, "a judge that takes its own screenshots needs shoot"
         return self.face(self.shoot())
 
 

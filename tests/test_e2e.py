@@ -213,8 +213,9 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
     if wins_before is not None:  # minegauler's own record of the games won
         assert minegauler_wins() - wins_before == won
     if game in ("winemine", "xdemineur"):  # the game's face on each game's last screen
-        faces = {r["game"]: FaceJudge(game, lambda n=r["game"]: cv2.imread(str(tmp_path / f"final-{n}.png"))).verdict() for r in results}
-        assert [r["state"] for r in results] == [faces[r["game"]] for r in results], faces
+        judge = FaceJudge(game)
+        faces = [judge.face(cv2.imread(str(tmp_path / f"final-{r['game']}.png"))) for r in results]
+        assert [r["state"] for r in results] == faces, faces
     assert set("#0123" + "F" * GAMES[game].flags) <= set(str(results[-1]["looks_named"]))
     _demo(game, AGAIN_GAMES, tmp_path, again=True)
 
