@@ -19,7 +19,7 @@ import numpy as np
 from bot.errors import NoBoardFound
 from bot.vision.geometry import Geometry, fit_lattice, grow
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, Grid, find_grids, same_board
-from bot.vision.lineup import line_up
+from bot.vision.lineup import line_up, to_fraction
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
 from bot.vision.tiles import LINE_SHARE, SHIFTS, Classifier, classifier_for, read_cells, zeros_beside_covered
 from bot.vocabulary import EXPLODED, HIDDEN, MINE, Cell
@@ -353,6 +353,7 @@ def _locate_by_colour(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometr
         pack = pack_named(packs, geo.skin)
         if pack.scales is None:  # measure where its columns and rows really are, and read them there
             geo = _snap(image, geo, classifier_for(pack))
+        geo = to_fraction(image, geo, pack)
         ranked.append((geo, *read_cells(image, geo, pack)))
     return min(ranked, key=lambda r: float(r[2].mean()))
 

@@ -42,6 +42,7 @@ ROUNDING = 1.0  # RMS levels a distance worked out in float32 may be off by (up 
 # (winemine), 28 (classic98), 30 (winxp), 42 (minegauler) levels from it, blurred, in JPEG at 80-90.
 LOSSY_MARGIN = 0.15
 LOSSY_RMS = 24.0
+PACK_MARGIN = 2  # pack pixels kept round a board brought back to its pack's pixels (in_pack_pixels)
 
 
 class Classifier:
@@ -71,6 +72,8 @@ class Classifier:
         self.codes = pack.codes()
         self.tolerance = pack.tolerance
         self.lossy = pack.lossy
+        self.pitch = pack.pitch[0] * self.size / pack.cell_px, pack.pitch[1] * self.size / pack.cell_px
+        self._trips: dict[float, tuple[np.ndarray, np.ndarray]] = {}  # scale: tiles as _tripped makes them
 
     def limit(self, scale: float) -> float:
         """The score below which a cell at this scale matches."""
@@ -113,8 +116,37 @@ class Classifier:
                 stack = self._blur_all(stack)
             crops[where] = stack.reshape(len(where), -1)
             crops[np.asarray(where)[off]] = 1e4  # off the image: matches nothing
+        return self._nearest(crops, *((self.blurred, self.blurred_norms) if scaled else (self.tiles, self.norms)))
+
+    def match_board(self, image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, np.ndarray]:
+        """The index of the nearest tile and its score for every cell of a board at a scale other than
+        1 (see in_pack_pixels), row by row, each cell compared blurred with the tiles as they come
+        back from a trip through that scale."""
+        n = self.size
+        board, boxes = in_pack_pixels(image, geometry, self.pitch, n)
+        stack = np.stack([board[y : y + n, x : x + n] for x, y in boxes])
+        crops = self._blur_all(stack).reshape(len(boxes), -1).astype(np.float32)
+        off = _off_image(image, geometry)
+        crops[off] = 1e4  # a cell not whole in the image matches nothing
+        return self._nearest(crops, *self._tripped(geometry.pitch[0] / self.pitch[0]))
+
+    def _tripped(self, scale: float) -> tuple[np.ndarray, np.ndarray]:
+        """The tiles, blurred, as a cell drawn at ``scale`` looks brought back to the pack's size: a
+        browser enlarges a tile's picture smoothly (bilinear), and at a fractional scale each cell at
+        its own pixel phase; the way back averages areas. Their squared norms with them."""
+        key = round(scale, 3)
+        if key not in self._trips:
+            n = self.size
+            trip = [cv2.resize(cv2.resize(t.reshape(n, n, 3).astype(np.uint8), (0, 0), fx=scale, fy=scale,
+                                          interpolation=cv2.INTER_LINEAR), (n, n), interpolation=cv2.INTER_AREA)
+                    for t in self.tiles]
+            blurred = np.stack([self._blur(t).reshape(-1) for t in trip]).astype(np.float32)
+            self._trips[key] = blurred, (blurred * blurred).sum(axis=1)
+        return self._trips[key]
+
+    def _nearest(self, crops: np.ndarray, tiles: np.ndarray, norms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each crop's nearest tile and its score (see the class's docstring; a lossy pack's: _lossy_scores)."""
         middles = self._middles(crops)
-        tiles, norms = (self.blurred, self.blurred_norms) if scaled else (self.tiles, self.norms)
         d2 = (crops * crops).sum(axis=1)[:, None] + norms[None, :] - 2 * crops @ tiles.T
         best = np.argmin(d2, axis=1)
         nearest = d2[np.arange(len(crops)), best]
@@ -173,6 +205,45 @@ def _by_size(boxes: list[tuple[int, int, int, int]]) -> dict[tuple[int, int], li
     return groups
 
 
+def in_pack_scale(pack: SkinPack, geometry: Geometry) -> bool:
+    """Whether a board is read by bringing it back to the pack's own pixels (in_pack_pixels): a
+    shipped pack of fixed scales, on a board at another scale than 1."""
+    return not pack.learnt and pack.scales is not None and geometry.scale != 1 and not geometry.xs
+
+
+def in_pack_pixels(image: np.ndarray, geometry: Geometry, pitch: tuple[float, float], n: int) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """The board's region brought back to the pack's pixels (cells ``pitch`` apart, ``n`` square),
+    and where each cell's picture starts in it (row by row). A browser at a fractional zoom draws
+    cells at fractional positions (16x17 px cells at 1.5: 24x25.5 px apart), so each row or column
+    falls at its own pixel phase; a cell cropped at whole pixels and resized is then up to half a
+    screen pixel off its tile, 20-40 levels at the tile's edges. Here the region is first shifted by
+    the fraction of a pixel its origin lies off the pixel grid, then shrunk by exactly the scale, area
+    averaged: every cell lands on whole pixels of the pack's pitch."""
+    sx, sy = geometry.pitch[0] / pitch[0], geometry.pitch[1] / pitch[1]
+    x0, y0 = geometry.origin[0] - PACK_MARGIN * sx, geometry.origin[1] - PACK_MARGIN * sy
+    ix, iy = int(np.floor(x0)), int(np.floor(y0))
+    w = int(np.ceil((2 * PACK_MARGIN + (geometry.cols - 1) * pitch[0] + n) * sx)) + 2
+    h = int(np.ceil((2 * PACK_MARGIN + (geometry.rows - 1) * pitch[1] + n) * sy)) + 2
+    region = np.zeros((h, w, 3), dtype=np.uint8)  # black where the board's region leaves the image
+    part = image[max(iy, 0) : iy + h, max(ix, 0) : ix + w]
+    region[max(-iy, 0) : max(-iy, 0) + part.shape[0], max(-ix, 0) : max(-ix, 0) + part.shape[1]] = part
+    shift = np.array([[1, 0, x0 - ix], [0, 1, y0 - iy]], dtype=np.float32)  # region(x + fraction) at x
+    shifted = cv2.warpAffine(region, shift, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    board = cv2.resize(shifted, (0, 0), fx=1 / sx, fy=1 / sy, interpolation=cv2.INTER_AREA)
+    cells = [(round(PACK_MARGIN + c * pitch[0]), round(PACK_MARGIN + r * pitch[1])) for r in range(geometry.rows) for c in range(geometry.cols)]
+    return board, cells
+
+
+def _off_image(image: np.ndarray, geometry: Geometry) -> np.ndarray:
+    """Which cells (row by row) are not whole inside the image."""
+    n = geometry.cell_px
+    xs = geometry.origin[0] + np.arange(geometry.cols) * geometry.pitch[0]
+    ys = geometry.origin[1] + np.arange(geometry.rows) * geometry.pitch[1]
+    off_x = (xs < -0.5) | (xs + n > image.shape[1] + 0.5)
+    off_y = (ys < -0.5) | (ys + n > image.shape[0] + 0.5)
+    return (off_y[:, None] | off_x[None, :]).reshape(-1)
+
+
 def _resized(stack: np.ndarray, n: int) -> np.ndarray:
     """Each of a stack of pictures resized to n x n (area averaging). Shrinking, the stack is
     resized as one tall picture: its pictures' edges fall on output rows' edges, so none bleeds
@@ -216,8 +287,11 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
         shape = (geometry.rows, geometry.cols)
         return codes.reshape(shape), rms.reshape(shape)
     classifier = classifier_for(pack)
-    cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
-    best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells], snapped=bool(geometry.xs))
+    if in_pack_scale(pack, geometry):
+        best, rms = classifier.match_board(image, geometry)
+    else:
+        cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
+        best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells], snapped=bool(geometry.xs))
     shape = (geometry.rows, geometry.cols)
     return classifier.codes[best].reshape(shape), rms.reshape(shape)
 
