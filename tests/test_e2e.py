@@ -44,22 +44,30 @@ def _require(game: str) -> None:
         pytest.skip(f"Xvfb, xdotool or {' '.join(GAMES[game].programs)} missing: run scripts/install-games")
 
 
-def _demo(game: str, games: int, tmp_path: Path, *options: str, again: bool = False) -> list[dict[str, object]]:
-    """``minebot demo`` of ``games`` beginner games of ``game`` learnt from nothing (its pack
-    hidden, no learnt pack), in a folder of the test's own; its JSON lines, once it exited 0.
-    ``again``: a later run in the same folder, which plays with the pack the first one learnt."""
+def _demo(game: str, games: int, tmp_path: Path, *options: str, again: bool = False, shipped: bool = False,
+          level: str = "beginner") -> list[dict[str, object]]:
+    """``minebot demo`` of ``games`` games of ``game`` learnt from nothing (its pack hidden, no
+    learnt pack), in a folder of the test's own; its JSON lines, once it exited 0. ``again``: a
+    later run in the same folder, which plays with the pack the first one learnt; ``shipped``:
+    played with the shipped pack, which must read it from the first reading to the last."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    env.update(MINEBOT_HIDE_SKINS=GAMES[game].look_of or GAMES[game].skin, MINEBOT_DATA=str(tmp_path / "data"), MINEBOT_CACHE=str(tmp_path / "cache"))
+    env.update(MINEBOT_DATA=str(tmp_path / "data"), MINEBOT_CACHE=str(tmp_path / "cache"))
+    look = GAMES[game].look_of or GAMES[game].skin
+    if not shipped:
+        env.update(MINEBOT_HIDE_SKINS=look)
     out = subprocess.run(
-        [sys.executable, "-m", "bot", "demo", "--game", game, "--level", "beginner", "--games", str(games), "--json",
+        [sys.executable, "-m", "bot", "demo", "--game", game, "--level", level, "--games", str(games), "--json",
          "--save-final", str(tmp_path / "final-{game}.png"), *options],
         capture_output=True, text=True, timeout=900, env=env,
     )
     (tmp_path / f"demo-{'again' if again else 'learn'}.log").write_text(out.stderr)  # kept for a failure's cause
     assert out.returncode == 0, out.stderr[-2000:]
-    # pygame-minesweeper's new board is read by classic98's pack, which cannot read it once opened:
-    # the look is learnt in the game in play ("learning its look by playing on")
-    assert ("playing with learnt pack" if again else "learning its look by playing") in out.stderr, out.stderr[-2000:]
+    if shipped:
+        assert f"found {look} " in out.stderr and "learning" not in out.stderr, out.stderr[-2000:]
+    else:
+        # pygame-minesweeper's new board is read by classic98's pack, which cannot read it once opened:
+        # the look is learnt in the game in play ("learning its look by playing on")
+        assert ("playing with learnt pack" if again else "learning its look by playing") in out.stderr, out.stderr[-2000:]
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     # a game counted won whose last guess showed a look never named is retold lost once that look is named the exploded mine
     retold = {r["game"] for r in lines if r.get("retold")}
@@ -164,6 +172,7 @@ def test_a_window_too_small_for_the_level_is_reported(tmp_path: Path) -> None:
 
 LEARN_GAMES = 20
 AGAIN_GAMES = 3  # played by the run after, with the pack learnt
+SHIPPED_GAMES = 4  # expert games of a web game at a fractional zoom with a shipped pack
 # games won of LEARN_GAMES by a player that works: half. Learning from nothing, the bot won 24 to 30
 # of 30 beginner games of each game (docs/measurements.md); at 80% a run of 20 wins fewer than 10
 # once in some 1,700 runs, at 70% once in 60. ace-minesweeper has one size, 32x32 with 200 mines,
@@ -352,7 +361,7 @@ def test_a_98_style_web_game_is_learnt_at_a_fractional_zoom(scale: float, tmp_pa
     no stop and no loss on a cell called safe, and every game's end as its last screen shows it (a
     98-style web game at 1.5 was once learnt with a second look of covered cells named a mine: ten
     first openings judged lost, none lost). The pack learnt then reads those last screens. (The
-    shipped classic98 pack reads none of them: issue 45's fractional zoom, for shipped packs.)"""
+    shipped classic98 pack plays it: the next test.)"""
     game = "sprites98-web"
     _require(game)
     results = _demo(game, LEARN_GAMES, tmp_path, "--scale", str(scale))
@@ -374,6 +383,26 @@ def test_a_98_style_web_game_is_learnt_at_a_fractional_zoom(scale: float, tmp_pa
         with contextlib.suppress(VisionError):  # a look its learning never saw (a wrong flag) is not read
             read_whole += read(load_image(tmp_path / f"final-{r['game']}.png"), [learnt]).state == r["state"]
     assert read_whole >= LEARN_GAMES // 2, read_whole
+
+
+@pytest.mark.parametrize("scale", [1.25, 1.5, 1.75])
+def test_a_98_style_web_game_at_a_fractional_zoom_is_played_with_the_shipped_pack(scale: float, tmp_path: Path) -> None:
+    """The 98-style page in Chromium at a fractional device scale, with the shipped classic98 pack:
+    every reading of every game by the pack (no stop, no learning: each cell's picture is resampled
+    at its own pixel phase, and the pack read none of 20 boards at 1.75 before cells were read in
+    its own pixels, vision/tiles.py), no loss on a cell called safe, and each game's end as its
+    last screen shows it (_page_end, the test's own judge)."""
+    game = "sprites98-web"
+    _require(game)
+    results = _demo(game, SHIPPED_GAMES, tmp_path, "--scale", str(scale), shipped=True, level="expert")
+    from bot.vision import load_image
+    from bot.vision.grid import find_grid
+
+    shown = {r["game"]: _page_end(load_image(tmp_path / f"final-{r['game']}.png"), find_grid) for r in results}
+    won = sum(r["state"] == "won" for r in results)
+    record(f"sprites98-web at {scale:g}x, expert, shipped classic98 pack: {won} of {SHIPPED_GAMES} won; "
+           f"ends as the last screens show: {sum(shown[r['game']] == r['state'] for r in results)} of {SHIPPED_GAMES}")
+    assert [(r["game"], r["state"]) for r in results] == list(shown.items())
 
 
 def _page_end(image: np.ndarray, find_grid: Callable[[np.ndarray], Geometry]) -> str:

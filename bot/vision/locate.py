@@ -149,7 +149,7 @@ def _grow(image: np.ndarray, geo: Geometry, classifier: Classifier) -> Geometry:
         new = classifier.read_line(image, trial, line)
         if new is None:
             return False
-        beside = classifier.codes[classifier.match(image, [trial.box(*e) for e in edge])[0]]
+        beside = classifier.codes[classifier.match_line(image, trial, edge)[0]]
         return _fits_beside(new, beside)
 
     return grow(geo, belongs)
@@ -335,7 +335,7 @@ def _locate_by_colour(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometr
             (round(x0, 2), round(y0, 2)), (round(pitch_x, 3), round(pitch_y, 3)),
             cand.pack.cell_px * cand.scale, cand.scale,
         )
-        grown.append(_grow(image, geo, classifier))
+        grown.append(_grow(image, to_fraction(image, geo, cand.pack), classifier))
     grown = [g for g in grown if g.rows >= MIN_CELLS and g.cols >= MIN_CELLS]  # no game's board is a line of cells
     if not grown:
         names = ", ".join(p.name for p in packs)

@@ -177,9 +177,21 @@ class Classifier:
         n, third = self.size, self.size // 3
         return flat.reshape(len(flat), n, n, 3)[:, third : n - third, third : n - third].mean(axis=(1, 2))
 
+    def in_pack(self, geometry: Geometry) -> bool:
+        """Whether a board is read by bringing it back to the pack's own pixels (in_pack_pixels): a
+        pack of fixed scales, on a board at another scale than 1."""
+        return not self.any_scale and geometry.scale != 1 and not geometry.xs
+
+    def match_line(self, image: np.ndarray, geometry: Geometry, cells: list[Cell]) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`match` on a line of a board's cells (a row's or a column's, in order)."""
+        if self.in_pack(geometry):  # the line alone, as a board of its own
+            (r0, c0), (r1, c1) = min(cells), max(cells)
+            return self.match_board(image, geometry.part(r0, c0, r1 - r0 + 1, c1 - c0 + 1))
+        return self.match(image, [geometry.box(r, c) for r, c in cells])
+
     def read_line(self, image: np.ndarray, geometry: Geometry, cells: list[Cell]) -> np.ndarray | None:
         """The codes of a line of cells, or None when too few of them match a tile."""
-        best, score = self.match(image, [geometry.box(r, c) for r, c in cells])
+        best, score = self.match_line(image, geometry, cells)
         if (score < self.limit(geometry.scale)).mean() < LINE_SHARE:
             return None
         return self.codes[best]
@@ -206,9 +218,8 @@ def _by_size(boxes: list[tuple[int, int, int, int]]) -> dict[tuple[int, int], li
 
 
 def in_pack_scale(pack: SkinPack, geometry: Geometry) -> bool:
-    """Whether a board is read by bringing it back to the pack's own pixels (in_pack_pixels): a
-    shipped pack of fixed scales, on a board at another scale than 1."""
-    return not pack.learnt and pack.scales is not None and geometry.scale != 1 and not geometry.xs
+    """Whether a board is read in the pack's own pixels (Classifier.in_pack); never a learnt pack's."""
+    return not pack.learnt and classifier_for(pack).in_pack(geometry)
 
 
 def in_pack_pixels(image: np.ndarray, geometry: Geometry, pitch: tuple[float, float], n: int) -> tuple[np.ndarray, list[tuple[int, int]]]:
@@ -287,7 +298,7 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
         shape = (geometry.rows, geometry.cols)
         return codes.reshape(shape), rms.reshape(shape)
     classifier = classifier_for(pack)
-    if in_pack_scale(pack, geometry):
+    if classifier.in_pack(geometry):
         best, rms = classifier.match_board(image, geometry)
     else:
         cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
