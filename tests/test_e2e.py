@@ -356,8 +356,8 @@ def test_a_web_game_is_learnt_at_any_browser_zoom_and_alignment(scale: float, sh
 @pytest.mark.parametrize("scale", [1.25, 1.5, 1.75])
 def test_a_98_style_web_game_is_learnt_at_a_fractional_zoom(scale: float, tmp_path: Path) -> None:
     """A web page drawing its 16x17 px cells with classic98's tile pictures (bot/games/pages), in
-    Chromium at a fractional device scale, where each cell's picture is resampled at its own pixel
-    phase (24x25.5 px cells at 1.5): learnt from nothing (classic98 hidden), LEARN_GAMES games with
+    Chromium at a fractional device scale, where rows of cells lie a fraction of a pixel apart
+    (24x25.5 px at 1.5, each drawn at whole pixels): learnt from nothing (classic98 hidden), LEARN_GAMES games with
     no stop and no loss on a cell called safe, and every game's end as its last screen shows it (a
     98-style web game at 1.5 was once learnt with a second look of covered cells named a mine: ten
     first openings judged lost, none lost). The pack learnt then reads those last screens. (The
@@ -388,10 +388,10 @@ def test_a_98_style_web_game_is_learnt_at_a_fractional_zoom(scale: float, tmp_pa
 @pytest.mark.parametrize("scale", [1.25, 1.5, 1.75])
 def test_a_98_style_web_game_at_a_fractional_zoom_is_played_with_the_shipped_pack(scale: float, tmp_path: Path) -> None:
     """The 98-style page in Chromium at a fractional device scale, with the shipped classic98 pack:
-    every reading of every game by the pack (no stop, no learning: each cell's picture is resampled
-    at its own pixel phase, and the pack read none of 20 boards at 1.75 before cells were read in
-    its own pixels, vision/tiles.py), no loss on a cell called safe, and each game's end as its
-    last screen shows it (_page_end, the test's own judge)."""
+    every reading of every game by the pack (no stop, no learning: Chromium draws each cell at whole
+    pixels of a fractional lattice, and the pack read 4 of 20 boards at 1.75 before their lines were
+    measured one by one, vision/locate.py), no loss on a cell called safe, and each game's end as
+    its last screen shows it (_page_end, the test's own judge)."""
     game = "sprites98-web"
     _require(game)
     results = _demo(game, SHIPPED_GAMES, tmp_path, "--scale", str(scale), shipped=True, level="expert")

@@ -52,7 +52,7 @@ ZOOMED = sorted((FIXTURES / "sprites98-web").glob("*.board"))
 @pytest.mark.parametrize("path", CASES + ZOOMED, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_fixture_reads_exactly(path: Path) -> None:
     """Every cell, where the board is, and the state. (sprites98-web's at 1.25-1.75: 10 of 20 last
-    screens at 1.25 and 1.5 and 4 of 20 at 1.75 read before cells were read in the pack's pixels.)"""
+    screens at 1.25 and 1.5 and 4 of 20 at 1.75 read before their lines were measured one by one.)"""
     truth = read_label(path)
     image = load_image(path.with_suffix(".png"))
     reading = read(image, load_packs(), mines=truth.board.mines)

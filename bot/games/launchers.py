@@ -252,8 +252,9 @@ class Bevel98(Launcher):
 
 class Sprites98(Bevel98):
     """The same page with its cells drawn from classic98's tile pictures (cut from a real 98-style
-    web game), 16x16 in 16x17 cells: at a fractional device scale Chromium resamples each picture
-    at its cell's own pixel phase. No pack is used: classic98's is hidden where it is learnt."""
+    web game), 16x16 in 16x17 cells: at a fractional device scale Chromium enlarges each picture
+    and draws it at whole pixels, rows 25 and 26 px apart at 1.5. classic98's pack plays it; it is
+    hidden where the look is learnt."""
 
     name, window_name, look_of = "sprites98-web", "^Sprites-classic98$", "classic98"
 

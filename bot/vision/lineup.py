@@ -9,7 +9,7 @@ import numpy as np
 from bot.vision.geometry import Geometry
 from bot.vision.looks import MOVED
 from bot.vision.pack import SkinPack
-from bot.vision.tiles import classifier_for, in_pack_scale, look_distances
+from bot.vision.tiles import classifier_for, look_distances
 from bot.vocabulary import Cell
 
 LINE_UP_KEEP = 4  # offsets of a pack on a lattice kept from the first, rough comparison
@@ -17,9 +17,6 @@ COARSE_KEEP = 2  # offsets a step apart round which every offset is tried (see l
 # added to a cell's score where a learnt pack keeps a new board and the cell is not as it showed
 # there: lining up, cells as on the new board count first, how near a look the others are next
 OFF_NEW_BOARD = 1000.0
-# screen px a board read in its pack's pixels (tiles.in_pack_pixels) is moved by, each way, to find
-# where its cells match best: a browser at a fractional zoom puts them between pixels
-FRACTIONS = (-0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75)
 
 
 def line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) -> tuple[Geometry | None, float]:
@@ -51,20 +48,7 @@ def line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) -> 
         return None, float(rough.min())  # at no offset do even half of them match: it cannot read LINE_SHARE of the cells
     offsets = [offsets[i] for i in np.argsort(rough.mean(axis=1), kind="stable")[:LINE_UP_KEEP]]
     fine = _offset_scores(image, geo, pack, offsets, _spread(grid, 6, 8)).mean(axis=1)
-    return to_fraction(image, geo.moved(*offsets[int(np.argmin(fine))]), pack), float(rough.min())
-
-
-def to_fraction(image: np.ndarray, geo: Geometry, pack: SkinPack) -> Geometry:
-    """A board read in its pack's pixels (tiles.in_pack_pixels) placed to a fraction of a pixel:
-    moved along each axis in turn by the FRACTIONS where its cells match best on average. Other
-    boards as they are."""
-    if not in_pack_scale(pack, geo):
-        return geo
-    classifier = classifier_for(pack)
-    for axis in (0, 1):
-        geo = min((geo.moved(*((f, 0.0) if axis == 0 else (0.0, f))) for f in FRACTIONS),
-                  key=lambda g: float(classifier.match_board(image, g)[1].mean()))
-    return geo
+    return geo.moved(*offsets[int(np.argmin(fine))]), float(rough.min())
 
 
 def _step(pack: SkinPack, scale: float) -> int:

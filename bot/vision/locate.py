@@ -19,9 +19,9 @@ import numpy as np
 from bot.errors import NoBoardFound
 from bot.vision.geometry import Geometry, fit_lattice, grow
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, Grid, find_grids, same_board
-from bot.vision.lineup import line_up, to_fraction
+from bot.vision.lineup import line_up
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
-from bot.vision.tiles import LINE_SHARE, SHIFTS, Classifier, classifier_for, read_cells, zeros_beside_covered
+from bot.vision.tiles import LINE_SHARE, SHIFTS, Classifier, classifier_for, fractional, read_cells, zeros_beside_covered
 from bot.vocabulary import EXPLODED, HIDDEN, MINE, Cell
 
 SNAP_SAMPLE = 5  # cells per column (row) that measure its offset
@@ -149,10 +149,18 @@ def _grow(image: np.ndarray, geo: Geometry, classifier: Classifier) -> Geometry:
         new = classifier.read_line(image, trial, line)
         if new is None:
             return False
-        beside = classifier.codes[classifier.match_line(image, trial, edge)[0]]
+        beside = classifier.codes[classifier.match(image, [trial.box(*e) for e in edge])[0]]
         return _fits_beside(new, beside)
 
     return grow(geo, belongs)
+
+
+def laid_in_whole_pixels(pack: SkinPack, geo: Geometry) -> bool:
+    """Whether a board's cells lie at whole pixels off a straight lattice: where the cell size
+    follows the window (gnome-mines), and where a browser zooms a page by a fraction (16x17 px cells at
+    1.5 lie 25.5 px apart, and Chromium draws each cell at whole pixels, rows 25 and 26 px apart).
+    Not a learnt pack's: it is read by looks, a pixel either way forgiven."""
+    return not pack.learnt and (pack.scales is None or (fractional(geo) and not pack.lossy))
 
 
 def _snap(image: np.ndarray, geo: Geometry, classifier: Classifier) -> Geometry:
@@ -296,7 +304,7 @@ def _fit_packs(
         if geo is None:
             tried.append(f"{pack.name}@{scale:g}x: under half of the cells sampled (best score {nearest:.1f}, limit {limit:g})")
             continue
-        if pack.scales is None and not pack.learnt:  # a learnt pack is read by looks, a pixel either way forgiven
+        if laid_in_whole_pixels(pack, geo):  # a learnt pack is read by looks, a pixel either way forgiven
             geo = _snap(image, geo, classifier_for(pack))
         codes, scores = read_cells(image, geo, pack)
         share = float((scores < limit).mean())
@@ -335,7 +343,7 @@ def _locate_by_colour(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometr
             (round(x0, 2), round(y0, 2)), (round(pitch_x, 3), round(pitch_y, 3)),
             cand.pack.cell_px * cand.scale, cand.scale,
         )
-        grown.append(_grow(image, to_fraction(image, geo, cand.pack), classifier))
+        grown.append(_grow(image, geo, classifier))
     grown = [g for g in grown if g.rows >= MIN_CELLS and g.cols >= MIN_CELLS]  # no game's board is a line of cells
     if not grown:
         names = ", ".join(p.name for p in packs)
@@ -351,9 +359,8 @@ def _locate_by_colour(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometr
     ranked = []
     for geo in (g for g in grown if g.rows * g.cols == biggest):
         pack = pack_named(packs, geo.skin)
-        if pack.scales is None:  # measure where its columns and rows really are, and read them there
+        if laid_in_whole_pixels(pack, geo):  # measure where its columns and rows really are, and read them there
             geo = _snap(image, geo, classifier_for(pack))
-        geo = to_fraction(image, geo, pack)
         ranked.append((geo, *read_cells(image, geo, pack)))
     return min(ranked, key=lambda r: float(r[2].mean()))
 

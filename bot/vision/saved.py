@@ -116,10 +116,40 @@ def read_saved(saved: Saved, packs: list[SkinPack], mines: int | None = None, at
         if at is not None or found[-1].biggest:
             return found[-1]
         # a bigger board is on the picture: read forgiving, it may be that one
+    if not found and at is None:
+        found += [r for r in (_scaled_back(saved, packs, grids, mines),) if r is not None]
     if found:
         return max(found, key=lambda f: f.reading.geometry.rows * f.reading.geometry.cols)
     assert first is not None
     raise first
+
+
+def _scaled_back(saved: Saved, packs: list[SkinPack], grids: list[Grid], mines: int | None) -> SavedReading | None:
+    """A picture scaled in an editor puts cells between pixels, each at its own phase, where a game
+    or a browser draws them at whole pixels: scaled back to a pack's own size, the cells lie on whole
+    pixels again. For the biggest lattice on the picture, each pack whose pitch it shows at another
+    scale reads the picture scaled back by that scale, forgiving; the first that reads it, placed
+    on the picture as it is."""
+    if not grids:
+        return None
+    lattice = max((g.geometry for g in grids), key=lambda g: g.rows * g.cols)
+    forgiving = as_saved([p for p in packs if not p.learnt and p.scales is not None], saved.gray, lossy=True)
+    for pack in forgiving:
+        scale = lattice.pitch[0] / pack.pitch[0]
+        if abs(lattice.pitch[1] / pack.pitch[1] - scale) > 0.02 * scale or abs(scale - 1) < 0.02:
+            continue
+        back = cv2.resize(saved.image, (0, 0), fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA if scale > 1 else cv2.INTER_LINEAR)
+        try:
+            reading = read(back, [pack], mines=mines)
+            geo = reading.geometry
+            geo = replace(geo, origin=(geo.origin[0] * scale, geo.origin[1] * scale), pitch=(geo.pitch[0] * scale, geo.pitch[1] * scale),
+                          cell_px=geo.cell_px * scale, scale=geo.scale * scale, xs=(), ys=())
+            _check_lattice(geo, grids, saved.image.shape, spare=1)  # scaled, a frame blurs into a line of cells
+        except VisionError:
+            continue
+        if overlap(geo, lattice):
+            return SavedReading(replace(reading, geometry=geo), True, tuple(g.geometry for g in grids if not overlap(g.geometry, geo)))
+    return None
 
 
 def _whole_lattice(geo: Geometry, grids: list[Grid], shape: tuple[int, ...]) -> Geometry | None:

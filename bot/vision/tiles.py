@@ -42,7 +42,7 @@ ROUNDING = 1.0  # RMS levels a distance worked out in float32 may be off by (up 
 # (winemine), 28 (classic98), 30 (winxp), 42 (minegauler) levels from it, blurred, in JPEG at 80-90.
 LOSSY_MARGIN = 0.15
 LOSSY_RMS = 24.0
-PACK_MARGIN = 2  # pack pixels kept round a board brought back to its pack's pixels (in_pack_pixels)
+WHOLE_PX = 0.02  # a pitch this near a whole number of pixels is one (a fitted pitch is a little off)
 
 
 class Classifier:
@@ -72,7 +72,6 @@ class Classifier:
         self.codes = pack.codes()
         self.tolerance = pack.tolerance
         self.lossy = pack.lossy
-        self.pitch = pack.pitch[0] * self.size / pack.cell_px, pack.pitch[1] * self.size / pack.cell_px
         self._trips: dict[float, tuple[np.ndarray, np.ndarray]] = {}  # scale: tiles as _tripped makes them
 
     def limit(self, scale: float) -> float:
@@ -80,13 +79,14 @@ class Classifier:
         return MATCH_LIMIT_1X if scale == 1 and not self.any_scale and not self.lossy else self.tolerance
 
     def match(
-        self, image: np.ndarray, boxes: list[tuple[int, int, int, int]], snapped: bool = False
+        self, image: np.ndarray, boxes: list[tuple[int, int, int, int]], snapped: bool = False, whole_pixels: bool = False,
     ) -> tuple[np.ndarray, np.ndarray]:
         """For each box (x, y, w, h): the index of the nearest tile and its score. ``snapped``: the
         boxes were measured on the screen (see _snap), so only cells that match nothing are tried
-        off them."""
+        off them; ``whole_pixels``: the boxes lie on a lattice of a fractional pitch, which the game
+        lays out in whole pixels (laid_in_whole_pixels)."""
         best, score = self.match_exact(image, boxes)
-        if self.any_scale:  # games that lay cells out in whole pixels stray from the fitted grid
+        if self.any_scale or whole_pixels:  # games that lay cells out in whole pixels stray from the fitted grid
             above = self.tolerance if snapped else SHIFT_ABOVE
             near = np.flatnonzero((score > above) & (score < 2 * self.tolerance))  # near misses only
             if len(near):
@@ -97,9 +97,12 @@ class Classifier:
         return best, score
 
     def match_exact(self, image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+        """For each box: the index of the nearest tile and its score, each box where it is. Boxes of
+        another size than the tiles are resized to them and compared blurred: with the tiles as a
+        browser draws them at that size (see _tripped), for a pack of fixed scales."""
         n = self.size
         scaled = self.any_scale or self.lossy or any(w != n for _, _, w, _ in boxes)
-        crops = np.empty((len(boxes), n * n * 3), dtype=np.float32)
+        best, score = np.empty(len(boxes), dtype=np.intp), np.empty(len(boxes))
         for (w, h), where in _by_size(boxes).items():
             stack = np.empty((len(where), h, w, 3), dtype=np.uint8)
             off = np.zeros(len(where), dtype=bool)
@@ -114,26 +117,21 @@ class Classifier:
                 stack = _resized(stack, n)
             if scaled:
                 stack = self._blur_all(stack)
-            crops[where] = stack.reshape(len(where), -1)
-            crops[np.asarray(where)[off]] = 1e4  # off the image: matches nothing
-        return self._nearest(crops, *((self.blurred, self.blurred_norms) if scaled else (self.tiles, self.norms)))
-
-    def match_board(self, image: np.ndarray, geometry: Geometry) -> tuple[np.ndarray, np.ndarray]:
-        """The index of the nearest tile and its score for every cell of a board at a scale other than
-        1 (see in_pack_pixels), row by row, each cell compared blurred with the tiles as they come
-        back from a trip through that scale."""
-        n = self.size
-        board, boxes = in_pack_pixels(image, geometry, self.pitch, n)
-        stack = np.stack([board[y : y + n, x : x + n] for x, y in boxes])
-        crops = self._blur_all(stack).reshape(len(boxes), -1).astype(np.float32)
-        off = _off_image(image, geometry)
-        crops[off] = 1e4  # a cell not whole in the image matches nothing
-        return self._nearest(crops, *self._tripped(geometry.pitch[0] / self.pitch[0]))
+            crops = stack.reshape(len(where), -1).astype(np.float32)
+            crops[off] = 1e4  # off the image: matches nothing
+            if not scaled:
+                tiles = self.tiles, self.norms
+            elif w != n and not self.any_scale:
+                tiles = self._tripped(w / n)
+            else:
+                tiles = self.blurred, self.blurred_norms
+            best[where], score[where] = self._nearest(crops, *tiles)
+        return best, score
 
     def _tripped(self, scale: float) -> tuple[np.ndarray, np.ndarray]:
         """The tiles, blurred, as a cell drawn at ``scale`` looks brought back to the pack's size: a
-        browser enlarges a tile's picture smoothly (bilinear), and at a fractional scale each cell at
-        its own pixel phase; the way back averages areas. Their squared norms with them."""
+        browser enlarges a tile's picture smoothly (bilinear, at whole pixels: see locate._snap), the
+        way back averages areas. Their squared norms with them."""
         key = round(scale, 3)
         if key not in self._trips:
             n = self.size
@@ -177,21 +175,9 @@ class Classifier:
         n, third = self.size, self.size // 3
         return flat.reshape(len(flat), n, n, 3)[:, third : n - third, third : n - third].mean(axis=(1, 2))
 
-    def in_pack(self, geometry: Geometry) -> bool:
-        """Whether a board is read by bringing it back to the pack's own pixels (in_pack_pixels): a
-        pack of fixed scales, on a board at another scale than 1."""
-        return not self.any_scale and geometry.scale != 1 and not geometry.xs
-
-    def match_line(self, image: np.ndarray, geometry: Geometry, cells: list[Cell]) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`match` on a line of a board's cells (a row's or a column's, in order)."""
-        if self.in_pack(geometry):  # the line alone, as a board of its own
-            (r0, c0), (r1, c1) = min(cells), max(cells)
-            return self.match_board(image, geometry.part(r0, c0, r1 - r0 + 1, c1 - c0 + 1))
-        return self.match(image, [geometry.box(r, c) for r, c in cells])
-
     def read_line(self, image: np.ndarray, geometry: Geometry, cells: list[Cell]) -> np.ndarray | None:
         """The codes of a line of cells, or None when too few of them match a tile."""
-        best, score = self.match_line(image, geometry, cells)
+        best, score = self.match(image, [geometry.box(r, c) for r, c in cells], whole_pixels=fractional(geometry))
         if (score < self.limit(geometry.scale)).mean() < LINE_SHARE:
             return None
         return self.codes[best]
@@ -217,42 +203,9 @@ def _by_size(boxes: list[tuple[int, int, int, int]]) -> dict[tuple[int, int], li
     return groups
 
 
-def in_pack_scale(pack: SkinPack, geometry: Geometry) -> bool:
-    """Whether a board is read in the pack's own pixels (Classifier.in_pack); never a learnt pack's."""
-    return not pack.learnt and classifier_for(pack).in_pack(geometry)
-
-
-def in_pack_pixels(image: np.ndarray, geometry: Geometry, pitch: tuple[float, float], n: int) -> tuple[np.ndarray, list[tuple[int, int]]]:
-    """The board's region brought back to the pack's pixels (cells ``pitch`` apart, ``n`` square),
-    and where each cell's picture starts in it (row by row). A browser at a fractional zoom draws
-    cells at fractional positions (16x17 px cells at 1.5: 24x25.5 px apart), so each row or column
-    falls at its own pixel phase; a cell cropped at whole pixels and resized is then up to half a
-    screen pixel off its tile, 20-40 levels at the tile's edges. Here the region is first shifted by
-    the fraction of a pixel its origin lies off the pixel grid, then shrunk by exactly the scale, area
-    averaged: every cell lands on whole pixels of the pack's pitch."""
-    sx, sy = geometry.pitch[0] / pitch[0], geometry.pitch[1] / pitch[1]
-    x0, y0 = geometry.origin[0] - PACK_MARGIN * sx, geometry.origin[1] - PACK_MARGIN * sy
-    ix, iy = int(np.floor(x0)), int(np.floor(y0))
-    w = int(np.ceil((2 * PACK_MARGIN + (geometry.cols - 1) * pitch[0] + n) * sx)) + 2
-    h = int(np.ceil((2 * PACK_MARGIN + (geometry.rows - 1) * pitch[1] + n) * sy)) + 2
-    region = np.zeros((h, w, 3), dtype=np.uint8)  # black where the board's region leaves the image
-    part = image[max(iy, 0) : iy + h, max(ix, 0) : ix + w]
-    region[max(-iy, 0) : max(-iy, 0) + part.shape[0], max(-ix, 0) : max(-ix, 0) + part.shape[1]] = part
-    shift = np.array([[1, 0, x0 - ix], [0, 1, y0 - iy]], dtype=np.float32)  # region(x + fraction) at x
-    shifted = cv2.warpAffine(region, shift, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
-    board = cv2.resize(shifted, (0, 0), fx=1 / sx, fy=1 / sy, interpolation=cv2.INTER_AREA)
-    cells = [(round(PACK_MARGIN + c * pitch[0]), round(PACK_MARGIN + r * pitch[1])) for r in range(geometry.rows) for c in range(geometry.cols)]
-    return board, cells
-
-
-def _off_image(image: np.ndarray, geometry: Geometry) -> np.ndarray:
-    """Which cells (row by row) are not whole inside the image."""
-    n = geometry.cell_px
-    xs = geometry.origin[0] + np.arange(geometry.cols) * geometry.pitch[0]
-    ys = geometry.origin[1] + np.arange(geometry.rows) * geometry.pitch[1]
-    off_x = (xs < -0.5) | (xs + n > image.shape[1] + 0.5)
-    off_y = (ys < -0.5) | (ys + n > image.shape[0] + 0.5)
-    return (off_y[:, None] | off_x[None, :]).reshape(-1)
+def fractional(geometry: Geometry) -> bool:
+    """Whether a board's cells lie a fraction of a pixel apart (16x17 px cells at 1.5: 25.5 px)."""
+    return any(abs(p - round(p)) > WHOLE_PX for p in geometry.pitch)
 
 
 def _resized(stack: np.ndarray, n: int) -> np.ndarray:
@@ -298,11 +251,8 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
         shape = (geometry.rows, geometry.cols)
         return codes.reshape(shape), rms.reshape(shape)
     classifier = classifier_for(pack)
-    if classifier.in_pack(geometry):
-        best, rms = classifier.match_board(image, geometry)
-    else:
-        cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
-        best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells], snapped=bool(geometry.xs))
+    cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
+    best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells], snapped=bool(geometry.xs))
     shape = (geometry.rows, geometry.cols)
     return classifier.codes[best].reshape(shape), rms.reshape(shape)
 
