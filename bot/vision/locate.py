@@ -304,7 +304,7 @@ def _fit_packs(
         if geo is None:
             tried.append(f"{pack.name}@{scale:g}x: under half of the cells sampled (best score {nearest:.1f}, limit {limit:g})")
             continue
-        if laid_in_whole_pixels(pack, geo):  # a learnt pack is read by looks, a pixel either way forgiven
+        if laid_in_whole_pixels(pack, geo):
             geo = _snap(image, geo, classifier_for(pack))
         codes, scores = read_cells(image, geo, pack)
         share = float((scores < limit).mean())
