@@ -134,11 +134,15 @@ def _scaled_back(saved: Saved, packs: list[SkinPack], grids: list[Grid], mines: 
         return None
     lattice = max((g.geometry for g in grids), key=lambda g: g.rows * g.cols)
     forgiving = as_saved([p for p in packs if not p.learnt and p.scales is not None], saved.gray, lossy=True)
+    scaled: dict[float, np.ndarray] = {}  # packs of one pitch (winemine's, minegauler's, winxp's) share a picture
     for pack in forgiving:
         scale = lattice.pitch[0] / pack.pitch[0]
         if abs(lattice.pitch[1] / pack.pitch[1] - scale) > 0.02 * scale or abs(scale - 1) < 0.02:
             continue
-        back = cv2.resize(saved.image, (0, 0), fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA if scale > 1 else cv2.INTER_LINEAR)
+        if scale not in scaled:
+            scaled[scale] = cv2.resize(saved.image, (0, 0), fx=1 / scale, fy=1 / scale,
+                                       interpolation=cv2.INTER_AREA if scale > 1 else cv2.INTER_LINEAR)
+        back = scaled[scale]
         try:
             reading = read(back, [pack], mines=mines)
             geo = reading.geometry
