@@ -44,7 +44,7 @@ class Table(Protocol):
     state: State
     chords: bool  # whether the game opens a satisfied number's neighbours in one click
 
-    def board(self) -> Board: ...
+    def board(self, still: bool = False) -> Board: ...  # still: read once the game stood still (a live game)
 
     def reveal_many(self, cells: list[Cell], chords: Sequence[Cell] = (), guess: bool = False) -> State: ...
 
@@ -193,6 +193,8 @@ def play_game(
             if game.reveal_many(singles, chords) == "lost":
                 lost_on_certain = True
         elif analysis.move is not None:
+            if game.board(still=True) != board:
+                continue  # read before the game finished drawing: decide again on the whole picture
             move = analysis.move
             if move.reason == "guess" or (move.reason == "first" and rule == "none"):
                 guesses += 1

@@ -96,7 +96,7 @@ class DrawnGame:
         """What the board shows: the game as it stands."""
         return self.game.view
 
-    def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
+    def settled(self, region: Region, quiet: float = 0.0, done: object = None) -> np.ndarray:
         return self.grab(region)
 
     def _new_game(self) -> None:
@@ -274,7 +274,7 @@ class LateDrawnGame(DrawnGame):
         self.ended.append(self.game.state)
         super()._new_game()
 
-    def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
+    def settled(self, region: Region, quiet: float = 0.0, done: object = None) -> np.ndarray:
         if self.game.state == "playing":
             self.quiets.append(quiet)
         now = self.game.view.copy()
@@ -1062,7 +1062,7 @@ class _FlickerGame(DrawnGame):
 
     frames = 2  # the two grabs of one reading (bot/learning/settling.py: after QUICK, and after the rest of SETTLE)
 
-    def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
+    def settled(self, region: Region, quiet: float = 0.0, done: object = None) -> np.ndarray:
         if not self.clicks or not self.frames:
             return super().settled(region, quiet)
         self.frames -= 1

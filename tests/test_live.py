@@ -60,7 +60,7 @@ class FakeScreen:
         self.image = image
         self.whole = Region(0, 0, image.shape[1], image.shape[0])
 
-    def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
+    def settled(self, region: Region, quiet: float = 0.0, done: object = None) -> np.ndarray:
         return self.image[region.top : region.top + region.height, region.left : region.left + region.width]
 
     def grab(self, region: Region) -> np.ndarray:  # what a click checks first
@@ -124,7 +124,7 @@ class SlowScreen(FakeScreen):
         super().__init__(after)
         self.before, self.lag, self.grabs = before, lag, 0
 
-    def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
+    def settled(self, region: Region, quiet: float = 0.0, done: object = None) -> np.ndarray:
         self.grabs += 1
         shown = self.before if self.grabs <= self.lag else self.image
         return shown[region.top : region.top + region.height, region.left : region.left + region.width]
@@ -176,7 +176,7 @@ class ClickScreen(FakeScreen):
         super().__init__(before)
         self.before, self.after, self.mouse, self.clicks = before, after, mouse, clicks
 
-    def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
+    def settled(self, region: Region, quiet: float = 0.0, done: object = None) -> np.ndarray:
         return self.grab(region)
 
     def grab(self, region: Region) -> np.ndarray:
@@ -655,3 +655,45 @@ def test_where_a_watch_tells_key_presses_since_it_last_asked_the_bots_own_keys_d
     system["presses"] += 1  # a key tapped by the user
     with pytest.raises(ScreenError, match="a key was pressed"):
         mouse.click(30, 10)
+
+
+class DrawnInPieces(FakeScreen):
+    """Shows ``before`` until the first click, then ``partial`` (the click drawn, a piece of its
+    area not yet) to whoever only waits for the clicked cells to show, and ``whole`` to whoever
+    waits for the board to stay still."""
+
+    def __init__(self, before: np.ndarray, partial: np.ndarray, whole: np.ndarray, mouse: DryRunMouse) -> None:
+        super().__init__(before)
+        self.before, self.partial, self.drawn, self.mouse = before, partial, whole, mouse
+
+    def settled(self, region: Region, quiet: float = 0.0, done: object = None) -> np.ndarray:
+        self.image = self.before
+        if self.mouse.clicks:
+            self.image = self.drawn
+            if callable(done) and done(self._crop(self.partial, region)):
+                self.image = self.partial
+        return self.grab(region)
+
+    @staticmethod
+    def _crop(image: np.ndarray, region: Region) -> np.ndarray:
+        return image[region.top : region.top + region.height, region.left : region.left + region.width]
+
+
+def test_a_reading_after_clicks_waits_for_the_clicked_cells_and_a_still_one_for_the_rest() -> None:
+    """Issue 47: after a batch, the board is read as soon as every clicked cell shows its click,
+    not after a fixed quiet time; what the game is still drawing reads covered, and a reading asked
+    for still (before a guess: play_game) waits for all of it."""
+    opened = load_image(FIXTURE)
+    pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
+    reading = read(opened, [pack], mines=55)
+    geometry, board = reading.geometry, reading.board
+    covered = next(cell for cell in board if board[cell] == COVERED)
+    number, other = [cell for cell in board if board[cell] > 0][:2]
+    partial = _covered(opened, geometry, other, covered)
+    before = _covered(partial, geometry, number, covered)
+    mouse = DryRunMouse()
+    table = LiveTable(DrawnInPieces(before, partial, opened, mouse), mouse, pack, geometry, 55)  # type: ignore[arg-type]
+    assert table.board()[number] == table.board()[other] == COVERED and table.still
+    table.reveal_many([number])
+    assert table.board()[number] == board[number] and table.board()[other] == COVERED and not table.still
+    assert table.board(still=True)[other] == board[other] and table.still

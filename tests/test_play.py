@@ -125,3 +125,31 @@ def test_into_a_file_a_progress_line_is_only_the_last_plain() -> None:
     play_game(Game(LEVELS["beginner"], "safe", 3), get_strategy("best"), "safe", np.random.default_rng(3), progress=game)
     game.clear()
     assert game.stream.getvalue() == ""
+
+
+def test_a_guess_waits_for_a_board_read_once_the_game_stood_still() -> None:
+    """A live table reads the board as soon as the clicked cells show (issue 47); before a guess
+    the loop asks for a reading of the still board, and decides again on it: there a cell is safe."""
+
+    class Drawing:
+        state, chords = "playing", False
+
+        def __init__(self) -> None:
+            self.opened: list[list[tuple[int, int]]] = []
+            self.still = False  # the reading is kept until the next clicks, as a live table keeps it
+
+        def board(self, still: bool = False) -> Board:  # the 1 at (0,1) not drawn yet, unless read still
+            self.still = self.still or still
+            return Board.parse("11#\n###\n###" if self.still else "1##\n###\n###", mines=2)
+
+        def reveal_many(self, cells: list[tuple[int, int]], chords: object = (), guess: bool = False) -> str:
+            self.opened.append(cells)
+            self.state = "lost"  # one move is enough to see which it was
+            return self.state
+
+        def flag(self, cell: tuple[int, int]) -> None:
+            pass
+
+    game = Drawing()
+    result = play_game(game, get_strategy("best"), "safe", np.random.default_rng(0), flags=False)  # type: ignore[arg-type]
+    assert result.guesses == 0 and game.opened == [[(0, 2), (1, 2)]]  # the 1 at (0,1) has its mine below (0,0)

@@ -43,6 +43,9 @@ class Region:
     height: int
 
 
+Done = Callable[[np.ndarray], bool]  # whether a grab already shows what was waited for (see settle)
+
+
 class Screen(Protocol):
     """What minebot needs of a screen: the whole of it, grabs of any region, and a grab once a
     region stopped changing. :class:`MssScreen` is the real one; tests give drawn games of their own."""
@@ -51,16 +54,18 @@ class Screen(Protocol):
 
     def grab(self, region: Region | None = None) -> np.ndarray: ...
 
-    def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray: ...
+    def settled(self, region: Region, quiet: float = 0.0, done: Done | None = None) -> np.ndarray: ...
 
 
 SETTLE_TIMEOUT = 2.0  # s a region may keep changing before the last grab is taken as it is
 SETTLE_INTERVAL = 0.008  # s between grabs while waiting for a region to settle
 
 
-def settle(grab: Callable[[], np.ndarray], quiet: float = 0.0, timeout: float = SETTLE_TIMEOUT) -> np.ndarray:
+def settle(grab: Callable[[], np.ndarray], quiet: float = 0.0, timeout: float = SETTLE_TIMEOUT,
+           done: Done | None = None) -> np.ndarray:
     """Grab until the picture stops changing: two grabs in a row are identical and nothing changed
-    for ``quiet`` seconds either (games that animate a reveal need that); after ``timeout``, the last."""
+    for ``quiet`` seconds either (games that animate a reveal need that), or, sooner, two identical
+    grabs that are ``done`` (they show what the caller waits for); after ``timeout``, the last."""
     last = grab()
     start = since = time.perf_counter()
     while time.perf_counter() - start < timeout:
@@ -68,7 +73,7 @@ def settle(grab: Callable[[], np.ndarray], quiet: float = 0.0, timeout: float = 
         now, at = grab(), time.perf_counter()
         if not np.array_equal(now, last):
             last, since = now, at
-        elif at - since >= quiet:
+        elif at - since >= quiet or (done is not None and done(now)):
             return now
     return last
 
@@ -93,8 +98,8 @@ class MssScreen:
         shot = self._mss.grab({"left": r.left, "top": r.top, "width": r.width, "height": r.height})
         return np.asarray(shot)[:, :, :3]
 
-    def settled(self, region: Region, quiet: float = 0.0) -> np.ndarray:
-        return settle(lambda: self.grab(region), quiet)
+    def settled(self, region: Region, quiet: float = 0.0, done: Done | None = None) -> np.ndarray:
+        return settle(lambda: self.grab(region), quiet, done=done)
 
     def close(self) -> None:
         self._mss.close()

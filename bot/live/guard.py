@@ -92,12 +92,23 @@ class ClickGuard:
         if self._steady_changed(differs) or self._changed_apart(differs, cell):
             self.halted = True
             return False
-        x, y, w, h = self.geometry.box(*cell)
-        inset = round(w / 4)  # the middle of the cell: a box a pixel off takes in its neighbours' edges
-        if differs[y + inset : y + h - inset, x + inset : x + w - inset].mean() > CHANGED_SHARE:
+        if self._cell_changed(differs, cell):
             return False
         self._clicked[cell] = True
         return True
+
+    def shown(self, image: np.ndarray, cells: list[Cell]) -> bool:
+        """Whether each of ``cells`` looks other in ``image`` than it did at the reading (a click on
+        it drawn); False where there is no reading to hold it against."""
+        if self.image is None or image.shape != self.image.shape:
+            return False
+        differs = _differs(image, self.image)
+        return all(self._cell_changed(differs, cell) for cell in cells)
+
+    def _cell_changed(self, differs: np.ndarray, cell: Cell) -> bool:
+        x, y, w, h = self.geometry.box(*cell)
+        inset = round(w / 4)  # the middle of the cell: a box a pixel off takes in its neighbours' edges
+        return bool(differs[y + inset : y + h - inset, x + inset : x + w - inset].mean() > CHANGED_SHARE)
 
     def _steady_changed(self, differs: np.ndarray) -> bool:
         """Whether more than noise differs of the pixels no click changes (MOVED_SHARE of them)."""

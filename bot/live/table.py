@@ -107,20 +107,32 @@ class LiveTable:
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
         self._covered_at_end = False  # the game drew its end over the board (a dialog): see reveal_many
         self.proven = False  # the pack has read a cell other than a covered one here (see commands.play)
+        self.still = False  # the last reading waited for the board to stay still (see _read_once)
         self.guard = ClickGuard(screen, self.region, self.local)
         self.refresh()
 
     # -- reading ----------------------------------------------------------------------------
-    def _read_once(self) -> Reading:
+    def _read_once(self, still: bool) -> Reading:
+        """A reading once the board stayed still for the pack's quiet time; or, unless ``still``,
+        as soon as every cell clicked since the last reading shows the click (two grabs alike):
+        a reveal may still be drawing its area, which the reading then shows covered (no wrong
+        deduction: covered cells are unknown; the guard halts a batch a late piece reaches), and a
+        guess waits for a still board (play_game). Such an early reading that cannot be read is
+        read again once still."""
         self.mouse.park(*self.park)
-        with self.spent.on("wait"):  # for the board to stay still: grabs of its region until it does
-            self.image = self.screen.settled(self.region, quiet=self.pack.settle)
+        must = list(dict.fromkeys(cell for cell, _, _ in self._acted))
+        early = not still and bool(must)
+        with self.spent.on("wait"):  # for the board to show the clicks and stay still: grabs of its region
+            self.image = self.screen.settled(self.region, quiet=self.pack.settle,
+                                             done=(lambda image: self.guard.shown(image, must)) if early else None)
         try:
             with self.spent.on("read"):
                 reading = read(self.image, [self.pack], geometry=self.local, mines=self.mines)
         except ImpossibleReading:
             raise
         except VisionError as exc:
+            if early:
+                return self._read_once(still=True)  # caught in the middle of drawing
             saved = f"the screen is saved in {self._save_screen()}, a grab from ({self.region.left},{self.region.top}) on"
             detail = f"{exc.whole}; {saved}"
             if isinstance(exc, UnreadableCell) and self._board_still_here():
@@ -130,6 +142,7 @@ class LiveTable:
                 "bring it back and run minebot again", detail=detail,
             ) from exc
         self.guard.seen(self.image, np.isin(reading.board.cells, HIDDEN))
+        self.still = not early
         return reading
 
     def _board_still_here(self) -> bool:
@@ -143,8 +156,9 @@ class LiveTable:
             abs(a - b) for a, b in zip(found.origin, self.local.origin, strict=True)
         ) <= 2
 
-    def refresh(self) -> Reading:
-        """Read the board; read again if the reading contradicts itself or the last one (three
+    def refresh(self, still: bool = False) -> Reading:
+        """Read the board (once it stayed still with ``still``, see _read_once); read again, once
+        still, if the reading contradicts itself or the last one (three
         times at most: READ_TRIES), or while a cell just clicked does not show it yet (for max(SLOW_GAME,
         LATENCY_FACTOR x the slowest redraw seen): a game slow to draw must not get a second click,
         which would turn a flag into a question mark). A left or middle click still not shown by
@@ -156,7 +170,7 @@ class LiveTable:
         deadline = time.perf_counter() + wait
         while True:
             try:
-                reading = self._read_once()
+                reading = self._read_once(still or failures > 0)
                 problem = self._problem(reading)
             except ImpossibleReading as exc:  # a cell pressed or highlighted for a moment: read again
                 problem = str(exc)
@@ -213,9 +227,9 @@ class LiveTable:
         return None
 
     # -- the Table protocol -----------------------------------------------------------------
-    def board(self) -> Board:
-        if self.reading is None:  # stale after flags
-            self.refresh()
+    def board(self, still: bool = False) -> Board:
+        if self.reading is None or (still and not self.still):  # stale after flags; read before the game stood still
+            self.refresh(still)
         assert self.reading is not None
         return self.reading.board
 
@@ -296,7 +310,7 @@ class LiveTable:
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             try:
-                self._read_once()
+                self._read_once(still=True)
                 return True
             except (VisionError, BoardGone):  # still drawn over (it reads as gone, not as unread)
                 time.sleep(0.1)

@@ -91,8 +91,8 @@ class Game:
         self._set_layout(self._place(kept_clear((self.level.rows, self.level.cols), cell, self.rule, self.level.mines)))
 
     # -- the player's actions -----------------------------------------------------------------
-    def board(self) -> Board:
-        """What the player sees now."""
+    def board(self, still: bool = False) -> Board:
+        """What the player sees now (always still: ``still`` is for a live game)."""
         return Board(self.view.copy(), self.level.mines)
 
     def _check(self, cell: Cell) -> Cell:
