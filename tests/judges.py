@@ -7,6 +7,10 @@
 - minegauler writes a row into its own highscores database for every game won (at a standard
   level; bot/games/minegauler_prepare.py keeps the best time out of reach, so no window opens);
   a game not won is lost where its face is the dead one, else still in play.
+- sgt-mines writes how the game stands in its status line below the board: "COMPLETED!" once won,
+  "DEAD!" once lost, "Marked: n / m" in play. The judge finds those words as the game draws them
+  (tests/judge-pictures/sgt-mines/status-*.png, cut from its screen and checked by eye), as it
+  finds a face.
 - gnome-mines appends a line to its scores file (libgnome-games-support) for every game won; the
   launcher writes ten best times of 0 s there first, so no dialog opens. It draws no face: a game
   not won is taken for lost (a game still in play that minebot called lost is not caught there).
@@ -27,16 +31,20 @@ import numpy as np
 from bot.games import GAMES_HOME
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+PICTURES = Path(__file__).resolve().parent / "judge-pictures"  # the judges' own pictures of a game's words
+STATUS_WORDS = {"sgt-mines"}  # games judged by the words of their status line (no face)
 FACE_MATCH = 0.02  # TM_SQDIFF_NORMED: the game's own face picture on its own screen is ~0.000
 
 
 class FaceJudge:
-    """The face the game shows on a screenshot: one given (``face``), or one ``shoot`` takes (``verdict``)."""
+    """The face the game shows on a screenshot: one given (``face``), or one ``shoot`` takes
+    (``verdict``); for a game in STATUS_WORDS, the words of its status line instead."""
 
     def __init__(self, game: str, shoot: Callable[[], np.ndarray] | None = None) -> None:
-        found = {state: TEMPLATES / game / f"face-{state}.png" for state in ("playing", "won", "lost")}
+        folder, kind = (PICTURES / game, "status") if game in STATUS_WORDS else (TEMPLATES / game, "face")
+        found = {state: folder / f"{kind}-{state}.png" for state in ("playing", "won", "lost")}
         self.faces = {state: cv2.imread(str(p)) for state, p in found.items() if p.is_file()}
-        assert "playing" in self.faces and "lost" in self.faces, f"no face pictures for {game} in {TEMPLATES / game}"
+        assert "playing" in self.faces and "lost" in self.faces, f"no {kind} pictures for {game} in {folder}"
         self.shoot = shoot
         self.box: tuple[int, int, int, int] | None = None  # where the face was last seen: left, top, width, height
 

@@ -26,6 +26,15 @@ def test_the_face_judge_tells_the_games_end_from_its_face(game: str, shot: str, 
     assert FaceJudge(game, lambda: image).verdict() == state
 
 
+@pytest.mark.parametrize("shot", sorted(p.stem for p in (FIXTURES / "sgt-mines").glob("*.board")))
+def test_the_status_judge_tells_sgt_mines_end_from_its_status_line(shot: str) -> None:
+    """The words were cut from other screens than these fixtures (a learning run's, 2026-11-28)."""
+    from bot.vision.labels import read_label
+
+    image = cv2.imread(str(FIXTURES / "sgt-mines" / f"{shot}.png"))
+    assert FaceJudge("sgt-mines", lambda: image).verdict() == read_label(FIXTURES / "sgt-mines" / f"{shot}.board").state
+
+
 def test_the_face_judge_says_nothing_where_no_face_is_shown() -> None:
     image = cv2.imread(str(FIXTURES / "gnome-mines" / "beginner-won.png"))
     assert FaceJudge("winemine", lambda: image).verdict() is None

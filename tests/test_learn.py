@@ -1056,6 +1056,41 @@ def test_a_window_moved_during_a_game_stops_the_run_and_names_nothing(shift: int
     assert set(learner.looks.names().values()) == {COVERED}  # the new board's covered look, and nothing from the moved one
 
 
+class _ReloadedElsewhere(DrawnGame):
+    """A game whose "n" starts a new game elsewhere on the screen (a web page that reloads on it and
+    comes back laid out anew); F2 does nothing."""
+
+    moved = 0
+
+    def grab(self, region: Region | None = None) -> np.ndarray:
+        return _shifted(super().grab(), self.moved, region or self.whole)
+
+    def press(self, keys: str) -> None:
+        self.pressed.append(keys)
+        if keys == "n":
+            self.moved = 40  # two and a half cells (a board a whole number of cells off reads as fresh where it was)
+            self._new_game()
+
+
+def test_a_new_game_that_comes_back_elsewhere_stops_the_run_before_another_key_or_click(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 45: after each way tried for a new game, the board must be where it was; a page that
+    came back elsewhere (or at another size) gets no further key or click, which would go to
+    whatever is there now. (The learner's reading while it waits for the new game says so.) Not
+    told: a board that comes back a whole number of cells off, all of them covered, which reads as
+    a new game where it was."""
+    from bot.errors import BoardGone
+    from bot.learning import restart
+
+    monkeypatch.setattr(restart, "KEY_WAIT", 0.05)
+    drawn = _ReloadedElsewhere("classic98", "beginner", 3)
+    learner = _learner(drawn)
+    learner.play_game()
+    clicks = len(drawn.clicks)
+    with pytest.raises(BoardGone, match=r"the board is no longer where it was: its cells show about \+40 px"):
+        learner.new_game()
+    assert drawn.pressed == ["F2", "n"] and len(drawn.clicks) == clicks
+
+
 class _FlickerGame(DrawnGame):
     """A drawn game whose board shows 16 px right in the first ``frames`` settled grabs after the
     first click, and where it is after them: one frame of an animation, still for a reading."""

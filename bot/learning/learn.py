@@ -34,7 +34,7 @@ from bot.learning.outcome import Judge
 from bot.learning.restart import Restarter
 from bot.learning.settling import SETTLE, settle_ms
 from bot.learning.sight import Sight
-from bot.live.table import SLOW_GAME, wait_for_new_second
+from bot.live.table import SLOW_GAME, board_region, wait_for_new_second
 from bot.play import GameResult, Tally
 from bot.solver import get_strategy
 from bot.solver.guess import TOLERANCE, first_click
@@ -347,9 +347,10 @@ class Learner:
         return False
 
     def final_screen(self) -> np.ndarray:
-        """The board's region once it stays still: a game's end as the game drew it (the last
-        reading may come before the last click is drawn, where the count of cells told the win)."""
-        return self.sight.screen.settled(self.sight.region, quiet=SETTLE)
+        """The board's region and the band below it once it stays still: a game's end as the game
+        drew it (the last reading may come before the last click is drawn, where the count of cells
+        told the win), with what the game says of it above and below the board."""
+        return self.sight.screen.settled(board_region(self.geometry, self.sight.screen, below=True), quiet=SETTLE)
 
     def save_screen(self) -> Path:
         """Save the last screen read in this user's cache folder; where."""

@@ -38,13 +38,14 @@ BACK_OFF = 0.05  # s before the next reading after a contradiction (times the co
 REDRAW_POLL = 0.05  # s between readings while a click does not show yet
 
 
-def board_region(geometry: Geometry, screen: Screen) -> Region:
-    """The board plus the band above it (face, counters), clipped to the screen."""
+def board_region(geometry: Geometry, screen: Screen, below: bool = False) -> Region:
+    """The board plus the band above it (face, counters), clipped to the screen; with ``below``,
+    the band below it too (a status line: sgt-mines' "COMPLETED!", Windows 7's counters)."""
     x, y, w, h = geometry.region(margin=round(geometry.pitch[0]))
-    above = round(BAND_PITCHES * geometry.pitch[1])
-    left, top = max(x, screen.whole.left), max(y - above, screen.whole.top)
+    band = round(BAND_PITCHES * geometry.pitch[1])
+    left, top = max(x, screen.whole.left), max(y - band, screen.whole.top)
     right = min(x + w, screen.whole.left + screen.whole.width)
-    bottom = min(y + h, screen.whole.top + screen.whole.height)
+    bottom = min(y + h + (band if below else 0), screen.whole.top + screen.whole.height)
     return Region(left, top, right - left, bottom - top)
 
 
