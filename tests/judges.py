@@ -7,6 +7,9 @@
 - minegauler writes a row into its own highscores database for every game won (at a standard
   level; bot/games/minegauler_prepare.py keeps the best time out of reach, so no window opens);
   a game not won is lost where its face is the dead one, else still in play.
+- pygame-minesweeper and ace-minesweeper draw faces too (a smile, sunglasses, a dead face; ace's
+  Tux with eyes open, sunglasses, eyes shut), but no pack ships for them: the judge's own
+  pictures (tests/judge-pictures/GAME/face-*.png) are cut from their fixtures and checked by eye.
 - sgt-mines writes how the game stands in its status line below the board: "COMPLETED!" once won,
   "DEAD!" once lost, "Marked: n / m" in play. The judge finds those words as the game draws them
   (tests/judge-pictures/sgt-mines/status-*.png, cut from its screen and checked by eye), as it
@@ -41,7 +44,8 @@ class FaceJudge:
     (``verdict``); for a game in STATUS_WORDS, the words of its status line instead."""
 
     def __init__(self, game: str, shoot: Callable[[], np.ndarray] | None = None) -> None:
-        folder, kind = (PICTURES / game, "status") if game in STATUS_WORDS else (TEMPLATES / game, "face")
+        folder = PICTURES / game if (PICTURES / game).is_dir() else TEMPLATES / game  # no pack ships for it: its own
+        kind = "status" if game in STATUS_WORDS else "face"
         found = {state: folder / f"{kind}-{state}.png" for state in ("playing", "won", "lost")}
         self.faces = {state: cv2.imread(str(p)) for state, p in found.items() if p.is_file()}
         assert "playing" in self.faces and "lost" in self.faces, f"no {kind} pictures for {game} in {folder}"

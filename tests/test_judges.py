@@ -35,6 +35,18 @@ def test_the_status_judge_tells_sgt_mines_end_from_its_status_line(shot: str) ->
     assert FaceJudge("sgt-mines", lambda: image).verdict() == read_label(FIXTURES / "sgt-mines" / f"{shot}.board").state
 
 
+@pytest.mark.parametrize("game", ["pygame-minesweeper", "ace-minesweeper"])
+def test_the_face_judge_tells_games_with_no_pack_by_faces_of_its_own(game: str) -> None:
+    """Its faces were cut from three of these fixtures; every fixture of the game, as labelled."""
+    from bot.vision.labels import read_label
+
+    states = {}
+    for label in sorted((FIXTURES / game).glob("*.board")):
+        image = cv2.imread(str(label.with_suffix(".png")))
+        states[label.stem] = (FaceJudge(game, lambda: image).verdict(), read_label(label).state)
+    assert all(judged == truth for judged, truth in states.values()) and {"won", "lost"} <= {t for _, t in states.values()}, states
+
+
 def test_the_face_judge_says_nothing_where_no_face_is_shown() -> None:
     image = cv2.imread(str(FIXTURES / "gnome-mines" / "beginner-won.png"))
     assert FaceJudge("winemine", lambda: image).verdict() is None
