@@ -10,6 +10,10 @@
 - pygame-minesweeper and ace-minesweeper draw faces too (a smile, sunglasses, a dead face; ace's
   Tux with eyes open, sunglasses, eyes shut), but no pack ships for them: the judge's own
   pictures (tests/judge-pictures/GAME/face-*.png) are cut from their fixtures and checked by eye.
+- nicegui-minesweeper (a web page) says "You won!" or "You lost!" in a toast below the board
+  (tests/judge-pictures/nicegui-minesweeper/face-*.png, at 1x, matched by colour as a face).
+- kmines writes "Congratulations! You have won!" or "You have lost." on a band over the board
+  (tests/judge-pictures/kmines/banner-*.png, cut from its screens); nothing while it is played.
 - sgt-mines writes how the game stands in its status line below the board: "COMPLETED!" once won,
   "DEAD!" once lost, "Marked: n / m" in play. The judge finds those words as the game draws them
   (tests/judge-pictures/sgt-mines/status-*.png, cut from its screen and checked by eye), as it
@@ -35,27 +39,38 @@ from bot.games import GAMES_HOME
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 PICTURES = Path(__file__).resolve().parent / "judge-pictures"  # the judges' own pictures of a game's words
-STATUS_WORDS = {"sgt-mines"}  # games judged by the words of their status line (no face)
+WORDS = {"sgt-mines": "status", "kmines": "banner"}  # games judged by the words they write (no face)
 FACE_MATCH = 0.02  # TM_SQDIFF_NORMED: the game's own face picture on its own screen is ~0.000
+PAPER = 160  # grey level: words are matched by how much darker than this each pixel is (kmines' banner lets the
+# board show through faintly: 0.015 of the match limit on its won games matched by colour, 0.001 so)
 
 
 class FaceJudge:
     """The face the game shows on a screenshot: one given (``face``), or one ``shoot`` takes
-    (``verdict``); for a game in STATUS_WORDS, the words of its status line instead."""
+    (``verdict``); for a game in WORDS, the words it writes instead, matched by their ink alone
+    (PAPER)."""
 
     def __init__(self, game: str, shoot: Callable[[], np.ndarray] | None = None) -> None:
         folder = PICTURES / game if (PICTURES / game).is_dir() else TEMPLATES / game  # no pack ships for it: its own
-        kind = "status" if game in STATUS_WORDS else "face"
+        kind = WORDS.get(game, "face")
+        self.words = kind != "face"
         found = {state: folder / f"{kind}-{state}.png" for state in ("playing", "won", "lost")}
-        self.faces = {state: cv2.imread(str(p)) for state, p in found.items() if p.is_file()}
-        assert "playing" in self.faces and "lost" in self.faces, f"no {kind} pictures for {game} in {folder}"
+        self.faces = {state: self._seen(cv2.imread(str(p))) for state, p in found.items() if p.is_file()}
+        assert "lost" in self.faces, f"no {kind} pictures for {game} in {folder}"
         self.shoot = shoot
         self.box: tuple[int, int, int, int] | None = None  # where the face was last seen: left, top, width, height
 
+    def _seen(self, image: np.ndarray) -> np.ndarray:
+        if not self.words:
+            return image
+        return np.clip(PAPER - cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), 0, None)
+
     def face(self, shot: np.ndarray) -> str | None:
+        """What the face (or the words) on ``shot`` say: "playing", "won", "lost"; None where none shows."""
         best: tuple[float, str, tuple[int, int, int, int]] | None = None
+        seen = self._seen(shot)
         for state, picture in self.faces.items():
-            score, _, at, _ = cv2.minMaxLoc(cv2.matchTemplate(shot, picture, cv2.TM_SQDIFF_NORMED))
+            score, _, at, _ = cv2.minMaxLoc(cv2.matchTemplate(seen, picture, cv2.TM_SQDIFF_NORMED))
             if best is None or score < best[0]:
                 best = (score, state, (at[0], at[1], picture.shape[1], picture.shape[0]))
         if best is None or best[0] > FACE_MATCH:

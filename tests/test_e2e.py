@@ -194,7 +194,7 @@ COUNTER_GONE_AT_END = {"sgt-mines"}  # writes "COMPLETED!" or "DEAD!" where its 
 # rule; the others' first clicks opened an area every time (CI, 2026-11-26: 23 of 23 or 22 of 22
 # each; xbomb at expert, 20 of 20, where a safe corner opens one about half the time)
 # judged by what the game shows at its end (tests/judges.py); minegauler and gnome-mines by their records
-FACE_JUDGED = {"winemine", "xdemineur", "sgt-mines", "pygame-minesweeper", "ace-minesweeper"}
+FACE_JUDGED = {"winemine", "xdemineur", "sgt-mines", "pygame-minesweeper", "ace-minesweeper", "kmines", "nicegui-minesweeper"}
 OPENING_GAMES = {"gnome-mines", "minegauler", "xbomb", "kmines", "sgt-mines", "pygame-minesweeper"}
 
 
@@ -223,7 +223,7 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
         assert _ends_not_as_shown(game, results, tmp_path) == []
     if wins_before is not None:  # minegauler's own record of the games won
         assert minegauler_wins() - wins_before == won
-    if game in FACE_JUDGED:  # the game's face (sgt-mines: its status line) on each game's last screen
+    if game in FACE_JUDGED:  # the game's face (sgt-mines, kmines, nicegui: its words) on each game's last screen
         judge = FaceJudge(game)
         faces = [judge.face(cv2.imread(str(tmp_path / f"final-{r['game']}.png"))) for r in results]
         assert [r["state"] for r in results] == faces, faces

@@ -40,11 +40,29 @@ def test_the_face_judge_tells_games_with_no_pack_by_faces_of_its_own(game: str) 
     """Its faces were cut from three of these fixtures; every fixture of the game, as labelled."""
     from bot.vision.labels import read_label
 
-    states = {}
+    judge, states = FaceJudge(game), {}
     for label in sorted((FIXTURES / game).glob("*.board")):
-        image = cv2.imread(str(label.with_suffix(".png")))
-        states[label.stem] = (FaceJudge(game, lambda: image).verdict(), read_label(label).state)
+        states[label.stem] = (judge.face(cv2.imread(str(label.with_suffix(".png")))), read_label(label).state)
     assert all(judged == truth for judged, truth in states.values()) and {"won", "lost"} <= {t for _, t in states.values()}, states
+
+
+@pytest.mark.parametrize("shot", sorted(p.stem for p in (FIXTURES / "nicegui-minesweeper").glob("zoom100-*.board")))
+def test_the_toast_judge_tells_the_web_games_end_at_1x(shot: str) -> None:
+    """nicegui-minesweeper says "You won!" or "You lost!" in a toast below the board (cut from a
+    learning run's screen and from a game lost by random clicks, 2026-11-28: not these fixtures)."""
+    from bot.vision.labels import read_label
+
+    image = cv2.imread(str(FIXTURES / "nicegui-minesweeper" / f"{shot}.png"))
+    state = read_label(FIXTURES / "nicegui-minesweeper" / f"{shot}.board").state
+    assert FaceJudge("nicegui-minesweeper", lambda: image).verdict() == (None if state == "playing" else state)
+
+
+@pytest.mark.parametrize("shot", sorted(p.stem for p in (FIXTURES / "kmines").glob("*.board")))
+def test_the_banner_judge_sees_no_end_on_kmines_in_play(shot: str) -> None:
+    """kmines' banners ("won" cut from one learning run's last screen, "lost" from a game lost by
+    random clicks, 2026-11-28) are told apart on the learning e2e's screens; its fixtures are all in play."""
+    image = cv2.imread(str(FIXTURES / "kmines" / f"{shot}.png"))
+    assert FaceJudge("kmines", lambda: image).verdict() is None
 
 
 def test_the_face_judge_says_nothing_where_no_face_is_shown() -> None:

@@ -816,6 +816,26 @@ def test_a_band_after_a_click_that_opened_no_area_with_safe_cells_left_is_a_loss
     assert judge.drawn_across([(5, 7)], before, after, guess=True) == "lost"
 
 
+def test_a_band_after_a_last_guess_whose_cell_cannot_show_its_number_is_a_loss() -> None:
+    """kmines' first game at intermediate (2026-11-28): the last guess, a corner whose mines would
+    all be flagged were it safe, hit a mine; the game drew "You have lost." across the board, and
+    the cell showed the exploded mine, a look never seen. The hidden cells left were as many as the
+    mines, as after a win, so the learner counted it won; the game's own words said lost (the
+    e2e's judge, tests/judges.py). Were it won, the cell would show the number of its hidden
+    neighbours, whose look is named: a look never named there is the exploded mine."""
+    judge, before = _opened_left_half(10)
+    band, exploded, one = 3, 5, 2
+    before[4, 5] = before[4, 6] = one  # (5,5) has one hidden neighbour: a 1 were the game won
+    judge.mines = int((before == 0).sum()) - 1  # as many hidden cells left as mines, as after a win
+    after = before.copy()
+    after[2:4, 1:4] = band
+    after[5, 5] = exploded
+    assert judge.drawn_across([(5, 5)], before, after, guess=True) == "lost"
+    assert judge.looks.names()[exploded] == EXPLODED
+    after[5, 5] = one  # the 1 it would show: won
+    assert judge.drawn_across([(5, 5)], before, after, guess=True) == "won"
+
+
 def test_a_lost_last_guess_with_every_other_mine_flagged_is_a_loss() -> None:
     """The last two covered cells hold one mine, every other mine flagged; the guess hits it, and
     winemine shows nothing else: the hidden cells left are as many as the mines, as after a win.

@@ -306,6 +306,13 @@ class Judge:
         if shown.any():
             return self._over("lost", f"{int(shown.sum())} cells hidden before show looks never named apart from the clicks, "
                               f"at {_first_cells(shown)}")
+        if len(clicked) == 1:
+            mines_if_won = hidden_before.copy()  # were the game won, every cell hidden before but the one clicked
+            mines_if_won[clicked[0]] = False
+            if self._not_its_number(clicked[0], after, mines_if_won):  # (kmines' first game at intermediate, 2026-11-28)
+                self.learn_end(clicked[0], after, np.zeros_like(hidden_before))
+                return self._over("lost", f"the cell clicked, {clicked[0]}, shows a look never named where it would show "
+                                  "a number named already")
         self._unsure(clicked, after, guess)
         return self._over("won", "no mine shows round it")
 
