@@ -11,13 +11,14 @@
   Tux with eyes open, sunglasses, eyes shut), but no pack ships for them: the judge's own
   pictures (tests/judge-pictures/GAME/face-*.png) are cut from their fixtures and checked by eye.
 - nicegui-minesweeper (a web page) says "You won!" or "You lost!" in a toast below the board
-  (tests/judge-pictures/nicegui-minesweeper/face-*.png, at 1x, matched by colour as a face).
+  (judge-pictures/nicegui-minesweeper/face-*.png, at 1x, matched by colour as a face is).
 - kmines writes "Congratulations! You have won!" or "You have lost." on a band over the board
-  (tests/judge-pictures/kmines/banner-*.png, cut from its screens); nothing while it is played.
+  (judge-pictures/kmines/words-*.png), and nothing while it is played; the lost band may be gone
+  by the time the last screen is taken, the exploded mine is not (sign-lost.png, its beginner size).
 - sgt-mines writes how the game stands in its status line below the board: "COMPLETED!" once won,
-  "DEAD!" once lost, "Marked: n / m" in play. The judge finds those words as the game draws them
-  (tests/judge-pictures/sgt-mines/status-*.png, cut from its screen and checked by eye), as it
-  finds a face.
+  "DEAD!" once lost, "Marked: n / m" in play (judge-pictures/sgt-mines/words-*.png).
+  Words are matched by their ink alone (PAPER), pictures by colour. All were cut from the games'
+  screens (this project's runs and fixtures) and checked by eye.
 - gnome-mines appends a line to its scores file (libgnome-games-support) for every game won; the
   launcher writes ten best times of 0 s there first, so no dialog opens. It draws no face: a game
   not won is taken for lost (a game still in play that minebot called lost is not caught there).
@@ -28,6 +29,7 @@ A judge is asked once a game has ended and minebot has exited: ``verdict()`` say
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -38,39 +40,36 @@ import numpy as np
 from bot.games import GAMES_HOME
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
-PICTURES = Path(__file__).resolve().parent / "judge-pictures"  # the judges' own pictures of a game's words
-WORDS = {"sgt-mines": "status", "kmines": "banner"}  # games judged by the words they write (no face)
+PICTURES = Path(__file__).resolve().parent / "judge-pictures"  # the judges' own pictures, for games with no pack
 FACE_MATCH = 0.02  # TM_SQDIFF_NORMED: the game's own face picture on its own screen is ~0.000
 PAPER = 160  # grey level: words are matched by how much darker than this each pixel is (kmines' banner lets the
 # board show through faintly: 0.015 of the match limit on its won games matched by colour, 0.001 so)
+TELLING = re.compile(r"(face|words|sign)-(playing|won|lost)(-\w+)?")  # a picture that tells a state: face-won.png
 
 
 class FaceJudge:
-    """The face the game shows on a screenshot: one given (``face``), or one ``shoot`` takes
-    (``verdict``); for a game in WORDS, the words it writes instead, matched by their ink alone
-    (PAPER)."""
+    """What the game shows of its end on a screenshot: one given (``face``), or one ``shoot`` takes
+    (``verdict``): its face, the words it writes, or another sign (pictures named as TELLING says,
+    in judge-pictures/GAME, else the game's pack in templates/GAME)."""
 
     def __init__(self, game: str, shoot: Callable[[], np.ndarray] | None = None) -> None:
         folder = PICTURES / game if (PICTURES / game).is_dir() else TEMPLATES / game  # no pack ships for it: its own
-        kind = WORDS.get(game, "face")
-        self.words = kind != "face"
-        found = {state: folder / f"{kind}-{state}.png" for state in ("playing", "won", "lost")}
-        self.faces = {state: self._seen(cv2.imread(str(p))) for state, p in found.items() if p.is_file()}
-        assert "lost" in self.faces, f"no {kind} pictures for {game} in {folder}"
+        self.pictures: list[tuple[str, bool, np.ndarray]] = []  # the state each tells, whether it is words, itself
+        for path in sorted(folder.glob("*.png")):
+            named = TELLING.fullmatch(path.stem)
+            if named:
+                words = named[1] == "words"
+                self.pictures.append((named[2], words, _ink(cv2.imread(str(path))) if words else cv2.imread(str(path))))
+        assert "lost" in {state for state, _, _ in self.pictures}, f"no pictures of a lost game for {game} in {folder}"
         self.shoot = shoot
         self.box: tuple[int, int, int, int] | None = None  # where the face was last seen: left, top, width, height
 
-    def _seen(self, image: np.ndarray) -> np.ndarray:
-        if not self.words:
-            return image
-        return np.clip(PAPER - cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), 0, None)
-
     def face(self, shot: np.ndarray) -> str | None:
-        """What the face (or the words) on ``shot`` say: "playing", "won", "lost"; None where none shows."""
+        """What the pictures on ``shot`` say: "playing", "won", "lost"; None where none shows."""
         best: tuple[float, str, tuple[int, int, int, int]] | None = None
-        seen = self._seen(shot)
-        for state, picture in self.faces.items():
-            score, _, at, _ = cv2.minMaxLoc(cv2.matchTemplate(seen, picture, cv2.TM_SQDIFF_NORMED))
+        ink = _ink(shot)
+        for state, words, picture in self.pictures:
+            score, _, at, _ = cv2.minMaxLoc(cv2.matchTemplate(ink if words else shot, picture, cv2.TM_SQDIFF_NORMED))
             if best is None or score < best[0]:
                 best = (score, state, (at[0], at[1], picture.shape[1], picture.shape[0]))
         if best is None or best[0] > FACE_MATCH:
@@ -81,6 +80,11 @@ class FaceJudge:
     def verdict(self) -> str | None:
         assert self.shoot is not None, "a judge that takes its own screenshots needs shoot"
         return self.face(self.shoot())
+
+
+def _ink(image: np.ndarray) -> np.ndarray:
+    """How much darker than PAPER each pixel is: words as ink, whatever faint picture is under them."""
+    return np.clip(PAPER - cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), 0, None)
 
 
 class RecordJudge:
