@@ -7,11 +7,14 @@
 - minegauler writes a row into its own highscores database for every game won (at a standard
   level; bot/games/minegauler_prepare.py keeps the best time out of reach, so no window opens);
   a game not won is lost where its face is the dead one, else still in play.
-- pygame-minesweeper and ace-minesweeper draw faces too (a smile, sunglasses, a dead face; ace's
-  Tux with eyes open, sunglasses, eyes shut), but no pack ships for them: the judge's own
-  pictures (tests/judge-pictures/GAME/face-*.png) are cut from their fixtures and checked by eye.
+- ace-minesweeper draws a face too (Tux with eyes open, sunglasses, eyes shut), but no pack ships
+  for it: the judge's own pictures (tests/judge-pictures/GAME/face-*.png) are cut from its
+  fixtures and checked by eye. (pygame-minesweeper's face cannot judge: it is redrawn on a left
+  button's events before the click is played, so the click that wins leaves the smile up, as on a
+  learning run's 5th game, every safe cell open; minesweeper/user_interface_face.py.)
 - nicegui-minesweeper (a web page) says "You won!" or "You lost!" in a toast below the board
-  (judge-pictures/nicegui-minesweeper/face-*.png, at 1x, matched by colour as a face is).
+  (judge-pictures/nicegui-minesweeper/face-*.png, at 1x, matched by colour as a face is); the
+  toast may come after the last screen is taken, the red X of the mine hit does not (sign-lost.png).
 - kmines writes "Congratulations! You have won!" or "You have lost." on a band over the board
   (judge-pictures/kmines/words-*.png), and nothing while it is played; the lost band may be gone
   by the time the last screen is taken, the exploded mine is not (sign-lost.png, its beginner size).

@@ -35,7 +35,7 @@ def test_the_status_judge_tells_sgt_mines_end_from_its_status_line(shot: str) ->
     assert FaceJudge("sgt-mines", lambda: image).verdict() == read_label(FIXTURES / "sgt-mines" / f"{shot}.board").state
 
 
-@pytest.mark.parametrize("game", ["pygame-minesweeper", "ace-minesweeper"])
+@pytest.mark.parametrize("game", ["ace-minesweeper"])
 def test_the_face_judge_tells_games_with_no_pack_by_faces_of_its_own(game: str) -> None:
     """Its faces were cut from three of these fixtures; every fixture of the game, as labelled."""
     from bot.vision.labels import read_label
