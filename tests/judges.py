@@ -58,27 +58,31 @@ class FaceJudge:
     def __init__(self, game: str, shoot: Callable[[], np.ndarray] | None = None) -> None:
         folder = PICTURES / game if (PICTURES / game).is_dir() else TEMPLATES / game  # no pack ships for it: its own
         self.pictures: list[tuple[str, bool, np.ndarray]] = []  # the state each tells, whether it is words, itself
+        self.kinds: list[str] = []  # face, words or sign
         for path in sorted(folder.glob("*.png")):
             named = TELLING.fullmatch(path.stem)
             if named:
                 words = named[1] == "words"
                 self.pictures.append((named[2], words, _ink(cv2.imread(str(path))) if words else cv2.imread(str(path))))
+                self.kinds.append(named[1])
         assert "lost" in {state for state, _, _ in self.pictures}, f"no pictures of a lost game for {game} in {folder}"
         self.shoot = shoot
         self.box: tuple[int, int, int, int] | None = None  # where the face was last seen: left, top, width, height
 
     def face(self, shot: np.ndarray) -> str | None:
-        """What the pictures on ``shot`` say: "playing", "won", "lost"; None where none shows."""
-        best: tuple[float, str, tuple[int, int, int, int]] | None = None
+        """What the pictures on ``shot`` say: "playing", "won", "lost"; None where none shows. A sign
+        says it alone; else, of the pictures shown, the lowest on the screen (a web page's toasts
+        stack downwards, the last game's may still show above this one's)."""
+        shown: list[tuple[bool, int, str, tuple[int, int, int, int]]] = []
         ink = _ink(shot)
-        for state, words, picture in self.pictures:
+        for (state, words, picture), name in zip(self.pictures, self.kinds, strict=True):
             score, _, at, _ = cv2.minMaxLoc(cv2.matchTemplate(ink if words else shot, picture, cv2.TM_SQDIFF_NORMED))
-            if best is None or score < best[0]:
-                best = (score, state, (at[0], at[1], picture.shape[1], picture.shape[0]))
-        if best is None or best[0] > FACE_MATCH:
+            if score <= FACE_MATCH:
+                shown.append((name == "sign", at[1], state, (at[0], at[1], picture.shape[1], picture.shape[0])))
+        if not shown:
             return None
-        self.box = best[2]
-        return best[1]
+        _, _, state, self.box = max(shown)
+        return state
 
     def verdict(self) -> str | None:
         assert self.shoot is not None, "a judge that takes its own screenshots needs shoot"
