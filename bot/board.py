@@ -26,7 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from bot.errors import BoardTextError
-from bot.vocabulary import CHAR_OF, CODE_OF, COVERED, EXPLODED, FLAG, MINE, QUESTION, Cell
+from bot.vocabulary import CHAR_OF, CODE_OF, COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, Cell
 
 _OFFSETS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
 
@@ -148,6 +148,16 @@ class Board:
         for r in range(self.rows):
             for c in range(self.cols):
                 yield (r, c)
+
+
+def contradiction(before: Board, after: Board) -> str | None:
+    """Why ``after`` cannot follow ``before`` in one game, or None: revealed cells never change."""
+    was_open = ~np.isin(before.cells, HIDDEN)
+    changed = was_open & (before.cells != after.cells)
+    if changed.any():
+        r, c = (int(v) for v in np.argwhere(changed)[0])
+        return f"cell ({r},{c}) was {before.cells[r, c]} and now reads {after.cells[r, c]}"
+    return None
 
 
 @lru_cache(maxsize=65536)

@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.board import Board
+from bot.board import Board, contradiction
 from bot.commands import PlayOptions
 from bot.devices.actuator import DryRunMouse
 from bot.devices.capture import Region
 from bot.errors import ClicksIgnored, InconsistentBoard, NoBoardFound, ScreenError, UnreadableCell, VisionError
-from bot.live.table import LiveTable, _new_board, contradiction, park_point, wait_for_new_second
+from bot.live.table import LiveTable, _new_board, park_point, wait_for_new_second
 from bot.userdata import cache_dir
 from bot.vision import Geometry, load_image, load_packs, read
 from bot.vision.labels import read_label

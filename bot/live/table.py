@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.board import Board
+from bot.board import Board, contradiction
 from bot.devices.actuator import Mouse, pyautogui
 from bot.devices.capture import Region, Screen
 from bot.errors import BoardGone, ClicksIgnored, ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
@@ -47,16 +47,6 @@ def board_region(geometry: Geometry, screen: Screen, below: bool = False) -> Reg
     right = min(x + w, screen.whole.left + screen.whole.width)
     bottom = min(y + h + (band if below else 0), screen.whole.top + screen.whole.height)
     return Region(left, top, right - left, bottom - top)
-
-
-def contradiction(before: Board, after: Board) -> str | None:
-    """Why ``after`` cannot follow ``before`` in one game, or None: revealed cells never change."""
-    was_open = ~np.isin(before.cells, HIDDEN)
-    changed = was_open & (before.cells != after.cells)
-    if changed.any():
-        r, c = (int(v) for v in np.argwhere(changed)[0])
-        return f"cell ({r},{c}) was {before.cells[r, c]} and now reads {after.cells[r, c]}"
-    return None
 
 
 def wait_for_new_second(last_first_click: int | None) -> None:
@@ -114,12 +104,10 @@ class LiveTable:
 
     # -- reading ----------------------------------------------------------------------------
     def _read_once(self, still: bool) -> Reading:
-        """A reading once the board stayed still for the pack's quiet time; or, unless ``still``,
-        as soon as every cell clicked since the last reading shows the click (two grabs alike):
-        a reveal may still be drawing its area, which the reading then shows covered (no wrong
-        deduction: covered cells are unknown; the guard halts a batch a late piece reaches), and a
-        guess waits for a still board (play_game). Such an early reading that cannot be read is
-        read again once still."""
+        """A reading once the board stayed still for the pack's quiet time; unless ``still``, as soon
+        as every cell clicked since the last one shows the click (two grabs alike). What the game is
+        still drawing then reads covered (unknown, never wrong; the guard halts a batch it reaches; a
+        guess waits for a still board: play_game); an early reading that cannot be read is redone."""
         self.mouse.park(*self.park)
         must = list(dict.fromkeys(cell for cell, _, _ in self._acted))
         early = not still and bool(must)
@@ -158,13 +146,13 @@ class LiveTable:
         ) <= 2
 
     def refresh(self, still: bool = False) -> Reading:
-        """Read the board (once it stayed still with ``still``, see _read_once); read again, once
-        still, if the reading contradicts itself or the last one (three
-        times at most: READ_TRIES), or while a cell just clicked does not show it yet (for max(SLOW_GAME,
-        LATENCY_FACTOR x the slowest redraw seen): a game slow to draw must not get a second click,
-        which would turn a flag into a question mark). A left or middle click still not shown by
-        then is clicked once more (gnome-mines loses one now and then, see park_point); a flag, or a
-        click lost twice, means the game ignores the clicks: the bot stops."""
+        """Read the board (once it stayed still with ``still``: _read_once); read again, still, if the
+        reading contradicts itself or the last one (three times at most: READ_TRIES), or while a cell
+        just clicked does not show it yet (for max(SLOW_GAME, LATENCY_FACTOR x the slowest redraw
+        seen): a game slow to draw must not get a second click, which would turn a flag into a
+        question mark). A left or middle click still not shown by then is clicked once more
+        (gnome-mines loses one now and then, see park_point); a flag, or a click lost twice, means
+        the game ignores the clicks: the bot stops."""
         failures = 0
         retried = False
         wait = max(SLOW_GAME, LATENCY_FACTOR * self.latency)
