@@ -57,14 +57,12 @@ class FaceJudge:
 
     def __init__(self, game: str, shoot: Callable[[], np.ndarray] | None = None) -> None:
         folder = PICTURES / game if (PICTURES / game).is_dir() else TEMPLATES / game  # no pack ships for it: its own
-        self.pictures: list[tuple[str, bool, np.ndarray]] = []  # the state each tells, whether it is words, itself
-        self.kinds: list[str] = []  # face, words or sign
+        self.pictures: list[tuple[str, str, np.ndarray]] = []  # the state each tells, its kind (face, words, sign), itself
         for path in sorted(folder.glob("*.png")):
             named = TELLING.fullmatch(path.stem)
             if named:
-                words = named[1] == "words"
-                self.pictures.append((named[2], words, _ink(cv2.imread(str(path))) if words else cv2.imread(str(path))))
-                self.kinds.append(named[1])
+                picture = cv2.imread(str(path))
+                self.pictures.append((named[2], named[1], _ink(picture) if named[1] == "words" else picture))
         assert "lost" in {state for state, _, _ in self.pictures}, f"no pictures of a lost game for {game} in {folder}"
         self.shoot = shoot
         self.box: tuple[int, int, int, int] | None = None  # where the face was last seen: left, top, width, height
@@ -74,11 +72,12 @@ class FaceJudge:
         says it alone; else, of the pictures shown, the lowest on the screen (a web page's toasts
         stack downwards, the last game's may still show above this one's)."""
         shown: list[tuple[bool, int, str, tuple[int, int, int, int]]] = []
-        ink = _ink(shot)
-        for (state, words, picture), name in zip(self.pictures, self.kinds, strict=True):
-            score, _, at, _ = cv2.minMaxLoc(cv2.matchTemplate(ink if words else shot, picture, cv2.TM_SQDIFF_NORMED))
+        ink = _ink(shot) if any(kind == "words" for _, kind, _ in self.pictures) else None
+        for state, kind, picture in self.pictures:
+            seen = ink if kind == "words" else shot
+            score, _, at, _ = cv2.minMaxLoc(cv2.matchTemplate(seen, picture, cv2.TM_SQDIFF_NORMED))
             if score <= FACE_MATCH:
-                shown.append((name == "sign", at[1], state, (at[0], at[1], picture.shape[1], picture.shape[0])))
+                shown.append((kind == "sign", at[1], state, (at[0], at[1], picture.shape[1], picture.shape[0])))
         if not shown:
             return None
         _, _, state, self.box = max(shown)

@@ -61,10 +61,14 @@ class FakeScreen:
         self.whole = Region(0, 0, image.shape[1], image.shape[0])
 
     def settled(self, region: Region, quiet: float = 0.0, done: object = None) -> np.ndarray:
-        return self.image[region.top : region.top + region.height, region.left : region.left + region.width]
+        return _crop(self.image, region)
 
     def grab(self, region: Region) -> np.ndarray:  # what a click checks first
-        return self.image[region.top : region.top + region.height, region.left : region.left + region.width]
+        return _crop(self.image, region)
+
+
+def _crop(image: np.ndarray, region: Region) -> np.ndarray:
+    return image[region.top : region.top + region.height, region.left : region.left + region.width]
 
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur" / "custom-10x12-55mines-seven.png"
@@ -127,7 +131,7 @@ class SlowScreen(FakeScreen):
     def settled(self, region: Region, quiet: float = 0.0, done: object = None) -> np.ndarray:
         self.grabs += 1
         shown = self.before if self.grabs <= self.lag else self.image
-        return shown[region.top : region.top + region.height, region.left : region.left + region.width]
+        return _crop(shown, region)
 
 
 def _covered(image: np.ndarray, geometry: Geometry, cell: tuple[int, int], covered: tuple[int, int]) -> np.ndarray:
@@ -670,13 +674,9 @@ class DrawnInPieces(FakeScreen):
         self.image = self.before
         if self.mouse.clicks:
             self.image = self.drawn
-            if callable(done) and done(self._crop(self.partial, region)):
+            if callable(done) and done(_crop(self.partial, region)):
                 self.image = self.partial
         return self.grab(region)
-
-    @staticmethod
-    def _crop(image: np.ndarray, region: Region) -> np.ndarray:
-        return image[region.top : region.top + region.height, region.left : region.left + region.width]
 
 
 def test_a_reading_after_clicks_waits_for_the_clicked_cells_and_a_still_one_for_the_rest() -> None:
