@@ -29,6 +29,7 @@ from bot.errors import (
 )
 from bot.games import GAMES, start_game, virtual_display
 from bot.learning.learn import Learner
+from bot.learning.outcome import Unsure
 from bot.live.levels import switch_level
 from bot.live.table import LiveTable, find_game, mouse_ratio, park_point
 from bot.play import GameProgress, GameResult, Spent, play_game, wilson
@@ -317,7 +318,7 @@ def _learn(
     )
     results: list[GameResult] = []
     profiles: list[dict[str, float]] = []
-    unsure: dict[int, int] = {}  # games counted won whose last guess showed a look never named, and that look
+    unsure: dict[int, Unsure] = {}  # games counted won on a guess whose look is not named yet
     start = time.perf_counter()
     for index in range(options.games):
         where = f"before game {index + 1} of {options.games}"
@@ -335,10 +336,10 @@ def _learn(
         profiles.append(learner.sight.spent.of(result.seconds))
         if result.won and learner.judge.unsure is not None:
             unsure[index] = learner.judge.unsure
-        for told in learner.judge.told(unsure):  # a last guess lost, told once the look it showed is named
+        for told in learner.judge.told(unsure):  # a last guess lost, told once the looks named say so
             results[told] = dataclasses.replace(results[told], state="lost")
             print(json.dumps({"game": told + 1, "state": "lost", "retold": True}) if options.json else
-                  f"game {told + 1}/{options.games}: lost, not won: the look its last guess showed is the exploded mine", flush=True)
+                  f"game {told + 1}/{options.games}: lost, not won: the looks named since say its last guess hit a mine", flush=True)
         named = learner.looks.names()
         line = {
             "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3), "guesses": result.guesses,

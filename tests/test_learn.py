@@ -19,7 +19,7 @@ from bot.devices.capture import Region
 from bot.errors import ScreenError
 from bot.learning.learn import Learner
 from bot.learning.naming import Naming
-from bot.learning.outcome import Judge, changed_apart
+from bot.learning.outcome import Judge, Unsure, changed_apart
 from bot.learning.settling import QUICK, QUICK_TRIED, SETTLE
 from bot.play import GameResult
 from bot.sim.game import Game
@@ -799,7 +799,8 @@ def test_a_band_after_a_click_that_opened_no_area_with_safe_cells_left_is_a_loss
     beginner games, 2026-11-26). The cell has covered neighbours, so it is no 0 and opened itself
     alone; the cells hidden besides it are more than the mines, so a safe cell is still hidden: not
     won, and the cell's look is the exploded mine. Where the cells left are as many as the mines (a
-    last 50/50), only a look learnt as the exploded mine tells the loss from a win."""
+    last 50/50), the numbers beside them tell: were it won, the 1s beside the covered cells would be
+    3s (else a look learnt as the exploded mine tells)."""
     judge, before = _opened_left_half(10)
     band, exploded, mine = 3, 5, 6
     after = before.copy()
@@ -811,6 +812,9 @@ def test_a_band_after_a_click_that_opened_no_area_with_safe_cells_left_is_a_loss
     assert judge.looks.names()[exploded] == EXPLODED  # the look of the cell clicked, learnt
     judge.looks.ends.clear()
     judge.mines = int((before == 0).sum()) - 1  # as many hidden cells left as mines: it may be the win
+    assert judge.drawn_across([(5, 7)], before, after, guess=True) == "lost"  # but for the 1s of column 4
+    judge.looks.ends.clear()
+    judge.looks.possible[2] = frozenset({1, 2, 3})  # were they unnamed (1, or 2 and 3 as a win leaves), nothing would tell
     assert judge.drawn_across([(5, 7)], before, after, guess=True) == "won"
     judge.looks.ends[exploded] = EXPLODED  # once learnt, the exploded mine says lost there too
     assert judge.drawn_across([(5, 7)], before, after, guess=True) == "lost"
@@ -928,15 +932,45 @@ def test_a_last_guess_counted_won_is_retold_once_its_look_is_named() -> None:
     looks = Looks(hidden={covered: COVERED, flag: FLAG}, possible={0: frozenset({0}), 2: frozenset({2})})
     judge = Judge(looks, 2, io.StringIO(), lambda: Path("unused"))
     assert judge.outcome([(2, 0)], before, after, guess=True) == "won"
-    assert judge.unsure == unseen
-    unsure = {0: unseen, 3: 13}  # games 1 and 4 (by index), their looks
-    assert judge.told(unsure) == [] and unsure == {0: unseen, 3: 13}  # neither named yet
+    assert judge.unsure is not None and judge.unsure.look == unseen
+    unsure = {0: judge.unsure, 3: Unsure((2, 0), 13, before, None)}  # games 1 and 4 (by index)
+    assert judge.told(unsure) == [] and sorted(unsure) == [0, 3]  # neither look named yet
     looks.ends[unseen] = EXPLODED
     looks.possible[13] = frozenset({1})
     assert judge.told(unsure) == [0] and unsure == {}  # game 1 lost; game 4 won as counted
     judge.new_game()
     assert judge.outcome([(2, 0)], before, after, guess=False) == "won" and judge.unsure is None  # no guess: sure
 
+
+
+def test_a_last_guess_counted_won_is_retold_lost_once_a_number_beside_it_says_it_was_a_mine() -> None:
+    """kmines, learning (CI and two runs of six here, 2026-11-29): a last 50/50 lost, every other
+    mine flagged, the cell guessed showing the exploded mine, never seen. The number below it, in a
+    look not named yet, was a 3 or a 4; as many cells hidden as mines: counted won, and as the
+    exploded mine was never seen again, won to the end, though its number was named a 4 a game
+    later, where a win leaves a 3. Now the game is told lost once that number is named, or at once
+    where it is named already."""
+    import io
+
+    from bot.learning.naming import Looks
+
+    covered, flag, unseen, two_or_three = 10, 11, 12, 13  # numbers: look v is v; 0, 1 and 2 named, and 14 a 0 too
+    # (a value of two looks, as kmines' 0 showed: the rule that a look never named is no number named already is off)
+    before = np.array([[0, 1, covered, 1], [1, 2, covered, 2], [1, flag, two_or_three, flag]])
+    after = before.copy()
+    after[1, 2] = unseen  # the guess at (1,2): the mine hit (its 3 below says), or a 3 first seen
+    for named_already in (False, True):
+        three = frozenset({3} if named_already else {2, 3})  # (2,2): 2 were (1,2) safe, 3 were it a mine
+        looks = Looks(hidden={covered: COVERED, flag: FLAG}, possible={**{v: frozenset({v}) for v in (0, 1, 2)}, 14: frozenset({0}), two_or_three: three})
+        judge = Judge(looks, 3, io.StringIO(), lambda: Path("unused"))
+        if named_already:
+            assert judge.outcome([(1, 2)], before, after, guess=True) == "lost" and looks.ends[unseen] == EXPLODED
+            continue
+        assert judge.outcome([(1, 2)], before, after, guess=True) == "won" and judge.unsure is not None
+        unsure = {0: judge.unsure}
+        assert judge.told(unsure) == [] and list(unsure) == [0]  # nothing tells yet
+        looks.possible[two_or_three] = frozenset({3})  # named in a later game
+        assert judge.told(unsure) == [0] and unsure == {}
 
 def _opened_left_half(cols: int) -> tuple[Judge, np.ndarray]:
     """A judge of a 10-mine game whose looks are covered 0, "0" 1 and "1" 2, and a board of 6 rows

@@ -9,12 +9,14 @@ clicked cell shows the exploded mine, the other hidden cells that changed show m
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 import cv2
 import numpy as np
 
+from bot.board import neighbour_sum
 from bot.errors import InconsistentBoard, ScreenError
 from bot.learning.naming import Looks, Naming, name_looks
 from bot.vocabulary import EXPLODED, FLAG, MINE, NUMBERS, Cell, State
@@ -26,6 +28,19 @@ UNNAMED = 99  # the value of a look not named yet (none of the cell codes)
 # every other mine is flagged or next to it; sgt-mines shows none): the cell, its look, what was
 # known of the looks before, and the looks of the other cells that changed.
 Suspect = tuple[Cell, int, dict[int, frozenset[int]], set[int]]
+
+
+@dataclass(frozen=True, eq=False)
+class Unsure:
+    """A game counted won on a last guess whose cell showed a look never named: a number first seen,
+    or the mine hit of a last 50/50 lost, every other mine flagged (minegauler, kmines). Were it won,
+    the cells hidden before the guess but the one guessed are the mines (``mines``; None where they
+    are not as many as the mines), and each revealed cell of ``before`` shows how many are round it."""
+
+    cell: Cell
+    look: int  # the look the guessed cell showed
+    before: np.ndarray  # the looks before the guess
+    mines: np.ndarray | None
 
 
 def apart(clicked: list[Cell], changed: np.ndarray) -> np.ndarray:
@@ -77,8 +92,7 @@ class Judge:
         # the clicks last judged, the reading before them (with the flags placed since), whether a guess was among them
         self.last: tuple[list[Cell], np.ndarray, bool] | None = None
         self.named: tuple[np.ndarray, Naming] | None = None  # the last reading found whole, and its naming
-        # the look a last guess showed, never named, where the game was counted won (see told)
-        self.unsure: int | None = None
+        self.unsure: Unsure | None = None  # the game counted won on a guess whose look is not named yet (see told)
 
     def answered(self) -> None:
         """The game answered a click: it was not over after the suspect guess."""
@@ -140,8 +154,7 @@ class Judge:
                 return "lost"
             for k in np.unique(after[elsewhere]):  # the game flagged the mines itself
                 self.looks.hidden.setdefault(int(k), FLAG)
-            self._unsure(clicked, after, guess)
-            return "won"
+            return self._unsure(clicked, before, after, guess, hidden)
         shows_mine = any(known.get(int(after[c])) in (EXPLODED, MINE) for c in clicked)
         if not guess and elsewhere.any() and not shows_mine:
             raise ScreenError(
@@ -306,33 +319,59 @@ class Judge:
         if shown.any():
             return self._over("lost", f"{int(shown.sum())} cells hidden before show looks never named apart from the clicks, "
                               f"at {_first_cells(shown)}")
-        if len(clicked) == 1:
-            mines_if_won = hidden_before.copy()  # were the game won, every cell hidden before but the one clicked
-            mines_if_won[clicked[0]] = False
-            if self._not_its_number(clicked[0], after, mines_if_won):  # (kmines' first game at intermediate, 2026-11-28)
-                self.learn_end(clicked[0], after, np.zeros_like(hidden_before))
-                return self._over("lost", f"the cell clicked, {clicked[0]}, shows a look never named where it would show "
-                                  "a number named already")
-        self._unsure(clicked, after, guess)
-        return self._over("won", "no mine shows round it")
+        mines_if_won = hidden_before.copy()  # were the game won, every cell hidden before but those clicked
+        for cell in clicked:
+            mines_if_won[cell] = False
+        if len(clicked) == 1 and self._not_its_number(clicked[0], after, mines_if_won):  # (kmines, intermediate)
+            self.learn_end(clicked[0], after, np.zeros_like(hidden_before))
+            return self._over("lost", f"the cell clicked, {clicked[0]}, shows a look never named where it would show "
+                              "a number named already")
+        state = self._unsure(clicked, before, after, guess, mines_if_won)
+        return self._over(state, "no mine shows round it" if state == "won" else
+                          f"were the guess at {clicked[0]} safe, the numbers round it would not be those shown")
 
-    def _unsure(self, clicked: list[Cell], after: np.ndarray, guess: bool) -> None:
-        """A last guess counted won whose cell shows a look never named: a number first seen, or the
-        exploded mine of a last 50/50 lost (minegauler, its first game at intermediate: every other
-        mine flagged, the number the cell would show never seen). Kept, to be told once named."""
+    def _unsure(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool, mines: np.ndarray) -> State:
+        """Won, after clicks that left as many cells hidden as there are mines were they safe
+        (``mines``); but a last guess whose cell shows a look never named is kept unsure (see Unsure)
+        to be told once the looks say more, and lost at once where the looks named already say the
+        cells round it show other numbers than a win would leave (the cell is then the mine hit)."""
         if guess and len(clicked) == 1 and int(after[clicked[0]]) not in self.looks.names():
-            self.unsure = int(after[clicked[0]])
+            self.unsure = Unsure(clicked[0], int(after[clicked[0]]), before, mines if int(mines.sum()) == self.mines else None)
+            if self.settled(self.unsure) == "lost":
+                self.unsure = None
+                self.learn_end(clicked[0], after, np.zeros_like(mines))
+                return "lost"
+        return "won"
 
-    def told(self, unsure: dict[int, int]) -> list[int]:
-        """Of games counted won whose last guess showed a look never named (``unsure``: that look by
-        game), those whose look is named now are taken out of ``unsure``; returned, the games lost
-        among them (the look is the exploded mine or a mine); the rest are won as counted."""
-        names = self.looks.names()
-        known = [game for game, look in unsure.items() if look in names]
-        lost = [game for game in known if names[unsure[game]] in (EXPLODED, MINE)]
-        for game in known:
-            del unsure[game]
-        return lost
+    def settled(self, unsure: Unsure) -> State | None:
+        """How an unsure game ended, as the looks named now tell: lost where the guessed cell's look
+        is a mine, or where a win's mines would leave a number round it other than its look may show
+        (kmines: a 50/50 lost beside a 4 whose look was named a game later, where a win leaves a 3);
+        won where the look is the number a win leaves there; None while nothing tells."""
+        code = self.looks.names().get(unsure.look)
+        if code in (EXPLODED, MINE):
+            return "lost"
+        if unsure.mines is None:
+            return None if code is None else "won"
+        counts = neighbour_sum(unsure.mines)
+        if code is not None:
+            return "won" if code == counts[unsure.cell] else "lost"
+        revealed = ~np.isin(unsure.before, list(self.looks.hidden))
+        revealed[unsure.cell] = False
+        for look in np.unique(unsure.before[revealed]):
+            shows = self.looks.possible.get(int(look), NUMBERS)
+            if not np.isin(counts[revealed & (unsure.before == look)], list(shows)).all():
+                return "lost"
+        return None
+
+    def told(self, unsure: dict[int, Unsure]) -> list[int]:
+        """Of games counted won on a guess whose look was not named (``unsure``, by game), those the
+        looks named since settle (see settled) are taken out of ``unsure``; returned, those lost."""
+        ends = {game: self.settled(u) for game, u in unsure.items()}
+        for game, end in ends.items():
+            if end is not None:
+                del unsure[game]
+        return [game for game, end in ends.items() if end == "lost"]
 
     def _over(self, state: State, why: str) -> State:
         """``state``, said with ``why`` on the judge's output."""
