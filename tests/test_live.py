@@ -697,3 +697,32 @@ def test_a_reading_after_clicks_waits_for_the_clicked_cells_and_a_still_one_for_
     table.reveal_many([number])
     assert table.board()[number] == board[number] and table.board()[other] == COVERED and not table.still
     assert table.board(still=True)[other] == board[other] and table.still
+
+
+@pytest.mark.parametrize("face", [True, False])
+def test_a_game_that_shows_no_face_is_read_without_looking_for_one(face: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The face is looked for at a live table's first reading; a game that shows none of its pack's
+    (a web page in a shipped look: 40-70 ms a reading at Expert at 1.5x) is read from then on without
+    the search, and one that shows it at every reading where the cells leave the state open."""
+    import bot.live.table
+    import bot.vision.reading
+
+    image = load_image(FIXTURE)
+    pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
+    geometry = read(image, [pack], mines=55).geometry
+    if not face:
+        x, y, w, _ = geometry.region()
+        image = image.copy()
+        image[: int(y), int(x) : int(x + w)] = 128  # the band above the board, face and counters, gone
+    searches, search = [], bot.vision.reading.find_face
+
+    def find_face(*args: object) -> object:
+        searches.append(args)
+        return search(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bot.live.table, "find_face", find_face)
+    monkeypatch.setattr(bot.vision.reading, "find_face", find_face)
+    table = _table(image, pack, geometry)
+    for _ in range(3):
+        table.refresh()
+    assert len(searches) == (1 + 4 if face else 1)

@@ -25,7 +25,7 @@ from bot.userdata import save_screen
 from bot.vision import Geometry, Reading, read
 from bot.vision.locate import locate
 from bot.vision.pack import SkinPack, pack_named
-from bot.vision.reading import BAND_PITCHES, face_centre
+from bot.vision.reading import BAND_PITCHES, face_centre, find_face
 from bot.vision.tiles import classifier_for, read_cells
 from bot.vocabulary import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, Cell, State
 
@@ -99,6 +99,7 @@ class LiveTable:
         self._covered_at_end = False  # the game drew its end over the board (a dialog): see reveal_many
         self.proven = False  # the pack has read a cell other than a covered one here (see commands.play)
         self.still = False  # the last reading waited for the board to stay still (see _read_once)
+        self.faced: bool | None = None  # whether the game shows a face of the pack (looked for at the first reading)
         self.guard = ClickGuard(screen, self.region, self.local)
         self.refresh()
 
@@ -116,7 +117,9 @@ class LiveTable:
                                              done=(lambda image: self.guard.shown(image, must)) if early else None)
         try:
             with self.spent.on("read"):
-                reading = read(self.image, [self.pack], geometry=self.local, mines=self.mines)
+                if self.faced is None:  # once: a game that shows no face of the pack is read without one
+                    self.faced = find_face(self.image, self.local, self.pack) is not None
+                reading = read(self.image, [self.pack], geometry=self.local, mines=self.mines, face=self.faced)
         except ImpossibleReading:
             raise
         except VisionError as exc:

@@ -196,8 +196,11 @@ def read(
     geometry: Geometry | None = None,
     mines: int | None = None,
     save_unreadable: str | None = None,
+    face: bool = True,
 ) -> Reading:
-    """Read a screenshot: locate the board (unless ``geometry`` is given), every cell, the state."""
+    """Read a screenshot: locate the board (unless ``geometry`` is given), every cell, the state
+    (from the face above the board where the cells leave it open, unless not ``face``: a live
+    table whose game shows no face of its pack spares the search, 40-70 ms at Expert at 1.5x)."""
     if geometry is None:
         geometry, codes, scores = locate_cells(image, packs)
         pack = pack_named(packs, geometry.skin)
@@ -219,9 +222,9 @@ def read(
     board = Board(codes, mines)
     # what the cells show settles it; otherwise the face tells (a win with mines left covered)
     state = board_state(board, pack.flags_to_win)
-    if state == "playing":
-        face = find_face(image, geometry, pack)
-        state = face[0] if face else state
+    if state == "playing" and face:
+        shown = find_face(image, geometry, pack)
+        state = shown[0] if shown else state
     return Reading(geometry, board, state, counter)
 
 
