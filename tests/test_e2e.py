@@ -196,6 +196,12 @@ COUNTER_GONE_AT_END = {"sgt-mines"}  # writes "COMPLETED!" or "DEAD!" where its 
 # judged by what the game shows at its end (tests/judges.py); minegauler by its records; not xbomb, gnome-mines
 # (their ends show no sign of their own on the last screen), nor pygame-minesweeper (its face lags a click)
 FACE_JUDGED = {"winemine", "xdemineur", "sgt-mines", "ace-minesweeper", "kmines", "nicegui-minesweeper"}
+# won games of a run whose last screen may show no end: kmines' banner and nicegui's toast can come
+# more than the learner's 100 ms of stillness after the last cell is drawn (kmines: 1 game in 120
+# here, 2026-11-28, every cell open and every mine flagged); a lost end's sign (the mine hit, or
+# the words sgt-mines keeps) is on every last screen, so such a game is taken for won only
+UNSHOWN_WINS = 2
+LATE_ENDS = {"kmines", "nicegui-minesweeper"}  # (a face, or sgt-mines' status line, is drawn with the last cell)
 OPENING_GAMES = {"gnome-mines", "minegauler", "xbomb", "kmines", "sgt-mines", "pygame-minesweeper"}
 
 
@@ -224,13 +230,16 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
         judge = FaceJudge(game)
         faces = [judge.face(cv2.imread(str(tmp_path / f"final-{r['game']}.png"))) for r in results]
     record(f"{game} learnt from nothing: {won} of {LEARN_GAMES} beginner games won"
-           + (f"; the game's own end agrees on {sum(a == b for a, b in zip(told, faces, strict=True))} of them" if faces else ""))
+           + (f"; the game's own end agrees on {sum(a == b for a, b in zip(told, faces, strict=True))} of them"
+              f" ({faces.count(None)} showed none)" if faces else ""))
     assert won >= LEARN_WINS.get(game, LEARN_GAMES // 2)
     if GAMES[game].pack:
         assert _ends_not_as_shown(game, results, tmp_path) == []
     if wins_before is not None:  # minegauler's own record of the games won
         assert minegauler_wins() - wins_before == won
-    assert faces is None or told == faces, faces
+    if faces is not None:  # a won end may show nothing yet (see UNSHOWN_WINS); a lost one always shows its sign
+        assert all(face == end or (face is None and end == "won") for end, face in zip(told, faces, strict=True)), faces
+        assert faces.count(None) <= (UNSHOWN_WINS if game in LATE_ENDS else 0), faces
     assert set("#0123" + "F" * GAMES[game].flags) <= set(str(results[-1]["looks_named"]))
     _demo(game, AGAIN_GAMES, tmp_path, again=True)
 
