@@ -29,7 +29,7 @@ from bot.errors import (
 )
 from bot.games import GAMES, start_game, virtual_display
 from bot.learning.learn import Learner
-from bot.learning.outcome import Unsure
+from bot.learning.unsure import Unsure
 from bot.live.levels import switch_level
 from bot.live.table import LiveTable, find_game, mouse_ratio, park_point
 from bot.play import GameProgress, GameResult, Spent, play_game, wilson

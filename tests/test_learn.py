@@ -4,6 +4,7 @@ a pack saved in the user's folder. That it learns real games is the end-to-end t
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -19,8 +20,9 @@ from bot.devices.capture import Region
 from bot.errors import ScreenError
 from bot.learning.learn import Learner
 from bot.learning.naming import Naming
-from bot.learning.outcome import Judge, Unsure, changed_apart
+from bot.learning.outcome import Judge, changed_apart
 from bot.learning.settling import QUICK, QUICK_TRIED, SETTLE
+from bot.learning.unsure import Unsure
 from bot.play import GameResult
 from bot.sim.game import Game
 from bot.userdata import learnt_skins
@@ -236,6 +238,30 @@ def test_learnt_pack_is_saved_merged_and_reads_the_board() -> None:
     pack = load_pack("drawn")
     assert {TILE_NAMES["#"]} <= {t.file.removesuffix(".png") for t in pack.tiles}
 
+
+
+def test_a_learnt_pack_whose_numbers_were_named_wrongly_is_put_right_by_the_next_run() -> None:
+    """A pack learnt with two numbers' names swapped (as a misjudged end could name them): the next
+    run, seeded with it, meets a board no naming fits with those names; it forgets them, says so,
+    learns them again from the boards (never losing on a cell called safe), and the pack it saves
+    holds every picture under its true name. (Before, the run stopped: "no mine layout fits".)"""
+    drawn = DrawnGame("winemine", "beginner", seed=3)
+    _play(_learner(drawn), 3)
+    folder = learnt_skins() / "drawn"
+    one, two = folder / f"{TILE_NAMES['1']}.png", folder / f"{TILE_NAMES['2']}.png"
+    swap = folder / "swap.tmp"
+    one.rename(swap), two.rename(one), swap.rename(two)  # the 1's picture named 2, the 2's named 1
+    drawn._new_game()
+    out = io.StringIO()
+    again = Learner(drawn, drawn, find_grid(drawn.grab()), drawn.level.mines, name="drawn", out=out)  # type: ignore[arg-type]
+    again.seed(load_pack("drawn"))
+    results = _play(again, 4)
+    assert not any(r.lost_on_certain for r in results)
+    assert "forgotten, to be learnt again" in out.getvalue(), out.getvalue()
+    pack = load_pack("drawn")
+    assert {t.code for t in pack.tiles} >= {1, 2}
+    assert all(_drawn_as(t.image, drawn.tiles) == t.code for t in pack.tiles), [
+        (t.file, _drawn_as(t.image, drawn.tiles)) for t in pack.tiles]
 
 def test_pictures_of_another_size_go_to_a_pack_of_their_own() -> None:
     """A game whose cells follow its window, learnt at two sizes: the second size's pictures never

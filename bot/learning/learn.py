@@ -29,6 +29,7 @@ from bot.board import Board
 from bot.devices.actuator import Mouse
 from bot.devices.capture import Screen
 from bot.errors import ClicksIgnored, CoverUndecided, InconsistentBoard, ScreenError
+from bot.learning.first_clicks import first_click_rule
 from bot.learning.naming import Looks, Naming, covered_looks, name_looks, probe_cells
 from bot.learning.outcome import Judge
 from bot.learning.restart import Restarter
@@ -41,26 +42,8 @@ from bot.solver.guess import TOLERANCE, first_click
 from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT
 from bot.vision.pack import SkinPack
-from bot.vision.writing import add_board, add_counter, add_counts, add_tiles, learnt_pack_folder, start_learnt_pack
-from bot.vocabulary import CHAR_OF, COVERED, FLAG, NUMBERS, TILE_NAMES, Cell, FirstClickRule, State, check_rule
-
-# the chance, were only the cell clicked kept clear, that every first click opened an area, under
-# which a game is taken to open one at every first click (its rule "opening": the first click is
-# then made where that opens most, bot/solver/guess.first_click)
-OPENING_EVIDENCE = math.log(0.01)
-
-
-def first_click_rule(counts: list[float]) -> dict[str, object]:
-    """A learnt pack's rule from its first clicks on new boards, summed over runs (clicks, areas
-    opened, the log of the chance that each of those areas opened were only the cell clicked kept
-    clear): "opening" where every one opened an area and that chance is under 1%, else "safe".
-    One first click that shows a number (or a mine) settles it: "safe" from then on.
-
-    >>> first_click_rule([7, 7, -4.9]), first_click_rule([3, 3, -2.0]), first_click_rule([9, 8, -9.0])
-    ({'rule': 'opening'}, {'rule': 'safe'}, {'rule': 'safe'})
-    """
-    clicks, areas, log_chance = counts
-    return {"rule": "opening" if clicks == areas and log_chance < OPENING_EVIDENCE else "safe"}
+from bot.vision.writing import PackFiles, add_board, add_counter, add_counts, learnt_pack_folder, start_learnt_pack
+from bot.vocabulary import CHAR_OF, COVERED, FLAG, NUMBERS, Cell, FirstClickRule, State, check_rule
 
 
 class Learner:
@@ -72,19 +55,17 @@ class Learner:
         name: str | None = None, out: TextIO | None = None, flags: bool = True,
     ) -> None:
         self.screen, self.mouse, self.mines, self.rule = screen, mouse, mines, rule
-        self.flags = flags  # flag certain mines (a right click); else leave them covered
-        self.geometry = geometry
+        self.flags, self.geometry = flags, geometry  # flags: flag certain mines (a right click); else leave them covered
         self.out = out if out is not None else sys.stderr
         self.looks = Looks()
         self.sight = Sight(screen, mouse, geometry, self.looks, mines, self.out)
         self.book = self.sight.book
-        self.strategy = get_strategy("best")
-        self.rng = np.random.default_rng()
-        self.name = name
+        self.strategy, self.rng, self.name = get_strategy("best"), np.random.default_rng(), name
         self.new_board: list[np.ndarray] | None = None  # the cells of the last new board read, as cut
         self._first_click_second: int | None = None
         self.restarter = Restarter(mouse, self.sight.region, self.sight.local)
-        self.judge = Judge(self.looks, mines, self.out, self.save_screen)
+        self.files = PackFiles()  # each look's pictures in the learnt pack, and the looks named wrongly (Judge.unlearn)
+        self.judge = Judge(self.looks, mines, self.out, self.save_screen, self.files.wrong)
         self.first_clicks = (0, 0, 0.0)  # since the last save, as first_click_rule counts them
 
     @property
@@ -98,7 +79,8 @@ class Learner:
         self.rule = pack.rule  # "opening" where its first clicks showed it (first_click_rule)
         self.sight.settler.quiet = min(pack.settle, SETTLE)  # QUICK where the game showed it draws a click within QUICK
         for tile in pack.tiles:
-            self.looks.name(self.book.add(tile.image), int(tile.code))
+            self.looks.name(look := self.book.add(tile.image), int(tile.code))
+            self.files.seeded(look, pack.path / tile.file if pack.path else None)
         board = pack.new_board(self.geometry.rows, self.geometry.cols)
         if board is not None:  # each cell as it showed covered there (cells over a background picture)
             self.sight.covered_pictures[:] = self.book.compared(board)
@@ -212,7 +194,8 @@ class Learner:
                 cells, before, guessed = self.judge.last or ([], entry, True)  # the clicks last judged
                 across = self.judge.drawn_across(cells, before, looks, guessed)  # drawn after the reading that ended the game
                 if across is None:
-                    raise
+                    looks = self._unlearn()
+                    continue
                 state, on_safe = across, across == "lost" and not guessed
                 break
             board = self.looks.board(looks, self.mines)
@@ -286,6 +269,18 @@ class Learner:
                 print(f"minebot: learnt a look: {CHAR_OF[next(iter(values))]}", file=self.out)
         self.looks.possible.update(naming.possible)
         return naming
+
+    def _unlearn(self) -> np.ndarray:
+        """After a board no naming fits with what was learnt of its looks: a board read once still.
+        Where that one fits, the other was caught mid-draw; else what was learnt wrongly is forgotten
+        (Judge.unlearn). InconsistentBoard where no naming fits it even so."""
+        looks = self.read(SETTLE)
+        try:
+            name_looks(looks, self.looks.hidden, self.looks.possible, self.mines)
+        except InconsistentBoard as exc:
+            if not self.judge.unlearn(looks):
+                raise InconsistentBoard(str(exc), exc.cells, detail=f"the screen is saved in {self.save_screen()}") from exc
+        return looks
 
     def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool) -> tuple[State, np.ndarray, bool]:
         """Click cells, read what the game drew, and tell how the game stands: the state, the looks
@@ -374,9 +369,7 @@ class Learner:
             print(f"minebot: this game's first clicks say its rule is {rule!r}: the next first click is at "
                   f"{first_click(Board.covered(self.geometry.rows, self.geometry.cols), rule)}", file=self.out)
         self.rule, self.first_clicks = rule, (0, 0, 0.0)
-        tiles: dict[str, list[np.ndarray]] = {}
-        for look, code in self.looks.names().items():
-            tiles.setdefault(TILE_NAMES[CHAR_OF[code]], []).append(self.book.typical(look))
+        written = self.files.save(folder, self.looks.names(), self.book.typical)
         board = add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols) if self.new_board else None
         watch = self.sight.counter
         tried = watch.over_budget
@@ -386,7 +379,7 @@ class Learner:
         elif watch.over_budget and not tried:
             print(f"minebot: stopped trying to learn the mines counter ({watch.spent:.1f} s of tries); "
                   "going on without it", file=self.out)
-        return (add_tiles(folder, tiles) + ([board] if board else [])
+        return (written + ([board] if board else [])
                 + (add_counter(folder, counter.digits, counter.settings()) if counter else []))
 
 

@@ -135,6 +135,25 @@ def name_looks(
                   likely[int(np.argmax(logs))][3])
 
 
+
+def renamed(looks: np.ndarray, known: Looks, mines: int | None) -> dict[int, int]:
+    """A board no naming fits with what ``known`` says its looks may show, that one fits with some
+    of them named afresh: what was known of those is wrong (learnt from a misjudged end, or a pack
+    learnt so) and is dropped from ``known``: first only what this board rules out look by look,
+    else all it knew of the looks on the board. The looks dropped that were named, and their old
+    names. Raises InconsistentBoard where no naming fits even so (the board is wrong: a reading
+    caught mid-draw, a hidden look misjudged)."""
+    on_board = {int(k) for k in np.unique(looks)}
+    fresh = name_looks(looks, known.hidden, {k: v for k, v in known.possible.items() if k not in on_board}, mines)
+    drop = {k for k, v in known.possible.items() if k in on_board and not v & fresh.possible.get(k, NUMBERS)}
+    try:
+        name_looks(looks, known.hidden, {k: v for k, v in known.possible.items() if k not in drop}, mines)
+    except InconsistentBoard:  # no one look is ruled out alone (or not those alone): all of them
+        drop = on_board & set(known.possible)
+    named = {k: next(iter(known.possible[k])) for k in sorted(drop) if len(known.possible[k]) == 1}
+    known.possible = {k: v for k, v in known.possible.items() if k not in drop}
+    return named
+
 def _numbers_named(possible: dict[int, frozenset[int]]) -> list[int]:
     """The number of each look with one number left."""
     return [next(iter(v)) for v in possible.values() if len(v) == 1 and v <= NUMBERS]

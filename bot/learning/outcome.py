@@ -9,17 +9,16 @@ clicked cell shows the exploded mine, the other hidden cells that changed show m
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 import cv2
 import numpy as np
 
-from bot.board import neighbour_sum
 from bot.errors import InconsistentBoard, ScreenError
-from bot.learning.naming import Looks, Naming, name_looks
-from bot.vocabulary import EXPLODED, FLAG, MINE, NUMBERS, Cell, State
+from bot.learning.naming import Looks, Naming, name_looks, renamed
+from bot.learning.unsure import Unsure
+from bot.vocabulary import CHAR_OF, EXPLODED, FLAG, MINE, NUMBERS, Cell, State
 
 OVERLAY_CELLS = 3  # revealed cells showing other looks that say something is drawn across the board
 UNNAMED = 99  # the value of a look not named yet (none of the cell codes)
@@ -28,19 +27,6 @@ UNNAMED = 99  # the value of a look not named yet (none of the cell codes)
 # every other mine is flagged or next to it; sgt-mines shows none): the cell, its look, what was
 # known of the looks before, and the looks of the other cells that changed.
 Suspect = tuple[Cell, int, dict[int, frozenset[int]], set[int]]
-
-
-@dataclass(frozen=True, eq=False)
-class Unsure:
-    """A game counted won on a last guess whose cell showed a look never named: a number first seen,
-    or the mine hit of a last 50/50 lost, every other mine flagged (minegauler, kmines). Were it won,
-    the cells hidden before the guess but the one guessed are the mines (``mines``; None where they
-    are not as many as the mines), and each revealed cell of ``before`` shows how many are round it."""
-
-    cell: Cell
-    look: int  # the look the guessed cell showed
-    before: np.ndarray  # the looks before the guess
-    mines: np.ndarray | None
 
 
 def apart(clicked: list[Cell], changed: np.ndarray) -> np.ndarray:
@@ -86,8 +72,9 @@ class Judge:
     """Tells how each click went from the readings before and after it, learning into ``looks``
     what a lost game's end shows. ``save_screen`` saves the last screen for an error message."""
 
-    def __init__(self, looks: Looks, mines: int, out: TextIO, save_screen: Callable[[], Path]) -> None:
+    def __init__(self, looks: Looks, mines: int, out: TextIO, save_screen: Callable[[], Path], wrong: set[int] | None = None) -> None:
         self.looks, self.mines, self.out, self.save_screen = looks, mines, out, save_screen
+        self.wrong = wrong if wrong is not None else set()  # the looks found named wrongly (see unlearn)
         self.suspect: Suspect | None = None  # the last guess, while it may have lost the game (see Suspect)
         # the clicks last judged, the reading before them (with the flags placed since), whether a guess was among them
         self.last: tuple[list[Cell], np.ndarray, bool] | None = None
@@ -187,6 +174,8 @@ class Judge:
                 across = self.drawn_across(clicked, before, after, guess)
                 if across is not None:
                     return across
+                if self.unlearn(after):  # a naming learnt wrongly (a pack learnt so): forgotten
+                    return "playing"
                 # a mine opens no area: the looks are wrong (two values taken for one)
                 raise ScreenError(
                     "minebot cannot tell some of this board's looks apart; give it a skin pack for this game "
@@ -211,6 +200,19 @@ class Judge:
         r, c = cell
         around = int(hidden[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2].sum())
         return around in values
+
+    def unlearn(self, after: np.ndarray) -> bool:
+        """Whether a board no naming fits with what was learnt fits one with some of it forgotten
+        (naming.renamed); then that is forgotten and said, and the looks named wrongly join ``wrong``
+        (their pictures leave the pack: bot/vision/writing.PackFiles)."""
+        try:
+            wrong = renamed(after, self.looks, self.mines)
+        except InconsistentBoard:
+            return False
+        print("minebot: this board fits no naming with what was learnt of its looks; forgotten, to be learnt again: "
+              f"{', '.join(CHAR_OF[code] for code in wrong.values()) or 'what was left open of them'}", file=self.out)
+        self.wrong.update(wrong)
+        return True
 
     def whole(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> bool:
         """Whether a reading shows all that the clicks drew, as far as can be told: everything that
@@ -337,37 +339,16 @@ class Judge:
         cells round it show other numbers than a win would leave (the cell is then the mine hit)."""
         if guess and len(clicked) == 1 and int(after[clicked[0]]) not in self.looks.names():
             self.unsure = Unsure(clicked[0], int(after[clicked[0]]), before, mines if int(mines.sum()) == self.mines else None)
-            if self.settled(self.unsure) == "lost":
+            if self.unsure.ended(self.looks) == "lost":
                 self.unsure = None
                 self.learn_end(clicked[0], after, np.zeros_like(mines))
                 return "lost"
         return "won"
 
-    def settled(self, unsure: Unsure) -> State | None:
-        """How an unsure game ended, as the looks named now tell: lost where the guessed cell's look
-        is a mine, or where a win's mines would leave a number round it other than its look may show
-        (kmines: a 50/50 lost beside a 4 whose look was named a game later, where a win leaves a 3);
-        won where the look is the number a win leaves there; None while nothing tells."""
-        code = self.looks.names().get(unsure.look)
-        if code in (EXPLODED, MINE):
-            return "lost"
-        if unsure.mines is None:
-            return None if code is None else "won"
-        counts = neighbour_sum(unsure.mines)
-        if code is not None:
-            return "won" if code == counts[unsure.cell] else "lost"
-        revealed = ~np.isin(unsure.before, list(self.looks.hidden))
-        revealed[unsure.cell] = False
-        for look in np.unique(unsure.before[revealed]):
-            shows = self.looks.possible.get(int(look), NUMBERS)
-            if not np.isin(counts[revealed & (unsure.before == look)], list(shows)).all():
-                return "lost"
-        return None
-
     def told(self, unsure: dict[int, Unsure]) -> list[int]:
         """Of games counted won on a guess whose look was not named (``unsure``, by game), those the
-        looks named since settle (see settled) are taken out of ``unsure``; returned, those lost."""
-        ends = {game: self.settled(u) for game, u in unsure.items()}
+        looks named since settle (Unsure.ended) are taken out of ``unsure``; returned, those lost."""
+        ends = {game: u.ended(self.looks) for game, u in unsure.items()}
         for game, end in ends.items():
             if end is not None:
                 del unsure[game]

@@ -165,3 +165,29 @@ def add_board(folder: Path, cells: list[np.ndarray], rows: int, cols: int) -> st
     write_png(path, np.stack(cells).reshape(rows, cols, n, n, 3).swapaxes(1, 2).reshape(rows * n, cols * n, 3))
     _load_pack.cache_clear()
     return path.relative_to(folder).as_posix()  # as pack.json keeps it, on Windows too
+
+
+class PackFiles:
+    """Which files of a learnt pack hold each look's picture (the pack a learner was seeded from, or
+    what it saved), and the looks found named wrongly (``wrong``), whose files leave the pack."""
+
+    def __init__(self) -> None:
+        self.of: dict[int, list[Path]] = {}
+        self.wrong: set[int] = set()
+
+    def seeded(self, look: int, file: Path | None) -> None:
+        self.of.setdefault(look, []).extend([file] if file else [])
+
+    def save(self, folder: Path, names: dict[int, int], picture: Callable[[int], np.ndarray]) -> list[str]:
+        """Take the wrong looks' files out of ``folder``, then add each look named (``names``: its
+        code) as ``picture`` shows it (add_tiles); the files written."""
+        for look in self.wrong:
+            for file in self.of.pop(look, []):
+                file.unlink(missing_ok=True)
+        self.wrong.clear()
+        written: list[str] = []
+        for look, code in names.items():
+            files = add_tiles(folder, {TILE_NAMES[CHAR_OF[code]]: [picture(look)]})
+            self.of.setdefault(look, []).extend(folder / f for f in files)
+            written += files
+        return written
