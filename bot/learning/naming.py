@@ -135,7 +135,6 @@ def name_looks(
                   likely[int(np.argmax(logs))][3])
 
 
-
 def renamed(looks: np.ndarray, known: Looks, mines: int | None) -> dict[int, int]:
     """A board no naming fits with what ``known`` says its looks may show, that one fits with some
     of them named afresh: what was known of those is wrong (learnt from a misjudged end, or a pack
@@ -153,6 +152,7 @@ def renamed(looks: np.ndarray, known: Looks, mines: int | None) -> dict[int, int
     named = {k: next(iter(known.possible[k])) for k in sorted(drop) if len(known.possible[k]) == 1}
     known.possible = {k: v for k, v in known.possible.items() if k not in drop}
     return named
+
 
 def _numbers_named(possible: dict[int, frozenset[int]]) -> list[int]:
     """The number of each look with one number left."""

@@ -139,9 +139,10 @@ class Judge:
             if guess and len(clicked) == 1 and self._not_its_number(clicked[0], after, hidden):
                 self.learn_end(clicked[0], after, changed)  # a last 50/50 lost, the other mines all flagged
                 return "lost"
-            for k in np.unique(after[elsewhere]):  # the game flagged the mines itself
+            state = self._unsure(clicked, before, after, guess, hidden)
+            for k in np.unique(after[elsewhere]) if state == "won" else ():  # the game flagged the mines itself
                 self.looks.hidden.setdefault(int(k), FLAG)
-            return self._unsure(clicked, before, after, guess, hidden)
+            return state
         shows_mine = any(known.get(int(after[c])) in (EXPLODED, MINE) for c in clicked)
         if not guess and elsewhere.any() and not shows_mine:
             raise ScreenError(

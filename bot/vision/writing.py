@@ -176,7 +176,8 @@ class PackFiles:
         self.wrong: set[int] = set()
 
     def seeded(self, look: int, file: Path | None) -> None:
-        self.of.setdefault(look, []).extend([file] if file else [])
+        if file is not None:
+            self.of.setdefault(look, []).append(file)
 
     def save(self, folder: Path, names: dict[int, int], picture: Callable[[int], np.ndarray]) -> list[str]:
         """Take the wrong looks' files out of ``folder``, then add each look named (``names``: its
