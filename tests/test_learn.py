@@ -239,7 +239,6 @@ def test_learnt_pack_is_saved_merged_and_reads_the_board() -> None:
     assert {TILE_NAMES["#"]} <= {t.file.removesuffix(".png") for t in pack.tiles}
 
 
-
 def test_a_learnt_pack_whose_numbers_were_named_wrongly_is_put_right_by_the_next_run() -> None:
     """A pack learnt with two numbers' names swapped (as a misjudged end could name them): the next
     run, seeded with it, meets a board no naming fits with those names; it forgets them, says so,
@@ -262,6 +261,7 @@ def test_a_learnt_pack_whose_numbers_were_named_wrongly_is_put_right_by_the_next
     assert {t.code for t in pack.tiles} >= {1, 2}
     assert all(_drawn_as(t.image, drawn.tiles) == t.code for t in pack.tiles), [
         (t.file, _drawn_as(t.image, drawn.tiles)) for t in pack.tiles]
+
 
 def test_pictures_of_another_size_go_to_a_pack_of_their_own() -> None:
     """A game whose cells follow its window, learnt at two sizes: the second size's pictures never
@@ -968,9 +968,8 @@ def test_a_last_guess_counted_won_is_retold_once_its_look_is_named() -> None:
     assert judge.outcome([(2, 0)], before, after, guess=False) == "won" and judge.unsure is None  # no guess: sure
 
 
-
 def test_a_last_guess_counted_won_is_retold_lost_once_a_number_beside_it_says_it_was_a_mine() -> None:
-    """kmines, learning (CI and two runs of six here, 2026-11-29): a last 50/50 lost, every other
+    """kmines, learning (CI and two runs of six here, 2026-11-28): a last 50/50 lost, every other
     mine flagged, the cell guessed showing the exploded mine, never seen. The number below it, in a
     look not named yet, was a 3 or a 4; as many cells hidden as mines: counted won, and as the
     exploded mine was never seen again, won to the end, though its number was named a 4 a game
@@ -997,6 +996,7 @@ def test_a_last_guess_counted_won_is_retold_lost_once_a_number_beside_it_says_it
         assert judge.told(unsure) == [] and list(unsure) == [0]  # nothing tells yet
         looks.possible[two_or_three] = frozenset({3})  # named in a later game
         assert judge.told(unsure) == [0] and unsure == {}
+
 
 def _opened_left_half(cols: int) -> tuple[Judge, np.ndarray]:
     """A judge of a 10-mine game whose looks are covered 0, "0" 1 and "1" 2, and a board of 6 rows
