@@ -356,6 +356,10 @@ def _learn(
                   f"{line['looks_named']}", flush=True)
         if options.save_final:
             _save_final(options.save_final, learner.final_screen(), index + 1)
+    for game in sorted(unsure):  # counted won, but no look named since tells: said so, never passed off as sure
+        print(json.dumps({"game": game + 1, "state": "won", "unsure": True, "retold": True}) if options.json else
+              f"game {game + 1}/{options.games}: won or lost, not sure: its last guess showed a look no game named "
+              "since (the mine hit, or a number first seen)", flush=True)
     print(f"learnt pack {learner.pack_name()!r} saved in {learnt_skins()}", file=sys.stderr)
     if not learner.sight.counter.learnt:
         print(f"minebot: no mines counter learnt (seen: {learner.sight.counter.account()}); a board of a size minebot does "

@@ -69,9 +69,11 @@ def _demo(game: str, games: int, tmp_path: Path, *options: str, again: bool = Fa
         # the look is learnt in the game in play ("learning its look by playing on")
         assert ("playing with learnt pack" if again else "learning its look by playing") in out.stderr, out.stderr[-2000:]
     lines = [json.loads(line) for line in out.stdout.splitlines()]
-    # a game counted won whose last guess showed a look never named is retold lost once that look is named the exploded mine
-    retold = {r["game"] for r in lines if r.get("retold")}
-    results = [{**r, "state": "lost"} if r["game"] in retold else r for r in lines if not r.get("retold")]
+    # a game counted won whose last guess showed a look never named is retold lost once the looks named say so, or
+    # said unsure at the end where none does (kept won, marked unsure)
+    retold = {r["game"]: r for r in lines if r.get("retold")}
+    results = [{**r, "state": retold[r["game"]]["state"], "unsure": retold[r["game"]].get("unsure", False)}
+               if r["game"] in retold else r for r in lines if not r.get("retold")]
     assert len(results) == games
     assert all(r["state"] in ("won", "lost") and not r["lost_on_certain"] for r in results)
     return results
@@ -201,6 +203,11 @@ FACE_JUDGED = {"winemine", "xdemineur", "sgt-mines", "ace-minesweeper", "kmines"
 # here, 2026-11-28, every cell open and every mine flagged); a lost end's sign (the mine hit, or
 # the words sgt-mines keeps) is on every last screen, so such a game is taken for won only
 UNSHOWN_WINS = 2
+# games of a run minebot may end unsure of: a last 50/50 lost, every other mine flagged, the mine hit
+# in a look never named and the number a win leaves there in a look named, in a game whose values show
+# several looks (kmines: its 0 shows three, by where the cell is), where no later game names that look
+# (1 game in 160 of 8 runs, 2026-11-28)
+UNSURE_ENDS = 2
 LATE_ENDS = {"kmines", "nicegui-minesweeper"}  # (a face, or sgt-mines' status line, is drawn with the last cell)
 OPENING_GAMES = {"gnome-mines", "minegauler", "xbomb", "kmines", "sgt-mines", "pygame-minesweeper"}
 
@@ -231,15 +238,19 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
         faces = [judge.face(cv2.imread(str(tmp_path / f"final-{r['game']}.png"))) for r in results]
     record(f"{game} learnt from nothing: {won} of {LEARN_GAMES} beginner games won"
            + (f"; the game's own end agrees on {sum(a == b for a, b in zip(told, faces, strict=True))} of them"
-              f" ({faces.count(None)} showed none)" if faces else ""))
+              f" ({faces.count(None)} showed none; minebot unsure of {sum(bool(r.get('unsure')) for r in results)})"
+              if faces else ""))
     assert won >= LEARN_WINS.get(game, LEARN_GAMES // 2)
     if GAMES[game].pack:
         assert _ends_not_as_shown(game, results, tmp_path) == []
     if wins_before is not None:  # minegauler's own record of the games won
         assert minegauler_wins() - wins_before == won
     if faces is not None:  # a won end may show nothing yet (see UNSHOWN_WINS); a lost one always shows its sign
-        assert all(face == end or (face is None and end == "won") for end, face in zip(told, faces, strict=True)), faces
+        sure = [r.get("unsure") is not True for r in results]  # a game minebot says it is not sure of is not judged
+        assert all(face == end or (face is None and end == "won") or not certain
+                   for end, face, certain in zip(told, faces, sure, strict=True)), (told, faces, sure)
         assert faces.count(None) <= (UNSHOWN_WINS if game in LATE_ENDS else 0), faces
+        assert sure.count(False) <= UNSURE_ENDS, sure
     assert set("#0123" + "F" * GAMES[game].flags) <= set(str(results[-1]["looks_named"]))
     _demo(game, AGAIN_GAMES, tmp_path, again=True)
 
