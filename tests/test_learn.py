@@ -1283,3 +1283,26 @@ def test_a_won_game_with_no_flags_is_not_taken_for_a_new_one_nor_played_on() -> 
     assert again.state == "won" and len(drawn.clicks) == clicks
     drawn.press("F2")
     assert learner.fresh_within(0.3)
+
+
+def test_a_game_counted_won_that_nothing_tells_by_the_end_of_the_run_is_said_unsure(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game counted won on a guess whose look no later game names, nor the numbers round it tell
+    (kmines: a last 50/50 lost between two cells with the same numbers round them), is said unsure
+    once the run is over: a line of its own, never a sure win."""
+    from bot.commands import _learn
+
+    drawn = DrawnGame("winemine", "beginner", 3)
+    played: list[int] = []
+
+    def play_game(self: Learner) -> GameResult:
+        played.append(1)
+        self.judge.unsure = Unsure((0, 0), 99, np.zeros((9, 9), dtype=np.int64), None) if len(played) == 1 else None
+        return GameResult("won", guesses=1, decisions=1, seconds=0.1)
+
+    monkeypatch.setattr(Learner, "play_game", play_game)
+    monkeypatch.setattr(Learner, "new_game", lambda self, key=None: None)
+    _learn(PlayOptions(games=2, mines=10, json=True), drawn, drawn, find_grid(drawn.grab()), "drawn", None)  # type: ignore[arg-type]
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["game"] for line in lines] == [1, 2, 1]
+    assert lines[-1] == {"game": 1, "state": "won", "unsure": True, "retold": True}
