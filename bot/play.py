@@ -111,9 +111,10 @@ class Tally:
     guesses: int = 0
     readings: int = 0
     clicks: int = 0
+    chords: int = 0  # clicks that were chords
 
     def result(self, state: State, seconds: float, lost_on_certain: bool) -> GameResult:
-        return GameResult(state, self.guesses, self.readings, seconds, lost_on_certain, clicks=self.clicks)
+        return GameResult(state, self.guesses, self.readings, seconds, lost_on_certain, clicks=self.clicks, chords=self.chords)
 
 
 def plan_chords(board: Board, safe: Iterable[Cell]) -> tuple[list[Cell], list[Cell]]:
@@ -135,6 +136,14 @@ def plan_chords(board: Board, safe: Iterable[Cell]) -> tuple[list[Cell], list[Ce
         shown = list(around.values())
         if QUESTION not in shown and shown.count(FLAG) == number and covered <= left:
             options[cell] = covered
+    return pick_chords(options, left)
+
+
+def pick_chords(options: dict[Cell, set[Cell]], safe: Iterable[Cell]) -> tuple[list[Cell], list[Cell]]:
+    """Chords from ``options`` (each number a chord may go on: the cells it opens) to open ``safe``,
+    greedily, each where it opens at least two cells still to open: (numbers to chord on, cells
+    to click one by one)."""
+    left, options = set(safe), dict(options)
     chords: list[Cell] = []
     while options:
         best = max(sorted(options), key=lambda cell: len(options[cell] & left))

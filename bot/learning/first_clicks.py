@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import math
 
+from bot.board import Board
+from bot.vision.geometry import Geometry
+from bot.vocabulary import Cell
+
 # the chance, were only the cell clicked kept clear, that every first click opened an area, under
 # which a game is taken to open one at every first click (its rule "opening": the first click is
 # then made where that opens most, bot/solver/guess.first_click)
@@ -21,3 +25,13 @@ def first_click_rule(counts: list[float]) -> dict[str, object]:
     """
     clicks, areas, log_chance = counts
     return {"rule": "opening" if clicks == areas and log_chance < OPENING_EVIDENCE else "safe"}
+
+
+def count_first_click(counts: tuple[int, int, float], geometry: Geometry, mines: int, cell: Cell, area: bool) -> tuple[int, int, float]:
+    """``counts`` (as first_click_rule takes them) with one more first click on a new board of
+    ``geometry``'s size, at ``cell``, that opened an area or not."""
+    n = geometry.rows * geometry.cols
+    k = len(Board.covered(geometry.rows, geometry.cols).neighbours(cell))
+    chance = max(math.comb(n - 1 - k, mines) / math.comb(n - 1, mines), 1e-300)  # its neighbours all clear
+    clicks, areas, log_chance = counts
+    return clicks + 1, areas + area, log_chance + (math.log(chance) if area else 0.0)

@@ -17,7 +17,6 @@ game's first-click rule, once its first clicks show it (first_click_rule).
 from __future__ import annotations
 
 import hashlib
-import math
 import sys
 import time
 from pathlib import Path
@@ -29,7 +28,8 @@ from bot.board import Board
 from bot.devices.actuator import Mouse
 from bot.devices.capture import Screen
 from bot.errors import ClicksIgnored, CoverUndecided, InconsistentBoard, ScreenError
-from bot.learning.first_clicks import first_click_rule
+from bot.learning.chording import Chording, chord_button
+from bot.learning.first_clicks import count_first_click, first_click_rule
 from bot.learning.naming import Looks, Naming, covered_looks, name_looks, probe_cells
 from bot.learning.outcome import Judge
 from bot.learning.restart import Restarter
@@ -42,7 +42,7 @@ from bot.solver.guess import TOLERANCE, first_click
 from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT
 from bot.vision.pack import SkinPack
-from bot.vision.writing import PackFiles, add_board, add_counter, add_counts, learnt_pack_folder, start_learnt_pack
+from bot.vision.writing import PackFiles, add_board, add_counter, add_counts, learnt_counts, learnt_pack_folder, start_learnt_pack
 from bot.vocabulary import CHAR_OF, COVERED, FLAG, NUMBERS, Cell, FirstClickRule, State, check_rule
 
 
@@ -67,6 +67,7 @@ class Learner:
         self.files = PackFiles()  # each look's pictures in the learnt pack, and the looks named wrongly (Judge.unlearn)
         self.judge = Judge(self.looks, mines, self.out, self.save_screen, self.files.wrong)
         self.first_clicks = (0, 0, 0.0)  # since the last save, as first_click_rule counts them
+        self.chording = Chording(self.out)  # the game's chord button, learnt by trying it (bot/learning/chording.py)
 
     @property
     def image(self) -> np.ndarray | None:
@@ -78,6 +79,7 @@ class Learner:
         self.sight.counter.learnt = pack.has_counter
         self.rule = pack.rule  # "opening" where its first clicks showed it (first_click_rule)
         self.sight.settler.quiet = min(pack.settle, SETTLE)  # QUICK where the game showed it draws a click within QUICK
+        self.chording.seed(pack.chord, learnt_counts(pack.path, "chord_tries"))
         for tile in pack.tiles:
             self.looks.name(look := self.book.add(tile.image), int(tile.code))
             self.files.seeded(look, pack.path / tile.file if pack.path else None)
@@ -158,7 +160,7 @@ class Learner:
             cell = first_click(Board.covered(self.geometry.rows, self.geometry.cols), self.rule)
             self._first_click_second = int(time.time())
             state, after, _ = self._reveal([cell], looks, guess=True)
-            self._count_first_click(cell, int((after != looks).sum()) > 1)
+            self.first_clicks = count_first_click(self.first_clicks, self.geometry, self.mines, cell, int((after != looks).sum()) > 1)
             looks = after
             tally.clicks += 1
             tally.guesses += self.rule == "none"
@@ -172,14 +174,6 @@ class Learner:
             self._finish(looks)
         self.save()
         return tally.result(state, time.perf_counter() - start, on_safe)
-
-    def _count_first_click(self, cell: Cell, area: bool) -> None:
-        """Count whether a first click on a new board opened an area (see first_click_rule)."""
-        n = self.geometry.rows * self.geometry.cols
-        k = len(Board.covered(self.geometry.rows, self.geometry.cols).neighbours(cell))
-        chance = max(math.comb(n - 1 - k, self.mines) / math.comb(n - 1, self.mines), 1e-300)  # its neighbours all clear
-        clicks, areas, log_chance = self.first_clicks
-        self.first_clicks = (clicks + 1, areas + area, log_chance + (math.log(chance) if area else 0.0))
 
     def _play_on(self, state: State, looks: np.ndarray, tally: Tally) -> tuple[State, np.ndarray, bool]:
         """Play a game from ``looks`` to its end, counting in ``tally``: the state, the last looks,
@@ -224,9 +218,10 @@ class Learner:
                     on_safe = state == "lost" and not guessed
                 continue
             if certain_safe:
-                safe = sorted(certain_safe)
-                state, looks, guessed = self._reveal(safe, looks, guess=False)
-                tally.clicks += len(safe)
+                chords, safe = self.chording.plan(looks, self.looks.hidden, certain_safe)
+                state, looks, guessed = self._reveal(safe, looks, guess=False, chords=chords)
+                tally.clicks += len(safe) + len(chords)
+                tally.chords += len(chords)
                 on_safe = state == "lost" and not guessed
                 continue
             covered = np.isin(looks, self.looks.covered())
@@ -282,12 +277,15 @@ class Learner:
                 raise InconsistentBoard(str(exc), exc.cells, detail=f"the screen is saved in {self.save_screen()}") from exc
         return looks
 
-    def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool) -> tuple[State, np.ndarray, bool]:
-        """Click cells, read what the game drew, and tell how the game stands: the state, the looks
-        now, and whether a guess is among the clicks judged (with those before: Judge.joined, where
-        a quick reading, bot/learning/settling.py, did not show all the clicks before drew)."""
-        clicked = self._click(cells, "left")  # all but what the guard held back (the game may be over: see Judge.outcome)
-        after = self.read_after(clicked, looks, "left")
+    def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool, chords: list[Cell] | None = None) -> tuple[State, np.ndarray, bool]:
+        """Click cells (and chord ``chords``: bot/learning/chording.py), read what the game drew, and tell
+        how the game stands: the state, the looks now, and whether a guess is among the clicks judged
+        (with those before: Judge.joined, where a quick reading, bot/learning/settling.py, did not show
+        all the clicks before drew)."""
+        opened, more = self.chording.press(self.sight, chords or [], looks, self.looks.hidden)
+        clicked = self._click(cells + more, "left")  # all but what the guard held back (the game may be over: see Judge.outcome)
+        cells = cells + opened + more  # the cells a chord opens are judged as clicked
+        after = self.read_after(opened + clicked, looks, "left")
         if self.sight.settler.quiet < SETTLE and not self.judge.whole(cells, looks, after):
             again = self.read(SETTLE)
             self.sight.settler.late += not np.array_equal(again, after)  # not where the game drew its end at once
@@ -369,6 +367,7 @@ class Learner:
             print(f"minebot: this game's first clicks say its rule is {rule!r}: the next first click is at "
                   f"{first_click(Board.covered(self.geometry.rows, self.geometry.cols), rule)}", file=self.out)
         self.rule, self.first_clicks = rule, (0, 0, 0.0)
+        add_counts(folder, "chord_tries", self.chording.saved(), chord_button)
         written = self.files.save(folder, self.looks.names(), self.book.typical)
         board = add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols) if self.new_board else None
         watch = self.sight.counter

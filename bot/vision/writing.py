@@ -120,6 +120,12 @@ def add_counts(folder: Path, key: str, counts: tuple[float, ...], derive: Callab
     return derived
 
 
+def learnt_counts(folder: Path | None, key: str) -> list[float]:
+    """A learnt pack's counts ``key`` as add_counts summed them (none: an empty list)."""
+    meta = folder / "pack.json" if folder is not None else None
+    return list(json.loads(meta.read_text()).get(key, [])) if meta is not None and meta.is_file() else []
+
+
 def add_counter(folder: Path, digits: dict[int | str, np.ndarray], settings: dict[str, object]) -> list[str]:
     """Give a learnt pack its counter's digit pictures (and a label's "/") and the settings that say
     which counter counts the mines (``counter``, ``counter_at``, ``counter_shortest``,
