@@ -5,6 +5,7 @@ a pack saved in the user's folder. That it learns real games is the end-to-end t
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import re
 import subprocess
@@ -66,6 +67,7 @@ class DrawnGame:
         self.mined_corner: set[int] = set()  # the games (0: the first) whose first click, the corner, is a mine
         self.shades = 1.0  # revealed cells on every other square drawn this many times as bright (a checkerboard: two looks a value)
         self.chord: str | None = None  # the button that chords on an opened number (None: no chord)
+        self.events: list[str] = []  # the button of each click, in the order they came (and what a test adds)
 
     # the screen
     def grab(self, region: Region | None = None) -> np.ndarray:
@@ -127,6 +129,7 @@ class DrawnGame:
         n = self.pack.cell_px
         cell = (int((y - ORIGIN[1]) // n), int((x - ORIGIN[0]) // n))
         self.clicks.append((*cell, button))
+        self.events.append(button)
         if button in self.lose:  # the game loses this click
             self.lose.remove(button)
             return
@@ -292,6 +295,25 @@ def test_the_games_chord_is_learnt_by_trying_it_and_kept_for_the_next_run(chord:
     again.seed(load_pack("drawn"))
     _play(again, 2)
     assert {button for *_, button in drawn.clicks} <= {"left", "right", *([chord] if chord else [])}
+
+
+def test_flags_go_with_the_clicks_they_make_safe_once_the_flags_look_is_known() -> None:
+    """The first flags are read alone (their look is learnt from them); from then on, flags are placed
+    right before the clicks on the cells found safe with them, and the board is read once after
+    both, not after each (a reading less per flag batch). No game lost on a cell called safe."""
+    drawn = DrawnGame("winemine", "beginner", seed=11)
+    learner = _learner(drawn)
+    learner.sight.counter.learnt = True  # no counter to watch (while one is, flags go one at a time: CounterWatch.eager)
+    read = learner.sight.read
+    learner.sight.read = lambda *args, **kwargs: drawn.events.append("read") or read(*args, **kwargs)  # type: ignore[method-assign]
+    results = _play(learner, 4)
+    assert not any(r.lost_on_certain for r in results)
+    events = drawn.events
+    after = events.index("right")
+    while events[after] == "right":
+        after += 1
+    assert events[after] == "read", events[after - 3 : after + 3]  # the first flags, read alone
+    assert any(a == "right" and b == "left" for a, b in itertools.pairwise(events)), "no flag clicked with reveals"
 
 
 def test_pictures_of_another_size_go_to_a_pack_of_their_own() -> None:

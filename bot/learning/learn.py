@@ -43,7 +43,7 @@ from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT
 from bot.vision.pack import SkinPack
 from bot.vision.writing import PackFiles, add_board, add_counter, add_counts, learnt_counts, learnt_pack_folder, start_learnt_pack
-from bot.vocabulary import CHAR_OF, COVERED, FLAG, NUMBERS, Cell, FirstClickRule, State, check_rule
+from bot.vocabulary import CHAR_OF, COVERED, NUMBERS, Cell, FirstClickRule, State, check_rule
 
 
 class Learner:
@@ -127,10 +127,11 @@ class Learner:
         """The look of every cell, once the board has stayed still (Sight.read)."""
         return self.sight.read(quiet)
 
-    def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right") -> np.ndarray:
+    def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right", flagged: list[Cell] | None = None) -> np.ndarray:
         """Read until every cell clicked shows another look than before (Sight.read_after): then
         the game is not over after all."""
-        looks = self.sight.read_after(cells, before, button)
+        looks = self.sight.read_after(cells, before, button, flagged)
+        cells = (flagged or []) + cells
         if cells and all(looks[cell] != before[cell] for cell in cells):
             self.judge.answered()
         return looks
@@ -201,26 +202,26 @@ class Learner:
             else:
                 certain_mines, certain_safe, pick = naming.mines, naming.safe, None
             flags = sorted(c for c in certain_mines if self.flags and looks[c] in self.looks.covered())
-            if flags:
-                # while the counter is watched, one flag at a time, read twice: it shows every number
-                left = self.looks.mines_left(looks, self.mines)
-                watch = left is not None and self.sight.counter.eager(left - 1)
+            left = self.looks.mines_left(looks, self.mines) if flags else None
+            # while the counter is watched, one flag at a time, read twice: it shows every number; else, once
+            # the flag's look is known, flags are placed with the clicks on safe cells and read with them
+            watch = left is not None and self.sight.counter.eager(left - 1)
+            if flags and (watch or not certain_safe or not self.looks.flags()):
                 flags = self._click(flags[:1] if watch else flags, "right")
                 tally.clicks += len(flags)
                 after = self.read_after(flags, looks)
                 self.judge.flagged(flags, after)
-                for k in np.unique(after[[c[0] for c in flags], [c[1] for c in flags]]):
-                    if int(k) not in self.looks.names():
-                        self.looks.hidden[int(k)] = FLAG
+                self.looks.name_flags(flags, looks, after)
                 before, looks = looks, self.read() if watch else after
                 if self.sight.settler.quiet < SETTLE and self.judge.last is not None and _besides(flags, looks, before):
                     state, looks, guessed = self._drawn_late()
                     on_safe = state == "lost" and not guessed
                 continue
             if certain_safe:
-                chords, safe = self.chording.plan(looks, self.looks.hidden, certain_safe)
-                state, looks, guessed = self._reveal(safe, looks, guess=False, chords=chords)
-                tally.clicks += len(safe) + len(chords)
+                flags = self._click(flags, "right")
+                chords, safe = self.chording.plan(self.looks.flagged(looks, flags), self.looks.hidden, certain_safe)
+                state, looks, guessed = self._reveal(safe, looks, guess=False, chords=chords, flags=flags)
+                tally.clicks += len(flags) + len(safe) + len(chords)
                 tally.chords += len(chords)
                 on_safe = state == "lost" and not guessed
                 continue
@@ -277,15 +278,23 @@ class Learner:
                 raise InconsistentBoard(str(exc), exc.cells, detail=f"the screen is saved in {self.save_screen()}") from exc
         return looks
 
-    def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool, chords: list[Cell] | None = None) -> tuple[State, np.ndarray, bool]:
-        """Click cells (and chord ``chords``: bot/learning/chording.py), read what the game drew, and tell
-        how the game stands: the state, the looks now, and whether a guess is among the clicks judged
-        (with those before: Judge.joined, where a quick reading, bot/learning/settling.py, did not show
-        all the clicks before drew)."""
-        opened, more = self.chording.press(self.sight, chords or [], looks, self.looks.hidden)
+    def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool, chords: list[Cell] | None = None,
+                flags: list[Cell] | None = None) -> tuple[State, np.ndarray, bool]:
+        """Click cells (and chord ``chords``: bot/learning/chording.py; ``flags``: placed just before),
+        read what the game drew, and tell how the game stands: the state, the looks now, and whether a
+        guess is among the clicks judged (with those before: Judge.joined, where a quick reading,
+        bot/learning/settling.py, did not show all the clicks before drew). The flags are judged as
+        read before the clicks."""
+        flags = flags or []
+        opened, more = self.chording.press(self.sight, chords or [], self.looks.flagged(looks, flags), self.looks.hidden)
         clicked = self._click(cells + more, "left")  # all but what the guard held back (the game may be over: see Judge.outcome)
         cells = cells + opened + more  # the cells a chord opens are judged as clicked
-        after = self.read_after(opened + clicked, looks, "left")
+        after = self.read_after(opened + clicked, looks, "left", flags)
+        if flags:
+            self.judge.flagged(flags, after)
+            self.looks.name_flags(flags, looks, after)
+            looks = looks.copy()
+            looks[tuple(np.array(flags).T)] = after[tuple(np.array(flags).T)]
         if self.sight.settler.quiet < SETTLE and not self.judge.whole(cells, looks, after):
             again = self.read(SETTLE)
             self.sight.settler.late += not np.array_equal(again, after)  # not where the game drew its end at once

@@ -233,6 +233,28 @@ class Looks:
     def covered(self) -> list[int]:
         return [k for k, code in self.hidden.items() if code == COVERED]
 
+    def flags(self) -> list[int]:
+        return [k for k, code in self.hidden.items() if code == FLAG]
+
+    def flagged(self, looks: np.ndarray, cells: list[Cell]) -> np.ndarray:
+        """``looks`` with a flag's look on ``cells`` (flags placed, not read yet)."""
+        if not cells:
+            return looks
+        shown = looks.copy()
+        shown[tuple(np.array(cells).T)] = self.flags()[0]
+        return shown
+
+    def name_flags(self, cells: list[Cell], before: np.ndarray, after: np.ndarray) -> None:
+        """Name flags the looks never named that ``cells`` show ``after`` flags were placed on them, where
+        no other cell but a flag ``before`` took such a look (a game's end drawn over the board takes more)."""
+        if not cells:
+            return
+        flagged = np.isin(before, self.flags())
+        flagged[tuple(np.array(cells).T)] = True
+        for k in np.unique(after[tuple(np.array(cells).T)]):
+            if int(k) not in self.names() and flagged[after == k].all():
+                self.hidden[int(k)] = FLAG
+
     def board(self, looks: np.ndarray, mines: int) -> Board | None:
         """The board of ``looks``, where every look on it is named; else None."""
         names = self.names()
@@ -243,8 +265,7 @@ class Looks:
     def could_be_new(self, looks: np.ndarray) -> bool:
         """Whether a board of ``looks`` can be a new game's: no flag, no mine shown, and every look
         known or still to be named as a number (a game may open an area itself)."""
-        flags = [k for k, code in self.hidden.items() if code == FLAG]
-        return bool(not np.isin(looks, flags + list(self.ends)).any() and np.isin(looks, self.covered()).any())
+        return bool(not np.isin(looks, self.flags() + list(self.ends)).any() and np.isin(looks, self.covered()).any())
 
     def mines_left(self, looks: np.ndarray, mines: int) -> int | None:
         """What a mines-left counter shows over a board of ``looks`` in play: the mines less the
@@ -254,7 +275,7 @@ class Looks:
         codes = {names.get(int(k)) for k in np.unique(looks)}
         if None in codes or COVERED not in codes or codes & {MINE, EXPLODED, WRONG_FLAG}:
             return None
-        return mines - int(np.isin(looks, [k for k, code in self.hidden.items() if code == FLAG]).sum())
+        return mines - int(np.isin(looks, self.flags()).sum())
 
 
 def covered_looks(looks: np.ndarray, mines: int) -> list[int]:

@@ -116,8 +116,9 @@ class Sight:
             self.counter.see(lambda: bands(image, self.local, self.screen.grab(), self.geometry.moved(-whole.left, -whole.top)), left)
         return looks
 
-    def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right") -> np.ndarray:
-        """Read until every cell clicked shows another look than before (the game drew the click);
+    def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right", flagged: list[Cell] | None = None) -> np.ndarray:
+        """Read until every cell clicked (with ``button``; ``flagged``: with the right one, before
+        them) shows another look than before (the game drew the click);
         a game is given max(SLOW_GAME, LATENCY_FACTOR x its slowest redraw so far). Clicks not shown by
         then are clicked once more, then given as long again: a first click may only focus the window,
         and winemine left a flag unanswered for 2 s in one of eight 20-game runs. (Not where cells
@@ -126,7 +127,8 @@ class Sight:
         over a mine, no worse."""
         start = time.perf_counter()
         limit = max(SLOW_GAME, LATENCY_FACTOR * self.latency)
-        retried = False
+        retried, flagged = False, flagged or []
+        cells = flagged + cells
         while True:
             looks = self.read(counted=True)
             if all(looks[cell] != before[cell] for cell in cells):
@@ -138,15 +140,16 @@ class Sight:
                     # that may be over (kmines then asks "Reset the game?" over it)
                     return looks
                 again = [c for c in cells if looks[c] == before[c]]
-                print(f"minebot: cell {again[0]} did not change within {limit:.1f} s; clicking it again ({button})",
-                      file=self.out)
-                self.click(again, button)
+                print(f"minebot: cell {again[0]} did not change within {limit:.1f} s; clicking it again "
+                      f"({'right' if again[0] in flagged else button})", file=self.out)
+                self.click([c for c in again if c in flagged], "right")
+                self.click([c for c in again if c not in flagged], button)
                 retried, start = True, time.perf_counter()
                 continue
             if time.perf_counter() - start > limit:
                 cell = next(c for c in cells if looks[c] == before[c])
                 raise ClicksIgnored(
-                    f"cell {cell} was clicked ({button}) and looks the same {limit:.1f} s later: the game ignores the "
+                    f"cell {cell} was clicked ({'right' if cell in flagged else button}) and looks the same {limit:.1f} s later: the game ignores the "
                     "clicks (paused, or behind another window?); bring it to the front and run minebot again",
                     detail=f"the screen is saved in {self.save_screen()}",
                 )
