@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -396,6 +397,28 @@ def test_a_game_that_draws_a_click_at_once_is_read_quickly_from_the_next_run() -
     again.seed(load_pack("drawn"))
     again.play_game()
     assert drawn.quiets[:2] == [QUICK, SETTLE - QUICK] and set(drawn.quiets[2:]) == {QUICK}
+
+
+def test_a_quick_game_is_read_as_soon_as_the_clicks_show() -> None:
+    """Where the pack says its game draws a click at once (QUICK), the board after clicks is read as
+    soon as two grabs alike show every cell clicked changed, as a live table reads it (what is still
+    drawn then reads covered: the test above), not only after QUICK of stillness. No loss on a cell
+    called safe. (Before, no reading was taken early: every one waited QUICK.)"""
+    drawn = DrawnGame("winemine", "beginner", seed=3)
+    learner = _learner(drawn)
+    learner.sight.settler.quiet = QUICK
+    early: list[bool] = []
+    settled = drawn.settled
+
+    def watched(region: Region, quiet: float = 0.0, done: Callable[[np.ndarray], bool] | None = None) -> np.ndarray:
+        image = settled(region, quiet)
+        early.append(done is not None and done(image))
+        return image
+
+    drawn.settled = watched  # type: ignore[method-assign]
+    results = _play(learner, 3)
+    assert not any(r.lost_on_certain for r in results)
+    assert sum(early) >= sum(r.decisions for r in results) // 2, (sum(early), [r.decisions for r in results])
 
 
 def test_a_game_still_drawing_at_a_quick_reading_is_read_again_and_counted_late() -> None:

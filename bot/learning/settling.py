@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bot.devices.capture import Region, Screen
+from bot.devices.capture import Done, Region, Screen
 
 SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game may animate)
 QUICK = 0.03  # s of it after which the learner looks whether the cells still change
@@ -48,11 +48,12 @@ class Settler:
         self.quiet = SETTLE
         self.redraws = self.late = 0  # the cells drawn anew after clicks; of those, still changing after QUICK
 
-    def settled(self, last: np.ndarray | None, quiet: float) -> np.ndarray:
-        """The region once unchanged for ``quiet``; a redraw counted where its cells differ from
-        ``last`` (the grab before), late where they changed after QUICK of a wait of SETTLE."""
+    def settled(self, last: np.ndarray | None, quiet: float, done: Done | None = None) -> np.ndarray:
+        """The region once unchanged for ``quiet`` (or, where ``quiet`` is under SETTLE, as soon as two
+        grabs alike are ``done``: they show the clicks waited for); a redraw counted where its cells
+        differ from ``last`` (the grab before), late where they changed after QUICK of a wait of SETTLE."""
         if quiet < SETTLE:
-            final = early = self.screen.settled(self.region, quiet=quiet)
+            final = early = self.screen.settled(self.region, quiet=quiet, done=done)
         else:
             early = self.screen.settled(self.region, quiet=QUICK)
             final = self.screen.settled(self.region, quiet=quiet - QUICK)

@@ -56,15 +56,18 @@ class Sight:
         self.counter = CounterWatch(mines)  # the strip above the board by the mines left, to learn a counter from
         self.spent = Spent()  # where this game's time went (commands.py gives each game its own)
 
-    def read(self, quiet: float | None = None, counted: bool = False) -> np.ndarray:
+    def read(self, quiet: float | None = None, counted: bool = False, must: list[Cell] | None = None) -> np.ndarray:
         """The look of every cell, once the board has stayed still for ``quiet`` seconds (SETTLE, or
         QUICK for a pack whose game draws a click at once; its redraws ``counted`` after clicks:
-        bot/learning/settling.py). A look not seen before counts only once a second reading shows it on the
+        bot/learning/settling.py); with QUICK, as soon as the cells clicked (``must``) show the clicks
+        and two grabs are alike, as a live table reads (what the game still draws then reads covered,
+        and the learner checks a reading before it judges clicks from it). A look not seen before counts only once a second reading shows it on the
         same cells: a pressed cell, a highlight or a frame of an animation is gone by then (and is then forgotten)."""
         for _ in range(STABLE_TRIES):
             self.mouse.park(*self.park)
             with self.spent.on("wait"):
-                self.image = self.settler.settled(self.image if counted else None, self.settler.quiet if quiet is None else quiet)
+                self.image = self.settler.settled(self.image if counted else None, self.settler.quiet if quiet is None else quiet,
+                                                  (lambda image: self.guard.shown(image, must)) if must else None)
             if (gone := self.guard.gone(self.image)) is not None:  # the window moved, is covered or closed;
                 time.sleep(SETTLE)  # or a frame of something drawn across the board read so: gone if still so
                 self.image = self.screen.settled(self.region, quiet=SETTLE)
@@ -130,7 +133,7 @@ class Sight:
         retried, flagged = False, flagged or []
         cells = flagged + cells
         while True:
-            looks = self.read(counted=True)
+            looks = self.read(counted=True, must=cells)
             if all(looks[cell] != before[cell] for cell in cells):
                 self.latency = max(self.latency, time.perf_counter() - start)
                 return looks
