@@ -46,7 +46,7 @@ def _require(game: str) -> None:
 
 
 def _demo(game: str, games: int, tmp_path: Path, again: bool = False, shipped: bool = False, level: str = "beginner",
-          scale: float = 1.0, shift: int = 0) -> list[dict[str, object]]:
+          scale: float = 1.0, shift: int = 0, wins: Callable[[Path], int] | None = None) -> list[dict[str, object]]:
     """``games`` games of ``game`` learnt from nothing (its pack hidden, no learnt pack), in a
     folder of the test's own, as ``minebot demo`` plays them: the test starts a virtual display
     and the game (a web game at device scale ``scale``, its window ``shift`` px off), then runs
@@ -57,7 +57,9 @@ def _demo(game: str, games: int, tmp_path: Path, again: bool = False, shipped: b
     what starts a new game (a face, a "Restart" button): none beside or below it (a chord tried
     with a button the game does not chord with lands on a number, too). On a build broken on
     purpose (2026-11-29: a click 20 px left of the board's region before each new game), xdemineur's
-    learning failed so: "presses off the board (116, 181, 252, 189) and the strip above it: [(75, 74), ...]"."""
+    learning failed so: "presses off the board (116, 181, 252, 189) and the strip above it: [(75, 74), ...]".
+    ``wins``: the game's own count of games won, from the folder it was started in (tests/judges.py):
+    it must grow by the games minebot says it won."""
     from bot.vision.grid import find_grid
     from tests.xpresses import ButtonPresses, outside
 
@@ -73,11 +75,13 @@ def _demo(game: str, games: int, tmp_path: Path, again: bool = False, shipped: b
         if not shipped:
             env.update(MINEBOT_HIDE_SKINS=look)
         x, y, w, h = find_grid(_screenshot()).region()
+        recorded = wins(tmp_path / "game") if wins is not None else 0
         presses = ButtonPresses()
         try:
             out = subprocess.run(command, capture_output=True, text=True, timeout=900, env=env)
         finally:
             presses.close()
+        recorded = wins(tmp_path / "game") - recorded if wins is not None else 0
     (tmp_path / f"demo-{'again' if again else 'learn'}.log").write_text(out.stderr)  # kept for a failure's cause
     assert out.returncode == 0, out.stderr[-2000:]
     if shipped:
@@ -96,6 +100,9 @@ def _demo(game: str, games: int, tmp_path: Path, again: bool = False, shipped: b
                if r["game"] in retold else r for r in lines if not r.get("retold")]
     assert len(results) == games
     assert all(r["state"] in ("won", "lost") and not r["lost_on_certain"] for r in results)
+    if wins is not None:
+        told = [r["state"] for r in results]
+        assert recorded == told.count("won"), f"the game's own record counts {recorded} won, minebot {told}"
     return results
 
 
@@ -214,8 +221,8 @@ COUNTER_GONE_AT_END = {"sgt-mines"}  # writes "COMPLETED!" or "DEAD!" where its 
 # pack says so within 9 of their 8x8 beginner games. gnome-mines and minegauler ship packs with that
 # rule; the others' first clicks opened an area every time (CI, 2026-11-26: 23 of 23 or 22 of 22
 # each; xbomb at expert, 20 of 20, where a safe corner opens one about half the time)
-# judged by what the game shows at its end (tests/judges.py); minegauler by its records; not xbomb, gnome-mines
-# (their ends show no sign of their own on the last screen), nor pygame-minesweeper (its face lags a click)
+# judged by what the game shows at its end (tests/judges.py); minegauler and gnome-mines by their records (the games won); not xbomb
+# (its end shows no sign of its own on the last screen), nor pygame-minesweeper (its face lags a click)
 FACE_JUDGED = {"winemine", "xdemineur", "sgt-mines", "ace-minesweeper", "kmines", "nicegui-minesweeper"}
 # won games of a run whose last screen may show no end: kmines' banner and nicegui's toast can come
 # more than the learner's 100 ms of stillness after the last cell is drawn (kmines: 1 game in 120
@@ -244,11 +251,11 @@ def test_learns_a_hidden_look_by_playing_it(game: str, tmp_path: Path) -> None:
     run plays with the pack it learnt (a pointer left on the board, gnome-mines' fit of its lattice a
     pixel off the first run's, and sgt-mines' half-pixel cell centres each made it learn from nothing
     again, or stop)."""
-    from tests.judges import FaceJudge, minegauler_wins
+    from tests.judges import FaceJudge, gnome_mines_wins, minegauler_wins
 
     _require(game)
     wins_before = minegauler_wins() if game == "minegauler" else None
-    results = _demo(game, LEARN_GAMES, tmp_path)
+    results = _demo(game, LEARN_GAMES, tmp_path, wins=gnome_mines_wins if game == "gnome-mines" else None)
     won = sum(r["state"] == "won" for r in results)
     told = [r["state"] for r in results]
     faces = None

@@ -372,25 +372,26 @@ def _redraws() -> list[int]:
     return list(json.loads((learnt_skins() / "drawn" / "pack.json").read_text())["redraws"])
 
 
-def _learn_quick(drawn: DrawnGame) -> None:
+def _learn_quick(drawn: DrawnGame) -> Learner:
     """Play ``drawn`` until its pack has counted QUICK_TRIED redraws, none late (each game saves the
-    pack): it then reads the game QUICK after the board last changed."""
+    pack): it then reads the game QUICK after the board last changed. The learner."""
     learner = _learner(drawn)
     for _ in range(QUICK_TRIED):
         _play(learner, 1)
         assert load_pack("drawn").settle == (QUICK if _redraws()[0] >= QUICK_TRIED else SETTLE) and _redraws()[1] == 0
         if _redraws()[0] >= QUICK_TRIED:
-            return
+            return learner
         learner.new_game()
     raise AssertionError(f"{_redraws()} redraws counted in {QUICK_TRIED} games")
 
 
 def test_a_game_that_draws_a_click_at_once_is_read_quickly_from_the_next_run() -> None:
     """The learner waits SETTLE before every reading, and looks whether the cells still changed
-    after QUICK of it: a pack learnt on a game that never did over QUICK_TRIED redraws has the next
-    run wait QUICK only while the game is on, but for the new board (read whole: its covered looks)."""
+    after QUICK of it: a pack learnt on a game that never did over QUICK_TRIED redraws has the
+    learner wait QUICK from its next game on (before, only from the next run), and the next run
+    wait QUICK only while the game is on, but for the new board (read whole: its covered looks)."""
     drawn = LateDrawnGame("winemine", "beginner", seed=3, late=False)
-    _learn_quick(drawn)
+    assert _learn_quick(drawn).sight.settler.quiet == QUICK  # the learning run itself, from the next game on
     drawn._new_game()
     drawn.quiets.clear()
     again = _learner(drawn)

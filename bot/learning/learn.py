@@ -370,7 +370,8 @@ class Learner:
         pictures of another size than the pack's go to a pack of their own: learnt_pack_folder)."""
         folder = learnt_pack_folder(self.pack_name(), n := self.book.cut)
         start_learnt_pack(folder, n, self.geometry.pitch, self.rule, round(1000 * SETTLE), LOOK_LIMIT)
-        add_counts(folder, "redraws", self.sight.settler.counted(), lambda counts: {"settle_ms": settle_ms(*map(int, counts))})
+        quick = add_counts(folder, "redraws", self.sight.settler.counted(), lambda counts: {"settle_ms": settle_ms(*map(int, counts))})
+        self.sight.settler.quiet = min(int(str(quick["settle_ms"])) / 1000, SETTLE)  # from the next game on
         rule = check_rule(str(add_counts(folder, "first_clicks", self.first_clicks, first_click_rule)["rule"]))
         if rule != self.rule:
             print(f"minebot: this game's first clicks say its rule is {rule!r}: the next first click is at "
@@ -380,8 +381,7 @@ class Learner:
         written = self.files.save(folder, self.looks.names(), self.book.typical)
         board = add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols) if self.new_board else None
         watch = self.sight.counter
-        tried = watch.over_budget
-        counter = watch.learn()
+        tried, counter = watch.over_budget, watch.learn()
         if counter is not None:
             print(f"minebot: learnt the mines counter ({counter})", file=self.out)
         elif watch.over_budget and not tried:
