@@ -122,7 +122,7 @@ class Board:
 
     def neighbours(self, cell: Cell) -> list[Cell]:
         """The up to 8 cells around ``cell``."""
-        return _neighbours(self.cells.shape[0], self.cells.shape[1], cell)
+        return neighbours(self.cells.shape[0], self.cells.shape[1], cell)
 
     def cells_where(self, mask: np.ndarray) -> list[Cell]:
         return [(int(r), int(c)) for r, c in zip(*np.nonzero(mask))]
@@ -161,7 +161,8 @@ def contradiction(before: Board, after: Board) -> str | None:
 
 
 @lru_cache(maxsize=65536)
-def _neighbours(rows: int, cols: int, cell: Cell) -> list[Cell]:
+def neighbours(rows: int, cols: int, cell: Cell) -> list[Cell]:
+    """The up to 8 cells around ``cell`` on a board of ``rows`` x ``cols`` (the list is shared: do not change it)."""
     r, c = cell
     return [(r + dr, c + dc) for dr, dc in _OFFSETS if 0 <= r + dr < rows and 0 <= c + dc < cols]
 

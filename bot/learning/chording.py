@@ -19,6 +19,7 @@ from typing import TextIO
 
 import numpy as np
 
+from bot.board import neighbours
 from bot.learning.sight import Sight
 from bot.live.table import LATENCY_FACTOR
 from bot.play import pick_chords
@@ -52,14 +53,14 @@ def chord_options(looks: np.ndarray, hidden: dict[int, int], safe: Iterable[Cell
     rows, cols = looks.shape
     left = set(safe)
     options: dict[Cell, set[Cell]] = {}
-    for r, c in {(r + dr, c + dc) for r, c in left for dr in (-1, 0, 1) for dc in (-1, 0, 1)}:
-        if not (0 <= r < rows and 0 <= c < cols) or int(looks[r, c]) in hidden:
+    for cell in {n for s in left for n in neighbours(rows, cols, s)}:
+        if int(looks[cell]) in hidden:
             continue
-        around = _around((r, c), looks.shape)
+        around = neighbours(rows, cols, cell)
         shown = [hidden.get(int(looks[n])) for n in around]
         covered = {n for n, code in zip(around, shown, strict=True) if code == COVERED}
         if FLAG in shown and covered and covered <= left and all(code in (None, COVERED, FLAG) for code in shown):
-            options[(r, c)] = covered
+            options[cell] = covered
     return options
 
 
@@ -106,7 +107,7 @@ class Chording:
             return [], []
         pressed = sight.click(chords, button)
         cells = list(dict.fromkeys(
-            n for number in pressed for n in _around(number, looks.shape) if hidden.get(int(looks[n])) == COVERED))
+            n for number in pressed for n in neighbours(*looks.shape, number) if hidden.get(int(looks[n])) == COVERED))
         if self.known is not None or not pressed:
             return cells, []
         index = 2 * BUTTONS.index(button)
@@ -120,10 +121,3 @@ class Chording:
         self.failed.add(button)
         self.tries[index + 1] += 1
         return [], cells
-
-
-def _around(cell: Cell, shape: tuple[int, ...]) -> list[Cell]:
-    """The cells round ``cell`` on a board of ``shape`` (rows, cols)."""
-    r, c = cell
-    return [(rr, cc) for rr in range(max(r - 1, 0), min(r + 2, shape[0])) for cc in range(max(c - 1, 0), min(c + 2, shape[1]))
-            if (rr, cc) != cell]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from bot.board import Board
+from bot.board import neighbours
 from bot.vision.geometry import Geometry
 from bot.vocabulary import Cell
 
@@ -31,7 +31,7 @@ def count_first_click(counts: tuple[int, int, float], geometry: Geometry, mines:
     """``counts`` (as first_click_rule takes them) with one more first click on a new board of
     ``geometry``'s size, at ``cell``, that opened an area or not."""
     n = geometry.rows * geometry.cols
-    k = len(Board.covered(geometry.rows, geometry.cols).neighbours(cell))
+    k = len(neighbours(geometry.rows, geometry.cols, cell))
     chance = max(math.comb(n - 1 - k, mines) / math.comb(n - 1, mines), 1e-300)  # its neighbours all clear
     clicks, areas, log_chance = counts
     return clicks + 1, areas + area, log_chance + (math.log(chance) if area else 0.0)

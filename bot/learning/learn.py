@@ -293,8 +293,8 @@ class Learner:
         if flags:
             self.judge.flagged(flags, after)
             self.looks.name_flags(flags, looks, after)
-            looks = looks.copy()
-            looks[tuple(np.array(flags).T)] = after[tuple(np.array(flags).T)]
+            looks, at = looks.copy(), tuple(np.array(flags).T)
+            looks[at] = after[at]
         if self.sight.settler.quiet < SETTLE and not self.judge.whole(cells, looks, after):
             again = self.read(SETTLE)
             self.sight.settler.late += not np.array_equal(again, after)  # not where the game drew its end at once

@@ -3,9 +3,9 @@
 A game nobody cut a pack for may animate what a click opens, so the learner reads the board once it
 has stayed unchanged for SETTLE. It takes that wait in two steps, to count the redraws of the cells
 after clicks (not a new game's board: gnome-mines animates it) and how many of them still changed
-after QUICK unchanged (late). A pack learnt so reads its game after QUICK from its next game on
-(in the learning run too) where, over QUICK_TRIED redraws, at most LATE_SHARE were late (settle_ms): winemine, xdemineur,
-minegauler and gnome-mines draw a click within 30 ms; kmines' end banner comes in 41 ms steps, the
+after QUICK unchanged (late). A pack learnt so reads its game after QUICK from its next game on (in
+the learning run too) where, over QUICK_TRIED redraws, at most LATE_SHARE were late (settle_ms):
+winemine, xdemineur, minegauler and gnome-mines draw a click within 30 ms; kmines' end banner comes in 41 ms steps, the
 web game's cells fade in with pauses up to 97 ms and sgt-mines flashes its board 107 ms apart at a
 game's end (measured 2026-11-25). A reading after QUICK may still be taken while the game draws (a
 busy machine): the learner checks each one before it judges a click from it (Learner._reveal:

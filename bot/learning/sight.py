@@ -61,8 +61,9 @@ class Sight:
         QUICK for a pack whose game draws a click at once; its redraws ``counted`` after clicks:
         bot/learning/settling.py); with QUICK, as soon as the cells clicked (``must``) show the clicks
         and two grabs are alike, as a live table reads (what the game still draws then reads covered,
-        and the learner checks a reading before it judges clicks from it). A look not seen before counts only once a second reading shows it on the
-        same cells: a pressed cell, a highlight or a frame of an animation is gone by then (and is then forgotten)."""
+        and the learner checks a reading before it judges clicks from it). A look not seen before
+        counts only once a second reading shows it on the same cells: a pressed cell, a highlight or a
+        frame of an animation is gone by then (and is then forgotten)."""
         for _ in range(STABLE_TRIES):
             self.mouse.park(*self.park)
             with self.spent.on("wait"):
