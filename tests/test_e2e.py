@@ -74,7 +74,7 @@ def _demo(game: str, games: int, tmp_path: Path, again: bool = False, shipped: b
         env = {**os.environ, "MINEBOT_DATA": str(tmp_path / "data"), "MINEBOT_CACHE": str(tmp_path / "cache")}
         if not shipped:
             env.update(MINEBOT_HIDE_SKINS=look)
-        x, y, w, h = find_grid(_screenshot()).region()
+        x, y, w, h = _board_shown(find_grid)
         recorded = wins(tmp_path / "game") if wins is not None else 0
         presses = ButtonPresses()
         try:
@@ -104,6 +104,23 @@ def _demo(game: str, games: int, tmp_path: Path, again: bool = False, shipped: b
         told = [r["state"] for r in results]
         assert recorded == told.count("won"), f"the game's own record counts {recorded} won, minebot {told}"
     return results
+
+
+BOARD_SHOWN = 60.0  # s: a browser's first paint on a busy machine (in CI, Chromium showed a black screen at first)
+
+
+def _board_shown(find_grid: Callable[[np.ndarray], Geometry]) -> tuple[int, int, int, int]:
+    """The region of the board on the virtual screen, once the game has drawn it (within BOARD_SHOWN s)."""
+    from bot.errors import NoBoardFound
+
+    until = time.monotonic() + BOARD_SHOWN
+    while True:
+        try:
+            return find_grid(_screenshot()).region()
+        except NoBoardFound:
+            if time.monotonic() > until:
+                raise
+            time.sleep(0.5)
 
 
 def _screenshot() -> np.ndarray:

@@ -256,8 +256,13 @@ class Judge:
         """The hidden cells that changed between the readings, and those of them the clicks cannot
         have opened."""
         known = self.looks.names()
-        # only hidden cells change in a game (a revealed one may move to a look found since, a twin of its own)
-        changed = (after != before) & np.isin(before, list(self.looks.hidden))
+        # only hidden cells change in a game (a revealed one may move to a look found since, a twin of its own),
+        # and only to another value: gnome-mines' flags, read on a busy machine, moved from one flag look to
+        # another between readings, no click near them (learning at intermediate beside two busy cores
+        # stopped so in 4 runs of 5: "cells elsewhere on the board changed")
+        hidden = self.looks.hidden
+        value = np.vectorize(lambda k: hidden.get(int(k), UNNAMED), otypes=[np.int64])
+        changed = (after != before) & np.isin(before, list(hidden)) & (value(after) != value(before))
         # joined to a click only through cells that may be 0s (and, in a batch, cells clicked: a chord;
         # see opened_area): winemine showed a lost game's mines next to the mine hit and one next to
         # those, all of them looks never named, and a naming of them as numbers fit: the run played
