@@ -82,7 +82,8 @@ def _demo(game: str, games: int, tmp_path: Path, again: bool = False, shipped: b
         finally:
             presses.close()
         recorded = wins(tmp_path / "game") - recorded if wins is not None else 0
-    (tmp_path / f"demo-{'again' if again else 'learn'}.log").write_text(out.stderr)  # kept for a failure's cause
+    (tmp_path / f"demo-{'again' if again else 'learn'}.log").write_text(out.stderr)  # kept for a failure's cause,
+    (tmp_path / f"demo-{'again' if again else 'learn'}.json").write_text(out.stdout)  # with each game's line
     assert out.returncode == 0, out.stderr[-2000:]
     if shipped:
         assert f"found {look} " in out.stderr and "learning" not in out.stderr, out.stderr[-2000:]
@@ -101,8 +102,9 @@ def _demo(game: str, games: int, tmp_path: Path, again: bool = False, shipped: b
     assert len(results) == games
     assert all(r["state"] in ("won", "lost") and not r["lost_on_certain"] for r in results)
     if wins is not None:
-        told = [r["state"] for r in results]
-        assert recorded == told.count("won"), f"the game's own record counts {recorded} won, minebot {told}"
+        told = [r["state"] + "?" * bool(r.get("unsure")) for r in results]  # an unsure win may be either
+        assert told.count("won") <= recorded <= told.count("won") + told.count("won?"), \
+            f"the game's own record counts {recorded} won, minebot {told}"
     return results
 
 
@@ -249,7 +251,8 @@ UNSHOWN_WINS = 2
 # games of a run minebot may end unsure of: a last 50/50 lost, every other mine flagged, the mine hit
 # in a look never named and the number a win leaves there in a look named, in a game whose values show
 # several looks (kmines: its 0 shows three, by where the cell is), where no later game names that look
-# (1 game in 160 of 8 runs, 2026-11-28)
+# (1 game in 160 of 8 runs, 2026-11-28); or where the game draws nothing else at a loss (the 98-style page at
+# 1.25, a 5 never seen yet: 1 game in 440, 22 runs of 20 beside busy cores, 2026-11-29)
 UNSURE_ENDS = 2
 LATE_ENDS = {"kmines", "nicegui-minesweeper"}  # (a face, or sgt-mines' status line, is drawn with the last cell)
 OPENING_GAMES = {"gnome-mines", "minegauler", "xbomb", "kmines", "sgt-mines", "pygame-minesweeper"}
@@ -439,9 +442,12 @@ def test_a_98_style_web_game_is_learnt_at_a_fractional_zoom(scale: float, tmp_pa
     from bot.vision.grid import find_grid
 
     shown = {r["game"]: _page_end(load_image(tmp_path / f"final-{r['game']}.png"), find_grid) for r in results}
+    sure = [r for r in results if not r.get("unsure")]  # a game minebot says it is not sure of is not judged (UNSURE_ENDS)
     record(f"sprites98-web at {scale:g}x, learnt from nothing: {sum(r['state'] == 'won' for r in results)} of {LEARN_GAMES} "
-           f"won; ends as the last screens show: {sum(shown[r['game']] == r['state'] for r in results)} of {LEARN_GAMES}")
-    assert [(r["game"], r["state"]) for r in results] == list(shown.items())
+           f"won; ends as the last screens show: {sum(shown[r['game']] == r['state'] for r in results)} of {LEARN_GAMES}"
+           f" (minebot unsure of {len(results) - len(sure)})")
+    assert [(r["game"], r["state"]) for r in sure] == [(r["game"], shown[r["game"]]) for r in sure]
+    assert len(results) - len(sure) <= UNSURE_ENDS
     os.environ["MINEBOT_DATA"] = str(tmp_path / "data")  # the test's own folder (conftest restores it)
     from bot.vision.pack import _load_pack
 

@@ -532,6 +532,56 @@ def test_a_quick_reading_after_flags_that_shows_more_has_the_clicks_before_judge
     assert now[8, 3] == opened[8, 3] != looks[8, 3] and now[0, 4] == after[0, 4] != looks[0, 4]
 
 
+class LateMinesGame(DrawnGame):
+    """A drawn game that draws a lost game's mines (but the one hit) only after ``hold`` readings."""
+
+    def __init__(self, hold: int) -> None:
+        super().__init__("winemine", "beginner", seed=0)
+        self.hold = hold
+
+    def grab(self, region: Region | None = None) -> np.ndarray:
+        self.hide_mines = self.game.state == "lost" and self.hold > 0
+        return super().grab(region)
+
+    def settled(self, region: Region, quiet: float = 0.0, done: object = None) -> np.ndarray:
+        image = self.grab(region)
+        self.hold -= self.hide_mines  # the next grab (the guard's, before a click) may show them
+        return image
+
+
+def test_a_lost_guess_whose_mines_show_late_is_a_loss_never_a_win() -> None:
+    """A 98-style page learnt on a busy machine drew a lost guess's mine hit, a look never named, and
+    only later the other mine it shows: the mine hit was then named a number (the board fit), the
+    cell called safe that showed the other mine was taken as opened by a click the guard had held
+    back, and the game judged won. Here (a board of that game's, two 50/50 cells left) the game
+    draws the other mine after the reading that judged the guess: lost on the guess, and the look
+    of the mine hit is no number."""
+    from bot.sim.game import Game
+    from bot.vision.pack import SkinPack
+
+    mines = np.zeros((9, 9), bool)
+    for cell in [(0, 2), (0, 4), (2, 1), (2, 3), (2, 8), (3, 0), (3, 2), (3, 7), (5, 4), (8, 1)]:
+        mines[cell] = True
+    drawn = LateMinesGame(hold=2)
+    drawn.over_ignores = True
+    drawn.game = Game(drawn.level, "safe", layout=mines)
+    for cell in np.argwhere(~mines):
+        if tuple(cell) not in [(1, 2), (2, 0)]:
+            drawn.game.reveal(tuple(cell))
+    for cell in [(0, 4), (2, 3), (2, 8), (3, 0), (3, 2), (3, 7), (5, 4), (8, 1)]:  # all but (0,2) and (2,1) flagged
+        drawn.game.flag(cell)
+    learner = _learner(drawn)
+    pack = drawn.pack
+    learner.seed(SkinPack(**{**pack.__dict__, "tiles": [t for t in pack.tiles if t.code not in (MINE, EXPLODED)]}))
+    looks = learner.read(SETTLE)
+    state, after, _ = learner._reveal([(0, 2)], looks, guess=True)
+    assert state == "playing" and drawn.game.state == "lost"  # the mine hit alone: a look never seen
+    assert learner._name(after).safe == {(2, 1)}  # the mine hit named a 1: then (2,1), where the other mine is, is safe
+    state, _, guessed = learner._reveal([(2, 1)], after, guess=False)  # the game has drawn that mine now
+    assert (state, guessed) == ("lost", True)  # was: "won", (2,1) taken as opened by its click
+    assert learner.looks.names().get(int(after[0, 2])) == EXPLODED
+
+
 def test_flags_placed_after_clicks_are_written_into_the_reading_they_are_judged_from() -> None:
     """Flags placed after clicks were judged: where those clicks are judged again (joined), it is from
     a reading with the flags in it, and the flags are not clicks. No flag placed (the guard held

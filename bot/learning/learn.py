@@ -1,17 +1,16 @@
 """Learning an unseen look by playing it (``minebot play --learn``, or when no pack reads the board).
 
-The board is found by its lattice (bot/vision/grid.py), read and clicked through bot/learning/sight.py, and
-its cells grouped into looks (bot/vision/looks.py). A fresh board shows only covered cells: its looks are "covered". After the
-first click every new look is a revealed number, named by the rules alone (bot/learning/naming.py); the bot
-clicks only cells that are safe under every naming still possible, flags cells that are mines
-under every naming (the look a flagged cell takes is "flag"), and guesses as on a known skin, on
-the likeliest naming's board (Naming.likeliest; Learner._guess). A lost game's end screen names the
-rest: the clicked cell shows the exploded mine, hidden cells that change show mines (the bot's flags
-are all on mines, so it never sees a wrong flag of its own).
+The board is found by its lattice (bot/vision/grid.py), read and clicked through bot/learning/sight.py, and its cells
+grouped into looks (bot/vision/looks.py). A fresh board shows only covered cells: its looks are "covered". After the
+first click every new look is a revealed number, named by the rules alone (bot/learning/naming.py); the bot clicks
+only cells that are safe under every naming still possible, flags cells that are mines under every naming (the look a
+flagged cell takes is "flag"), and guesses as on a known skin, on the likeliest naming's board (Naming.likeliest;
+Learner._guess). A lost game's end screen names the rest: the clicked cell shows the exploded mine, hidden cells that
+change show mines (the bot's flags are all on mines, so it never sees a wrong flag of its own).
 
-Every look named is saved as a skin pack in this user's data folder (bot/userdata.py), merged with
-what was learnt before (nothing overwritten), and read like any shipped pack next time; so is the
-game's first-click rule, once its first clicks show it (first_click_rule).
+Every look named is saved as a skin pack in this user's data folder (bot/userdata.py), merged with what was learnt
+before (nothing overwritten), and read like any shipped pack next time; so is the game's first-click rule, once its
+first clicks show it (first_click_rule).
 """
 
 from __future__ import annotations
@@ -128,8 +127,7 @@ class Learner:
         return self.sight.read(quiet)
 
     def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right", flagged: list[Cell] | None = None) -> np.ndarray:
-        """Read until every cell clicked shows another look than before (Sight.read_after): then
-        the game is not over after all."""
+        """Read until every cell clicked shows another look than before (Sight.read_after): then the game is not over."""
         looks = self.sight.read_after(cells, before, button, flagged)
         cells = (flagged or []) + cells
         if cells and all(looks[cell] != before[cell] for cell in cells):
@@ -177,8 +175,7 @@ class Learner:
         return tally.result(state, time.perf_counter() - start, on_safe)
 
     def _play_on(self, state: State, looks: np.ndarray, tally: Tally) -> tuple[State, np.ndarray, bool]:
-        """Play a game from ``looks`` to its end, counting in ``tally``: the state, the last looks,
-        and whether it was lost on a cell called safe."""
+        """Play a game from ``looks`` to its end, counting in ``tally``: the state, the last looks, and whether it was lost on a cell called safe."""
         on_safe, entry = False, looks
         while state == "playing":
             tally.readings += 1
@@ -213,7 +210,8 @@ class Learner:
                 self.judge.flagged(flags, after)
                 self.looks.name_flags(flags, looks, after)
                 before, looks = looks, self.read() if watch else after
-                if self.sight.settler.quiet < SETTLE and self.judge.last is not None and _besides(flags, looks, before):
+                if ((self.sight.settler.quiet < SETTLE or self.judge.suspect is not None) and self.judge.last is not None
+                        and _besides(flags, looks, before)):
                     state, looks, guessed = self._drawn_late()
                     on_safe = state == "lost" and not guessed
                 continue
@@ -238,10 +236,9 @@ class Learner:
         return state, looks, on_safe
 
     def _guess(self, naming: Naming, looks: np.ndarray) -> Cell:
-        """A guess while some look is unnamed: the strategy's on the likeliest naming's board (with
-        look-ahead and endgame), unless the likely namings mixed make it riskier than the safest
-        cell by more than the strategy's own slack (other namings nearly as likely put a mine
-        there); else the covered cell least likely a mine."""
+        """A guess while some look is unnamed: the strategy's on the likeliest naming's board (with look-ahead and
+        endgame), unless the likely namings mixed make it riskier than the safest cell by more than the strategy's
+        own slack (other namings nearly as likely put a mine there); else the covered cell least likely a mine."""
         covered = np.isin(looks, self.looks.covered())
         safest = naming.safest(covered)
         chance = naming.probabilities  # given wherever a likeliest board is
@@ -280,21 +277,22 @@ class Learner:
 
     def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool, chords: list[Cell] | None = None,
                 flags: list[Cell] | None = None) -> tuple[State, np.ndarray, bool]:
-        """Click cells (and chord ``chords``: bot/learning/chording.py; ``flags``: placed just before),
-        read what the game drew, and tell how the game stands: the state, the looks now, and whether a
-        guess is among the clicks judged (with those before: Judge.joined, where a quick reading,
-        bot/learning/settling.py, did not show all the clicks before drew). The flags are judged as
-        read before the clicks."""
+        """Click cells (and chord ``chords``: bot/learning/chording.py; ``flags``: placed just before), read what the
+        game drew, and tell how the game stands: the state, the looks now, and whether a guess is among the clicks
+        judged (with those before: Judge.joined, where a quick reading, bot/learning/settling.py, did not show all
+        the clicks before drew). The flags are judged as read before the clicks."""
         flags = flags or []
         opened, more = self.chording.press(self.sight, chords or [], self.looks.flagged(looks, flags), self.looks.hidden)
-        clicked = self._click(cells + more, "left")  # all but what the guard held back (the game may be over: see Judge.outcome)
-        cells = cells + opened + more  # the cells a chord opens are judged as clicked
-        after = self.read_after(opened + clicked, looks, "left", flags)
+        clicked = self._click(cells + more, "left")  # not what the guard held back (the game may be over: see Judge.outcome)
+        cells = clicked + opened  # the cells a chord opens are judged as clicked
+        after = self.read_after(cells, looks, "left", flags)
         if flags:
             self.judge.flagged(flags, after)
             self.looks.name_flags(flags, looks, after)
             looks, at = looks.copy(), tuple(np.array(flags).T)
             looks[at] = after[at]
+        if self.judge.suspect is not None and self.judge.elsewhere(cells, looks, after).any():
+            return self._drawn_late()  # the end of the last guess, drawn after the reading that judged it
         if self.sight.settler.quiet < SETTLE and not self.judge.whole(cells, looks, after):
             again = self.read(SETTLE)
             self.sight.settler.late += not np.array_equal(again, after)  # not where the game drew its end at once
@@ -303,19 +301,22 @@ class Learner:
         return self.judge.outcome(cells, looks, after, guess), after, guess
 
     def _drawn_late(self) -> tuple[State, np.ndarray, bool]:
-        """A quick reading after flags showed more than the flags: the game was still drawing the
-        clicks judged last when they were judged. Read again after SETTLE, and judge those clicks
-        again (from the reading before them, with the flags in it: Judge.flagged)."""
+        """A reading showed more than the flags or clicks since can draw: the game still drew the clicks judged last
+        (a quick reading; or a lost guess's mines, after the mine hit: Judge.suspect). Judged again after SETTLE
+        from the reading before them (with the flags: Judge.flagged), what was learnt since a suspect guess
+        forgotten (the mine hit taken for a number)."""
         assert self.judge.last is not None
         after = self.read(SETTLE)
         self.sight.settler.late += 1
+        if self.judge.suspect is not None:
+            self.looks.possible = self.judge.suspect[2]
         cells, before, guessed = self.judge.last
         return self.judge.outcome(cells, before, after, guessed), after, guessed
 
     # -- between games ----------------------------------------------------------------------
     def _finish(self, looks: np.ndarray) -> None:
-        """Flag the covered cells left when every other cell is open: they are mines, and some
-        games (xdemineur) are won only once every mine is flagged. (Not where flags are off.)"""
+        """Flag the covered cells left when every other cell is open: they are mines, and some games (xdemineur) are
+        won only once every mine is flagged. (Not where flags are off.)"""
         left = [(int(r), int(c)) for r, c in np.argwhere(np.isin(looks, self.looks.covered()))]
         if left and self.flags:
             left = self._click(left, "right")
@@ -329,9 +330,8 @@ class Learner:
         self.restarter.start(self, key)
 
     def over(self) -> bool:
-        """Whether the board shows a game that is over, by looks already named (a mine or a flag in
-        sight): a run started on the last run's lost game starts a new one. With nothing named
-        yet, no board can be told over."""
+        """Whether the board shows a game that is over, by looks already named (a mine or a flag in sight): a run
+        started on the last run's lost game starts a new one. With nothing named yet, no board can be told over."""
         return bool(self.looks.hidden) and not self.looks.could_be_new(self.read())
 
     def fresh_within(self, seconds: float) -> bool:
@@ -349,9 +349,9 @@ class Learner:
         return False
 
     def final_screen(self) -> np.ndarray:
-        """The board's region and the band below it once it stays still: a game's end as the game
-        drew it (the last reading may come before the last click is drawn, where the count of cells
-        told the win), with what the game says of it above and below the board."""
+        """The board's region and the band below it once it stays still: a game's end as the game drew it (the last
+        reading may come before the last click is drawn, where the count of cells told the win), with what the game
+        says of it above and below the board."""
         return self.sight.screen.settled(board_region(self.geometry, self.sight.screen, below=True), quiet=SETTLE)
 
     def save_screen(self) -> Path:
