@@ -106,10 +106,10 @@ class Learner:
         return self.sight.shown_as(looks)
 
     def _probe(self, looks: np.ndarray, undecided: CoverUndecided) -> tuple[list[int], np.ndarray]:
-        """Which look is covered where the rules allow two (an area the game opened along the board's
-        edge, about as big as the covered part): a cell safe were each of them covered is clicked
-        (were the other one covered, it is an open cell, and with no flag placed yet a click on it
-        does nothing); the look whose cell changes is covered. The covered look, and the looks now."""
+        """Which look is covered where the rules allow two (an area the game opened along the board's edge, about as
+        big as the covered part): a cell safe were each of them covered is clicked (were the other one covered, it is
+        an open cell, and with no flag placed yet a click on it does nothing); the look whose cell changes is
+        covered. The covered look, and the looks now."""
         cells = probe_cells(looks, undecided.options, self.mines)
         if cells is not None:
             self._click(cells, "left")
@@ -175,7 +175,8 @@ class Learner:
         return tally.result(state, time.perf_counter() - start, on_safe)
 
     def _play_on(self, state: State, looks: np.ndarray, tally: Tally) -> tuple[State, np.ndarray, bool]:
-        """Play a game from ``looks`` to its end, counting in ``tally``: the state, the last looks, and whether it was lost on a cell called safe."""
+        """Play a game from ``looks`` to its end, counting in ``tally``: the state, the last looks, and whether it
+        was lost on a cell called safe."""
         on_safe, entry = False, looks
         while state == "playing":
             tally.readings += 1
@@ -210,8 +211,7 @@ class Learner:
                 self.judge.flagged(flags, after)
                 self.looks.name_flags(flags, looks, after)
                 before, looks = looks, self.read() if watch else after
-                if ((self.sight.settler.quiet < SETTLE or self.judge.suspect is not None) and self.judge.last is not None
-                        and _besides(flags, looks, before)):
+                if (self.sight.settler.quiet < SETTLE or self.judge.suspect) and self.judge.last and _besides(flags, looks, before):
                     state, looks, guessed = self._drawn_late()
                     on_safe = state == "lost" and not guessed
                 continue
