@@ -556,8 +556,9 @@ def test_a_lost_guess_whose_mines_show_late_is_a_loss_never_a_win() -> None:
     back, and the game judged won. Here (a board of that game's, two 50/50 cells left) the game
     draws the other mine after the reading that judged the guess: lost on the guess, and the look
     of the mine hit is no number."""
+    from dataclasses import replace
+
     from bot.sim.game import Game
-    from bot.vision.pack import SkinPack
 
     mines = np.zeros((9, 9), bool)
     for cell in [(0, 2), (0, 4), (2, 1), (2, 3), (2, 8), (3, 0), (3, 2), (3, 7), (5, 4), (8, 1)]:
@@ -571,8 +572,7 @@ def test_a_lost_guess_whose_mines_show_late_is_a_loss_never_a_win() -> None:
     for cell in [(0, 4), (2, 3), (2, 8), (3, 0), (3, 2), (3, 7), (5, 4), (8, 1)]:  # all but (0,2) and (2,1) flagged
         drawn.game.flag(cell)
     learner = _learner(drawn)
-    pack = drawn.pack
-    learner.seed(SkinPack(**{**pack.__dict__, "tiles": [t for t in pack.tiles if t.code not in (MINE, EXPLODED)]}))
+    learner.seed(replace(drawn.pack, tiles=[t for t in drawn.pack.tiles if t.code not in (MINE, EXPLODED)]))  # no mine seen yet
     looks = learner.read(SETTLE)
     state, after, _ = learner._reveal([(0, 2)], looks, guess=True)
     assert state == "playing" and drawn.game.state == "lost"  # the mine hit alone: a look never seen
