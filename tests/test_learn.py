@@ -607,6 +607,36 @@ def test_flags_placed_after_clicks_are_written_into_the_reading_they_are_judged_
     assert judge.last[0] == [(0, 0)] and np.array_equal(judge.last[1], expected) and judge.last[2]
 
 
+def test_a_lost_guess_is_not_joined_to_clicks_before_through_numbers_their_flags_do_not_account_for() -> None:
+    """The 98-style page at 1.25 (CI-like run, 2026-11-29): a guess lost, its mines shown apart from it
+    and next to two numbers clicked just before (a 3 and a 2 with one flag), was judged with those
+    clicks (Judge.joined: a quick reading), the mines taken as opened round the numbers, and the run
+    stopped ("cannot tell some of this board's looks apart"). A number opens round it only as a
+    chord, where its flags account for it: the guess is judged alone, and lost."""
+    import io
+
+    from bot.learning.naming import Looks
+
+    c, f, z, one, two, three, hit, mine = 0, 1, 2, 3, 4, 5, 6, 7
+    rows = ["z z z z z 1 c c c", "z z z z 1 2 c c c", "z z z z 1 f 2 c c", "z z z z 1 1 2 c c", "z z z z z z 1 c c",
+            "z z z z z 1 3 c c", "z z z z z 1 f f c", "z z z z z 1 2 2 1", "z z z z z z z z z"]
+    code = {"z": z, "1": one, "2": two, "3": three, "c": c, "f": f}
+    first = np.array([[code[t] for t in row.split()] for row in rows])
+    before = first.copy()
+    before[3, 7], before[6, 8] = three, two  # the clicks before the guess
+    after = before.copy()
+    after[1, 7] = hit
+    for cell in [(0, 6), (0, 8), (3, 8), (4, 7), (4, 8), (5, 8)]:
+        after[cell] = mine
+    looks = Looks(hidden={c: COVERED, f: FLAG}, possible={z: frozenset({0}), one: frozenset({1}), two: frozenset({2}),
+                                                        three: frozenset({3})})
+    judge = Judge(looks, 10, io.StringIO(), lambda: Path("unused"))
+    judge.last = ([(3, 7), (6, 8)], first, False)
+    assert judge.joined([(1, 7)], before, after, True) == ([(1, 7)], before, True)
+    assert judge.outcome([(1, 7)], before, after, guess=True) == "lost"
+    assert looks.ends.get(hit) == EXPLODED and looks.ends.get(mine) == MINE
+
+
 def test_a_flag_read_in_another_flag_look_is_no_change_of_the_game() -> None:
     """A cell flagged earlier that reads in another look of a flag (gnome-mines on a busy machine:
     stopped in 4 learning runs of 5 with "cells elsewhere on the board changed") is nothing the game

@@ -36,17 +36,22 @@ def apart(clicked: list[Cell], changed: np.ndarray) -> np.ndarray:
     return changed & ~np.isin(parts, [parts[c] for c in clicked if changed[c]])
 
 
-def opened_area(clicked: list[Cell], changed: np.ndarray, may_be_zero: np.ndarray, covered: np.ndarray) -> np.ndarray:
+def opened_area(clicked: list[Cell], changed: np.ndarray, may_be_zero: np.ndarray, covered: np.ndarray,
+                may_chord: np.ndarray | None = None) -> np.ndarray:
     """The ``changed`` cells the clicks can have opened: each clicked cell, and round every opened
     cell that may be a 0 (a look that may show 0, with no covered neighbour: a 0 opens them all)
     its changed neighbours, and so on. A cell that shows a number opens nothing round it, but one
-    of several clicked may: an earlier click opened it, and gnome-mines takes a click on a number
-    whose mines are flagged as a chord, opening the rest round it."""
+    of several clicked may (where ``may_chord``: its flags account for it, or its look is not named):
+    an earlier click opened it, and gnome-mines takes a click on a number whose mines are flagged as
+    a chord, opening the rest round it. (A number whose flags do not account for it opens nothing:
+    the 98-style page's lost guess, judged with the clicks before it, had the mines it showed taken
+    as opened round a 3 clicked before, and the run stopped: "cannot tell some of this board's looks apart".)"""
     reached = np.zeros(changed.shape, np.uint8)
     for cell in clicked:
         reached[cell] = 1
     spreads = may_be_zero & ~cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    spreads = (spreads | (reached.astype(bool) if len(clicked) > 1 else False)).astype(np.uint8)
+    chords = reached.astype(bool) & (may_chord if may_chord is not None else True)
+    spreads = (spreads | (chords if len(clicked) > 1 else False)).astype(np.uint8)
     while True:
         grown = reached | (cv2.dilate(reached & spreads, np.ones((3, 3), np.uint8)) & changed.astype(np.uint8))
         if np.array_equal(grown, reached):
@@ -269,7 +274,11 @@ class Judge:
         # on and stopped on a flag the game ignored
         zero = [k for k in np.unique(after) if int(k) not in known and 0 in self.looks.possible.get(int(k), NUMBERS)]
         may_be_zero = np.isin(after, [*zero, *(k for k, code in known.items() if code == 0)])
-        return changed, changed & ~opened_area(clicked, changed, may_be_zero, np.isin(after, self.looks.covered()))
+        # a number clicked chords (gnome-mines) only where its flags account for it
+        shown = np.vectorize(lambda k: known.get(int(k), UNNAMED), otypes=[np.int64])(after)
+        flags = cv2.filter2D((shown == FLAG).astype(np.float32), -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT)
+        may_chord = (shown == UNNAMED) | (np.isin(shown, list(NUMBERS)) & (np.rint(flags) == shown))
+        return changed, changed & ~opened_area(clicked, changed, may_be_zero, np.isin(after, self.looks.covered()), may_chord)
 
     def drawn_across(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> State | None:
         """Whether the game drew something across the board after the clicks (kmines' "Congratulations!
