@@ -283,8 +283,8 @@ class Learner:
         the clicks before drew). The flags are judged as read before the clicks."""
         flags = flags or []
         opened, more = self.chording.press(self.sight, chords or [], self.looks.flagged(looks, flags), self.looks.hidden)
-        clicked = self._click(cells + more, "left")  # not what the guard held back (the game may be over: see Judge.outcome)
-        cells = clicked + opened  # the cells a chord opens are judged as clicked
+        self._click(cells + more, "left")  # judged: what it clicked, not what the guard held back (see Sight.click)
+        cells = self.sight.clicked + opened  # the cells a chord opens are judged as clicked
         after = self.read_after(cells, looks, "left", flags)
         if flags:
             self.judge.flagged(flags, after)

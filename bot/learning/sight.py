@@ -55,6 +55,7 @@ class Sight:
         self.shown: np.ndarray | None = None  # the looks of the last reading
         self.counter = CounterWatch(mines)  # the strip above the board by the mines left, to learn a counter from
         self.spent = Spent()  # where this game's time went (commands.py gives each game its own)
+        self.clicked: list[Cell] = []  # the cells the last click() clicked
 
     def read(self, quiet: float | None = None, counted: bool = False, must: list[Cell] | None = None) -> np.ndarray:
         """The look of every cell, once the board has stayed still for ``quiet`` seconds (SETTLE, or
@@ -159,24 +160,24 @@ class Sight:
                 )
 
     def click(self, cells: list[Cell], button: str) -> list[Cell]:
-        """Click ``cells`` as the guard allows (see ClickGuard); those clicked: none once the board
-        changed, nor a cell that changed before its click (an area a click before opened it; or the
-        game drew its end there, a mine: a 98-style page, learnt on a busy machine, drew the mines
-        of a lost guess after the reading, and the cell called safe that showed one was judged as
-        opened by its click, the game as won)."""
-        clicked = []
-        for r, c in cells:
+        """Click ``cells`` as the guard allows (see ClickGuard); those dealt with: all but the ones
+        left once the board changed. ``clicked`` keeps those clicked: not a cell that changed before
+        its click (an area a click before opened it; or the game drew its end there, a mine: a
+        98-style page, learnt on a busy machine, drew the mines of a lost guess after the reading,
+        and the cell called safe that showed one was judged as opened by its click, the game won)."""
+        self.clicked = []
+        for index, (r, c) in enumerate(cells):
             if not (0 <= r < self.geometry.rows and 0 <= c < self.geometry.cols):
                 raise ScreenError(f"refusing to click ({r},{c}): outside the {self.geometry.cols}x{self.geometry.rows} board")
             with self.spent.on("guard"):
                 allowed = self.guard.check((r, c))
-            if self.guard.halted:
-                break
             if allowed:
                 with self.spent.on("click"):
                     self.mouse.click(*self.geometry.centre((r, c)), button)  # type: ignore[arg-type]
-                clicked.append((r, c))
-        return clicked
+                self.clicked.append((r, c))
+            if self.guard.halted:
+                return cells[:index]
+        return cells
 
     def save_screen(self) -> Path:
         """Save the last screen read in this user's cache folder; where."""
