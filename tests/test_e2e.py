@@ -112,17 +112,22 @@ BOARD_SHOWN = 60.0  # s: a browser's first paint on a busy machine (in CI, Chrom
 
 
 def _board_shown(find_grid: Callable[[np.ndarray], Geometry]) -> tuple[int, int, int, int]:
-    """The region of the board on the virtual screen, once the game has drawn it (within BOARD_SHOWN s)."""
+    """The region of the board on the virtual screen, once the game has drawn it: the same in two
+    screenshots 0.5 s apart (within BOARD_SHOWN s; ace-minesweeper's 32x32 board was once located
+    half drawn, 12 columns wide, and every press on the rest counted off the board)."""
     from bot.errors import NoBoardFound
 
-    until = time.monotonic() + BOARD_SHOWN
+    until, last = time.monotonic() + BOARD_SHOWN, None
     while True:
         try:
-            return find_grid(_screenshot()).region()
+            region = find_grid(_screenshot()).region()
+            if region == last or time.monotonic() > until:
+                return region
+            last = region
         except NoBoardFound:
             if time.monotonic() > until:
                 raise
-            time.sleep(0.5)
+        time.sleep(0.5)
 
 
 def _screenshot() -> np.ndarray:
