@@ -15,6 +15,7 @@ from typing import TextIO
 import cv2
 import numpy as np
 
+from bot.board import neighbour_sum
 from bot.errors import InconsistentBoard, ScreenError
 from bot.learning.naming import Looks, Naming, name_looks, renamed
 from bot.learning.unsure import Unsure
@@ -37,7 +38,7 @@ def apart(clicked: list[Cell], changed: np.ndarray) -> np.ndarray:
 
 
 def opened_area(clicked: list[Cell], changed: np.ndarray, may_be_zero: np.ndarray, covered: np.ndarray,
-                may_chord: np.ndarray | None = None) -> np.ndarray:
+                may_chord: np.ndarray) -> np.ndarray:
     """The ``changed`` cells the clicks can have opened: each clicked cell, and round every opened
     cell that may be a 0 (a look that may show 0, with no covered neighbour: a 0 opens them all)
     its changed neighbours, and so on. A cell that shows a number opens nothing round it, but one
@@ -50,13 +51,18 @@ def opened_area(clicked: list[Cell], changed: np.ndarray, may_be_zero: np.ndarra
     for cell in clicked:
         reached[cell] = 1
     spreads = may_be_zero & ~cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    chords = reached.astype(bool) & (may_chord if may_chord is not None else True)
+    chords = reached.astype(bool) & may_chord
     spreads = (spreads | (chords if len(clicked) > 1 else False)).astype(np.uint8)
     while True:
         grown = reached | (cv2.dilate(reached & spreads, np.ones((3, 3), np.uint8)) & changed.astype(np.uint8))
         if np.array_equal(grown, reached):
             return reached.astype(bool)
         reached = grown
+
+
+def _values(looks: np.ndarray, names: dict[int, int]) -> np.ndarray:
+    """Each cell's code as ``names`` gives its look's (UNNAMED where it gives none)."""
+    return np.vectorize(lambda k: names.get(int(k), UNNAMED), otypes=[np.int64])(looks)
 
 
 def _first_cells(mask: np.ndarray) -> str:
@@ -266,8 +272,7 @@ class Judge:
         # another between readings, no click near them (learning at intermediate beside two busy cores
         # stopped so in 4 runs of 5: "cells elsewhere on the board changed")
         hidden = self.looks.hidden
-        value = np.vectorize(lambda k: hidden.get(int(k), UNNAMED), otypes=[np.int64])
-        changed = (after != before) & np.isin(before, list(hidden)) & (value(after) != value(before))
+        changed = (after != before) & np.isin(before, list(hidden)) & (_values(after, hidden) != _values(before, hidden))
         # joined to a click only through cells that may be 0s (and, in a batch, cells clicked: a chord;
         # see opened_area): winemine showed a lost game's mines next to the mine hit and one next to
         # those, all of them looks never named, and a naming of them as numbers fit: the run played
@@ -275,9 +280,8 @@ class Judge:
         zero = [k for k in np.unique(after) if int(k) not in known and 0 in self.looks.possible.get(int(k), NUMBERS)]
         may_be_zero = np.isin(after, [*zero, *(k for k, code in known.items() if code == 0)])
         # a number clicked chords (gnome-mines) only where its flags account for it
-        shown = np.vectorize(lambda k: known.get(int(k), UNNAMED), otypes=[np.int64])(after)
-        flags = cv2.filter2D((shown == FLAG).astype(np.float32), -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT)
-        may_chord = (shown == UNNAMED) | (np.isin(shown, list(NUMBERS)) & (np.rint(flags) == shown))
+        shown = _values(after, known)
+        may_chord = (shown == UNNAMED) | (np.isin(shown, list(NUMBERS)) & (neighbour_sum(shown == FLAG) == shown))
         return changed, changed & ~opened_area(clicked, changed, may_be_zero, np.isin(after, self.looks.covered()), may_chord)
 
     def drawn_across(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> State | None:
@@ -295,8 +299,7 @@ class Judge:
         win, and a flag where none was seen before may read as a new look. None where nothing is
         drawn across it."""
         names = self.looks.names()
-        value = np.vectorize(lambda k: names.get(int(k), UNNAMED), otypes=[np.int64])
-        was, now = value(before), value(after)
+        was, now = _values(before, names), _values(after, names)
         over = np.isin(was, list(NUMBERS)) & (now != was)
         if int(over.sum()) < OVERLAY_CELLS:
             return None
