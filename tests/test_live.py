@@ -726,3 +726,30 @@ def test_a_game_that_shows_no_face_is_read_without_looking_for_one(face: bool, m
     for _ in range(3):
         table.refresh()
     assert len(searches) == (1 + 4 if face else 1)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Xvfb: X11 only")
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # python-xlib leaves its Xauthority file open
+def test_a_grab_is_an_array_of_its_own_with_the_screens_pixels() -> None:
+    """A grab is handed on as a contiguous BGR array, pixel for pixel mss's: numpy's view of mss's
+    BGRA shot made each later comparison (the click guard's, before every click; the settle loop's)
+    copy it first, 4-7 ms for a 512x384 region."""
+    from Xlib import X, display
+
+    from bot.devices.capture import MssScreen
+    from bot.games.x11 import virtual_display
+
+    with virtual_display((640, 480)):
+        x = display.Display()
+        window = x.screen().root.create_window(0, 0, 160, 100, 0, x.screen().root_depth, X.InputOutput,
+                                               X.CopyFromParent, background_pixel=0x3A7BD5)
+        window.map()
+        x.sync()
+        time.sleep(0.2)
+        with MssScreen() as screen:
+            region = Region(10, 20, 300, 200)
+            shot = np.asarray(screen._mss.grab({"left": 10, "top": 20, "width": 300, "height": 200}))
+            grab = screen.grab(region)
+        x.close()
+    assert grab.flags.c_contiguous and grab.shape == (200, 300, 3) and grab.dtype == np.uint8
+    assert np.array_equal(grab, shot[:, :, :3]) and tuple(grab[0, 0]) == (0xD5, 0x7B, 0x3A)  # BGR
