@@ -1,6 +1,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -217,3 +220,28 @@ def test_play_and_demo_get_typed_options_from_the_command_line(monkeypatch: pyte
     assert main("demo", "--game", "xdemineur", "--level", "beginner", "--games", "2", "--json", "--scale", "1.5") == 0
     assert got[0] == (PlayOptions(games=3, mines=40, flags=False, learn="", new_game_key="F2"),)
     assert got[1] == ("xdemineur", "beginner", PlayOptions(games=2, json=True, save_final=Path("minebot-final.png")), 1.5, 0)
+
+
+BLAS_THREADS = r'''
+import ctypes
+{imports}
+import numpy
+lib = next(line.split()[-1] for line in open("/proc/self/maps") if "openblas" in line.lower())
+blas = ctypes.CDLL(lib)
+names = ("scipy_openblas_get_num_threads64_", "openblas_get_num_threads64_", "openblas_get_num_threads")
+print(next(getattr(blas, name) for name in names if hasattr(blas, name))())
+'''
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or os.cpu_count() == 1, reason="/proc/self/maps; more than one core")
+def test_the_minebot_command_does_its_matrix_products_on_one_thread() -> None:
+    """The minebot command's numpy does its matrix products on one OpenBLAS thread (bot/__init__.py):
+    its own default, a thread a core, read a board in twice the time beside two busy processes. The
+    same check without minebot imported first counts every core."""
+    def threads(imports: str) -> int:
+        done = subprocess.run([sys.executable, "-c", BLAS_THREADS.format(imports=imports)], capture_output=True, text=True,
+                              env={k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}, check=True)
+        return int(done.stdout)
+
+    assert threads("import bot.cli  # as the minebot command does") == 1
+    assert threads("") > 1
