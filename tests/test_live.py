@@ -651,6 +651,7 @@ def test_where_a_watch_tells_key_presses_since_it_last_asked_the_bots_own_keys_d
     monkeypatch.setattr(actuator, "_press_count", lambda: None)
     monkeypatch.setattr(actuator, "_key_watch", lambda: pressed)
     monkeypatch.setattr(actuator, "_sender", lambda: None)  # the drawn system's pyautogui sends the input
+    monkeypatch.setattr(actuator, "_xtest", lambda: None)
     monkeypatch.setattr(actuator, "KEYS_SEEN_WITHIN", 0.0)
     mouse = actuator.LiveMouse()
     mouse.click(10, 10)

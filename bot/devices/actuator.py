@@ -23,6 +23,7 @@ from bot.userdata import cache_dir
 
 if TYPE_CHECKING:
     from bot.devices.windows import SendInput
+    from bot.devices.x11 import XTestInput
 
 KEYS_SEEN_WITHIN = 0.5  # s for the press listener to see the bot's own key presses
 
@@ -222,6 +223,16 @@ def _sender() -> SendInput | None:
     return SendInput()
 
 
+def _xtest() -> XTestInput | None:
+    """On X11, minebot's clicks and moves through XTest, one round trip each (bot/devices/x11.py);
+    elsewhere (macOS) None: pyautogui sends them."""
+    if not sys.platform.startswith("linux"):
+        return None
+    from bot.devices.x11 import XTestInput
+
+    return XTestInput()
+
+
 class LiveMouse:
     """The real pointer. Stops (ScreenError) before its next click once a person touched the mouse
     or the keyboard: any key or button pressed that the bot did not press (counted as it happens,
@@ -236,6 +247,7 @@ class LiveMouse:
         self._expected: tuple[int, int] | None = None
         self._presses = presses or _press_count()
         self._send = _sender()
+        self._xtest = _xtest() if self._send is None else None
         self._own_keys = self._own_buttons = 0  # the presses the bot made itself
         self._own_moves: deque[tuple[int, int]] = deque(maxlen=16)  # where the bot last moved the pointer
         self._keys_down = None if self._presses else _key_watch()
@@ -271,6 +283,8 @@ class LiveMouse:
         self._own_moves.append((px, py))
         if self._send is not None:
             self._send.click(px, py, button)
+        elif self._xtest is not None:
+            self._xtest.click(px, py, button)
         elif button == "both":
             self._gui.moveTo(px, py)
             self._gui.mouseDown(button="left")
@@ -287,6 +301,8 @@ class LiveMouse:
         self._own_moves.append((px, py))
         if self._send is not None:
             self._send.move(px, py)
+        elif self._xtest is not None:
+            self._xtest.move(px, py)
         else:
             self._gui.moveTo(px, py)
         self._expected = (px, py)
