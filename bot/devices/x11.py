@@ -9,8 +9,9 @@ BUTTONS = {"left": (1,), "middle": (2,), "right": (3,), "both": (1, 3)}  # both:
 class XTestInput:
     """A click as one motion, its presses and releases, and one round trip to the server: pyautogui
     waits for the server after each move, press and release (five round trips a click, with the
-    moves it makes before each press and release), 1 ms a click idle and 7 beside two busy
-    processes. The round trip is kept: the click has reached the server before the next grab."""
+    moves it makes before each press and release): 1.8 ms a click on Xvfb beside two busy
+    processes, against 0.27. The round trip is kept: the click has reached the server before the
+    next grab."""
 
     def __init__(self) -> None:
         from Xlib import X
