@@ -754,3 +754,27 @@ def test_a_grab_is_an_array_of_its_own_with_the_screens_pixels() -> None:
         x.close()
     assert grab.flags.c_contiguous and grab.shape == (200, 300, 3) and grab.dtype == np.uint8
     assert np.array_equal(grab, shot[:, :, :3]) and tuple(grab[0, 0]) == (0xD5, 0x7B, 0x3A)  # BGR
+
+
+@pytest.mark.parametrize(("fixture", "skin"), [("winemine/expert-midgame-flags.png", "winemine"),
+                                               ("gnome-mines/expert-midgame-five.png", "gnome-mines")])
+def test_the_guard_holds_still_every_pixel_outside_the_hidden_cells_grown_by_their_shadow(fixture: str, skin: str) -> None:
+    """The pixels the guard holds still (ClickGuard.seen, worked out in one matrix product) are those
+    from the board's top down outside every hidden cell's box grown by SHADOW of the pitch, as a loop
+    over the cells marks them: on a regular lattice and on gnome-mines' whole-pixel one."""
+    from bot.live.guard import SHADOW, ClickGuard
+
+    image = load_image(Path(__file__).resolve().parents[1] / "fixtures" / fixture)
+    reading = read(image, [pack_named(load_packs([skin]), skin)])
+    g = reading.geometry
+    hidden = np.random.default_rng(7).random((g.rows, g.cols)) < 0.5
+    guard = ClickGuard(FakeScreen(image), Region(0, 0, image.shape[1], image.shape[0]), g)
+    guard.seen(image, hidden)
+    expected = np.zeros(image.shape[:2], bool)
+    expected[max(0, round(g.origin[1])) :, :] = True
+    pad = max(2, round(SHADOW * g.pitch[0]))
+    for r, c in np.argwhere(hidden):
+        x, y, w, h = g.box(int(r), int(c))
+        expected[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad] = False
+    assert guard._steady is not None and np.array_equal(guard._steady, expected)
+    assert 0 < expected.sum() < expected.size
