@@ -22,6 +22,9 @@
   "DEAD!" once lost, "Marked: n / m" in play (judge-pictures/sgt-mines/words-*.png).
   Words are matched by their ink alone (PAPER), pictures by colour. All were cut from the games'
   screens (this project's runs and fixtures) and checked by eye.
+- pygame-minesweeper appends the time of every game it counts won to its best-times file; it
+  counts a last 50/50 lost won too (pygame_minesweeper_wins), so there its record only bounds
+  minebot's wins from below and above by its losses.
 - gnome-mines appends a line to its scores file (libgnome-games-support) for every game won; the
   launcher writes ten best times of 0 s there first, so no dialog opens. It draws no face: a game
   not won is taken for lost (a game still in play that minebot called lost is not caught there).
@@ -32,6 +35,7 @@ A judge is asked once a game has ended and minebot has exited: ``verdict()`` say
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections.abc import Callable
@@ -117,6 +121,19 @@ def minegauler_wins() -> int:
 def gnome_mines_wins(workdir: Path) -> int:
     """The lines of all its scores files (the launcher's ten of 0 s each included)."""
     return sum(len(p.read_text().splitlines()) for p in (workdir / "data" / "gnome-mines" / "scores").glob("*"))
+
+
+def pygame_minesweeper_wins(workdir: Path) -> int:
+    """The times in its best-times file (minesweeper/util.py: HighScoreUpdate appends one for every
+    game it counts won, at every level, no cap), in the folder the launcher gives it (XDG_DATA_HOME).
+    It counts a game finished once the cells opened and the mines make the whole board, and counts
+    the mine hit as opened (core/board.py, tile_open): a loss with one safe cell still covered (a
+    last 50/50 lost) is counted won too (LOSS_RECORDED)."""
+    path = workdir / "data" / "pygame-minesweeper" / "high-score.json"
+    return sum(len(times) for times in json.loads(path.read_text()).values()) if path.is_file() else 0
+
+
+LOSS_RECORDED = {"pygame-minesweeper"}  # games whose own record may count a lost game won (see above)
 
 
 def judge_for(game: str, workdir: Path, shoot: Callable[[], np.ndarray]) -> FaceJudge | RecordJudge:

@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from tests.judges import FaceJudge, RecordJudge, gnome_mines_wins
+from tests.judges import FaceJudge, RecordJudge, gnome_mines_wins, pygame_minesweeper_wins
 from tests.xpresses import outside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -81,6 +81,18 @@ def test_a_record_judge_counts_a_new_record_as_a_win_and_asks_the_face_otherwise
     assert judge.verdict() == "lost"  # the same record again is no second win
     lost = cv2.imread(str(FIXTURES / "minegauler" / "expert-lost-wrong-flags.png"))
     assert RecordJudge(lambda: 3, FaceJudge("minegauler", lambda: lost)).verdict() == "lost"
+
+
+def test_pygame_minesweepers_record_counts_every_time_it_keeps(tmp_path: Path) -> None:
+    """Its best-times file as the game writes it (json.dump of a list of times a level, every win
+    appended): a win more is a time more, and a folder it never wrote counts none."""
+    assert pygame_minesweeper_wins(tmp_path) == 0
+    folder = tmp_path / "data" / "pygame-minesweeper"
+    folder.mkdir(parents=True)
+    (folder / "high-score.json").write_text("{}")
+    assert pygame_minesweeper_wins(tmp_path) == 0
+    (folder / "high-score.json").write_text('{"basic": [2.481, 3.09], "expert": [81.5]}')
+    assert pygame_minesweeper_wins(tmp_path) == 3
 
 
 def test_a_press_shifted_off_the_board_is_found() -> None:
