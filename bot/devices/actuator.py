@@ -23,7 +23,7 @@ from bot.userdata import cache_dir
 
 if TYPE_CHECKING:
     from bot.devices.windows import SendInput
-    from bot.devices.x11 import XTestInput
+    from bot.devices.xtest import XTestInput
 
 KEYS_SEEN_WITHIN = 0.5  # s for the press listener to see the bot's own key presses
 
@@ -224,11 +224,11 @@ def _sender() -> SendInput | None:
 
 
 def _xtest() -> XTestInput | None:
-    """On X11, minebot's clicks and moves through XTest, one round trip each (bot/devices/x11.py);
+    """On X11, minebot's clicks and moves through XTest, one round trip each (bot/devices/xtest.py);
     elsewhere (macOS) None: pyautogui sends them."""
     if not sys.platform.startswith("linux"):
         return None
-    from bot.devices.x11 import XTestInput
+    from bot.devices.xtest import XTestInput
 
     return XTestInput()
 
