@@ -462,7 +462,7 @@ def test_what_was_drawn_late_joins_the_clicks_before_and_is_judged_with_them() -
     assert state == "playing" and learner.judge.last is not None and np.isin(opened[:, :4], learner.looks.covered()).sum() == 0
     partial = opened.copy()
     partial[8, 3] = looks[8, 3]  # the reading as if taken before the game drew (8,3)
-    learner._click([(8, 8)], "left")
+    learner.sight.click([(8, 8)], "left")
     after = learner.read_after([(8, 8)], partial, "left")
     assert learner.judge.elsewhere([(8, 8)], partial, after)[8, 3]  # judged alone, (8,3) is the game's doing
     assert not learner.judge.whole([(8, 8)], partial, after)  # so it is read again after SETTLE (the same here)
@@ -522,7 +522,7 @@ def test_a_quick_reading_after_flags_that_shows_more_has_the_clicks_before_judge
     assert state == "playing"
     partial = opened.copy()
     partial[8, 3] = looks[8, 3]  # the reading the flag was placed from, taken before the game drew (8,3)
-    learner._click([(0, 4)], "right")
+    learner.sight.click([(0, 4)], "right")
     after = learner.read_after([(0, 4)], partial)
     learner.judge.flagged([(0, 4)], after)
     assert _besides([(0, 4)], after, partial) and not _besides([(0, 4)], after, opened)
@@ -549,13 +549,17 @@ class LateMinesGame(DrawnGame):
         return image
 
 
-def test_a_lost_guess_whose_mines_show_late_is_a_loss_never_a_win() -> None:
+@pytest.mark.parametrize("hold", [2, 4])
+def test_a_lost_guess_whose_mines_show_late_is_a_loss_never_a_win(hold: int) -> None:
     """A 98-style page learnt on a busy machine drew a lost guess's mine hit, a look never named, and
     only later the other mine it shows: the mine hit was then named a number (the board fit), the
     cell called safe that showed the other mine was taken as opened by a click the guard had held
-    back, and the game judged won. Here (a board of that game's, two 50/50 cells left) the game
-    draws the other mine after the reading that judged the guess: lost on the guess, and the look
-    of the mine hit is no number."""
+    back, and the game judged won. gnome-mines, learnt beside a second test run, drew it later
+    still, after the guard's look before that click: the click went, the cell showed the mine, and
+    the game was judged won again (the last safe cells opened). Here (a board of the page's, two
+    50/50 cells left) the game draws the other mine after the reading that judged the guess
+    (``hold`` 2: before the guard looks; 4: after the click): lost on the guess, and the look of
+    the mine hit is no number."""
     from dataclasses import replace
 
     from bot.sim.game import Game
@@ -563,7 +567,7 @@ def test_a_lost_guess_whose_mines_show_late_is_a_loss_never_a_win() -> None:
     mines = np.zeros((9, 9), bool)
     for cell in [(0, 2), (0, 4), (2, 1), (2, 3), (2, 8), (3, 0), (3, 2), (3, 7), (5, 4), (8, 1)]:
         mines[cell] = True
-    drawn = LateMinesGame(hold=2)
+    drawn = LateMinesGame(hold=hold)
     drawn.over_ignores = True
     drawn.game = Game(drawn.level, "safe", layout=mines)
     for cell in np.argwhere(~mines):

@@ -112,7 +112,7 @@ class Learner:
         covered. The covered look, and the looks now."""
         cells = probe_cells(looks, undecided.options, self.mines)
         if cells is not None:
-            self._click(cells, "left")
+            self.sight.click(cells, "left")
             deadline = time.perf_counter() + SLOW_GAME
             while time.perf_counter() < deadline:
                 now = self.read()
@@ -133,9 +133,6 @@ class Learner:
         if cells and all(looks[cell] != before[cell] for cell in cells):
             self.judge.answered()
         return looks
-
-    def _click(self, cells: list[Cell], button: str) -> list[Cell]:
-        return self.sight.click(cells, button)
 
     # -- one game ---------------------------------------------------------------------------
     def play_game(self) -> GameResult:
@@ -205,7 +202,7 @@ class Learner:
             # the flag's look is known, flags are placed with the clicks on safe cells and read with them
             watch = left is not None and self.sight.counter.eager(left - 1)
             if flags and (watch or not certain_safe or not self.looks.flags()):
-                flags = self._click(flags[:1] if watch else flags, "right")
+                flags = self.sight.click(flags[:1] if watch else flags, "right")
                 tally.clicks += len(flags)
                 after = self.read_after(flags, looks)
                 self.judge.flagged(flags, after)
@@ -216,7 +213,7 @@ class Learner:
                     on_safe = state == "lost" and not guessed
                 continue
             if certain_safe:
-                flags = self._click(flags, "right")
+                flags = self.sight.click(flags, "right")
                 chords, safe = self.chording.plan(self.looks.flagged(looks, flags), self.looks.hidden, certain_safe)
                 state, looks, guessed = self._reveal(safe, looks, guess=False, chords=chords, flags=flags)
                 tally.clicks += len(flags) + len(safe) + len(chords)
@@ -283,8 +280,9 @@ class Learner:
         the clicks before drew). The flags are judged as read before the clicks."""
         flags = flags or []
         opened, more = self.chording.press(self.sight, chords or [], self.looks.flagged(looks, flags), self.looks.hidden)
-        self._click(cells + more, "left")  # judged: what it clicked, not what the guard held back (see Sight.click)
+        self.sight.click(cells + more, "left")  # judged: what it clicked, not what the guard held back (see Sight.click)
         cells = self.sight.clicked + opened  # the cells a chord opens are judged as clicked
+        suspect = self.judge.suspect  # cleared once the clicks show (Judge.answered), maybe showing it was lost
         after = self.read_after(cells, looks, "left", flags)
         if flags:
             self.judge.flagged(flags, after)
@@ -298,6 +296,8 @@ class Learner:
             self.sight.settler.late += not np.array_equal(again, after)  # not where the game drew its end at once
             after = again
             cells, looks, guess = self.judge.joined(cells, looks, after, guess)
+        if not guess and self.judge.ended_at_suspect(suspect, cells, looks, after):
+            return "lost", after, True  # lost at the suspect guess
         return self.judge.outcome(cells, looks, after, guess), after, guess
 
     def _drawn_late(self) -> tuple[State, np.ndarray, bool]:
@@ -319,7 +319,7 @@ class Learner:
         won only once every mine is flagged. (Not where flags are off.)"""
         left = [(int(r), int(c)) for r, c in np.argwhere(np.isin(looks, self.looks.covered()))]
         if left and self.flags:
-            left = self._click(left, "right")
+            left = self.sight.click(left, "right")
             deadline = time.perf_counter() + SLOW_GAME  # the end as the game shows it (xdemineur's face changes now);
             while time.perf_counter() < deadline:  # a game over may also ignore the flags
                 if all(self.read()[cell] != looks[cell] for cell in left):

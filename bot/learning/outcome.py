@@ -18,16 +18,12 @@ import numpy as np
 from bot.board import neighbour_sum
 from bot.errors import InconsistentBoard, ScreenError
 from bot.learning.naming import Looks, Naming, name_looks, renamed
+from bot.learning.suspect import Suspect, SuspectGuess
 from bot.learning.unsure import Unsure
 from bot.vocabulary import CHAR_OF, EXPLODED, FLAG, MINE, NUMBERS, Cell, State
 
 OVERLAY_CELLS = 3  # revealed cells showing other looks that say something is drawn across the board
 UNNAMED = 99  # the value of a look not named yet (none of the cell codes)
-# A guess that showed only looks never named, the board still nameable: a number and the area it
-# opened, or the exploded mine of a lost game and the mines it shows beside it (winemine when
-# every other mine is flagged or next to it; sgt-mines shows none): the cell, its look, what was
-# known of the looks before, and the looks of the other cells that changed.
-Suspect = tuple[Cell, int, dict[int, frozenset[int]], set[int]]
 
 
 def apart(clicked: list[Cell], changed: np.ndarray) -> np.ndarray:
@@ -79,7 +75,7 @@ def changed_apart(clicked: list[Cell], before: np.ndarray, after: np.ndarray) ->
     return apart(clicked, changed)
 
 
-class Judge:
+class Judge(SuspectGuess):
     """Tells how each click went from the readings before and after it, learning into ``looks``
     what a lost game's end shows. ``save_screen`` saves the last screen for an error message."""
 
@@ -99,21 +95,6 @@ class Judge:
     def new_game(self) -> None:
         """A new game: no click judged in it yet."""
         self.suspect = self.last = self.named = self.unsure = None
-
-    def lost_on_suspect(self) -> bool:
-        """The game stopped answering after a suspect guess: the game was lost there. Its look is
-        the exploded mine, the other new looks beside it mines, and nothing learnt since (the
-        look taken for a number) holds. False where there is no such guess."""
-        if self.suspect is None:
-            return False
-        cell, look, known, beside = self.suspect
-        self.looks.possible = known
-        self.looks.ends[look] = EXPLODED
-        for other in beside - {look}:  # the mines a lost game shows (next to the one hit)
-            self.looks.ends.setdefault(other, MINE)
-        print(f"minebot: the game stopped answering after the guess at {cell} showed looks never seen: "
-              "lost there, and that look is the exploded mine", file=self.out)
-        return True
 
     def outcome(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> State:
         """Won, lost or playing, from what changed. A click opens the cell, and a 0 its neighbours:
@@ -197,21 +178,6 @@ class Judge:
                 look = int(after[clicked[0]])
                 self.suspect = (clicked[0], look, dict(self.looks.possible), shown - {look})
         return "playing"
-
-    def _not_its_number(self, cell: Cell, after: np.ndarray, hidden: np.ndarray) -> bool:
-        """Whether the guessed ``cell``, the last but the mines were it safe, shows no number: a look
-        never named where the number it would show (the hidden cells round it, all mines then) has
-        a look named already, in a game whose values each show one look. It is then the exploded
-        mine (winemine showed nothing else after such a loss, every other mine flagged: the hidden
-        cells left were as many as the mines, as after a win)."""
-        known = self.looks.names()
-        look = int(after[cell])
-        values = [code for code in known.values() if code in NUMBERS]
-        if look in known or len(values) != len(set(values)):
-            return False
-        r, c = cell
-        around = int(hidden[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2].sum())
-        return around in values
 
     def unlearn(self, after: np.ndarray) -> bool:
         """Whether a board no naming fits with what was learnt fits one with some of it forgotten
