@@ -74,7 +74,10 @@ class FaceJudge:
     def face(self, shot: np.ndarray) -> str | None:
         """What the pictures on ``shot`` say: "playing", "won", "lost"; None where none shows. A sign
         says it alone; else, of the pictures shown, the lowest on the screen (a web page's toasts
-        stack downwards, the last game's may still show above this one's)."""
+        stack downwards, the last game's may still show above this one's). Where the game has a
+        sign of a lost game (the mine hit, drawn with the last cell), words of a loss without it
+        are an earlier game's: nicegui's "You lost!" of a game lost on its first click still showed
+        below the "You won!" of the next (Quasar groups a repeated toast where the first one was)."""
         shown: list[tuple[bool, int, str, tuple[int, int, int, int]]] = []
         ink = _ink(shot) if any(kind == "words" for _, kind, _ in self.pictures) else None
         for state, kind, picture in self.pictures:
@@ -82,6 +85,8 @@ class FaceJudge:
             score, _, at, _ = cv2.minMaxLoc(cv2.matchTemplate(seen, picture, cv2.TM_SQDIFF_NORMED))
             if score <= FACE_MATCH:
                 shown.append((kind == "sign", at[1], state, (at[0], at[1], picture.shape[1], picture.shape[0])))
+        if any(kind == "sign" and state == "lost" for state, kind, _ in self.pictures) and not any(sign for sign, *_ in shown):
+            shown = [seen for seen in shown if seen[2] != "lost"]
         if not shown:
             return None
         _, _, state, self.box = max(shown)
