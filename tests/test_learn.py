@@ -507,7 +507,7 @@ def test_a_quick_reading_after_flags_that_shows_more_has_the_clicks_before_judge
     """Flags placed from a quick reading that passed for whole but was not: the reading after them
     shows more than the flags (what the game drew late), so it is read again after SETTLE, counted
     late, and the clicks judged last are judged again with all of it, the flags in their reading."""
-    from bot.learning.learn import _besides
+    from bot.learning.outcome import besides
     from bot.sim.game import Game
 
     drawn = LateDrawnGame("winemine", "beginner", seed=11, late=False)
@@ -525,7 +525,7 @@ def test_a_quick_reading_after_flags_that_shows_more_has_the_clicks_before_judge
     learner.sight.click([(0, 4)], "right")
     after = learner.read_after([(0, 4)], partial)
     learner.judge.flagged([(0, 4)], after)
-    assert _besides([(0, 4)], after, partial) and not _besides([(0, 4)], after, opened)
+    assert besides([(0, 4)], after, partial) and not besides([(0, 4)], after, opened)
     late = learner.sight.settler.late
     state, now, guessed = learner._drawn_late()
     assert state == "playing" and guessed and learner.sight.settler.late == late + 1
@@ -583,6 +583,41 @@ def test_a_lost_guess_whose_mines_show_late_is_a_loss_never_a_win(hold: int) -> 
     assert learner._name(after).safe == {(2, 1)}  # the mine hit named a 1: then (2,1), where the other mine is, is safe
     state, _, guessed = learner._reveal([(2, 1)], after, guess=False)  # the game has drawn that mine now
     assert (state, guessed) == ("lost", True)  # was: "won", (2,1) taken as opened by its click
+    assert learner.looks.names().get(int(after[0, 2])) == EXPLODED
+
+
+def test_a_game_judged_won_whose_still_board_shows_no_number_at_its_suspect_guess_is_lost() -> None:
+    """gnome-mines, learnt in a clean run of the suite, counted a lost last 50/50 won once more after
+    Judge.ended_at_suspect (its last screen: the mine hit beside the other mine, the two safe cells
+    covered). However a game comes to be judged won, its board once still is looked at again: the
+    cell of its last suspect guess still showing that guess's look, which the looks named before
+    it say is no number there, ends it lost at the guess. Here the late-mines board after the
+    guess, once the game drew its other mine; and the same cell showing the number a win leaves."""
+    from dataclasses import replace
+
+    from bot.sim.game import Game
+
+    mines = np.zeros((9, 9), bool)
+    for cell in [(0, 2), (0, 4), (2, 1), (2, 3), (2, 8), (3, 0), (3, 2), (3, 7), (5, 4), (8, 1)]:
+        mines[cell] = True
+    drawn = LateMinesGame(hold=2)
+    drawn.over_ignores = True
+    drawn.game = Game(drawn.level, "safe", layout=mines)
+    for cell in np.argwhere(~mines):
+        if tuple(cell) not in [(1, 2), (2, 0)]:
+            drawn.game.reveal(tuple(cell))
+    for cell in [(0, 4), (2, 3), (2, 8), (3, 0), (3, 2), (3, 7), (5, 4), (8, 1)]:
+        drawn.game.flag(cell)
+    learner = _learner(drawn)
+    learner.seed(replace(drawn.pack, tiles=[t for t in drawn.pack.tiles if t.code not in (MINE, EXPLODED)]))
+    state, after, _ = learner._reveal([(0, 2)], learner.read(SETTLE), guess=True)
+    assert state == "playing" and learner.judge.suspected is not None
+    learner._name(after)  # the mine hit named a number, as the learner goes on
+    shown = after.copy()
+    shown[0, 2] = next(k for k, code in learner.looks.names().items() if code == 1 and k != after[0, 2])  # a 1: as a win leaves it
+    assert not learner.judge.lost_after_all(shown)
+    now = learner.read(SETTLE)  # the other mine drawn now
+    assert now[2, 1] != after[2, 1] and learner.judge.lost_after_all(now)
     assert learner.looks.names().get(int(after[0, 2])) == EXPLODED
 
 

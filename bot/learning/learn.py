@@ -30,7 +30,7 @@ from bot.errors import ClicksIgnored, CoverUndecided, InconsistentBoard, ScreenE
 from bot.learning.chording import Chording, chord_button
 from bot.learning.first_clicks import count_first_click, first_click_rule
 from bot.learning.naming import Looks, Naming, covered_looks, name_looks, probe_cells
-from bot.learning.outcome import Judge
+from bot.learning.outcome import Judge, besides
 from bot.learning.restart import Restarter
 from bot.learning.settling import SETTLE, settle_ms
 from bot.learning.sight import Sight
@@ -166,6 +166,8 @@ class Learner:
             if not self.judge.lost_on_suspect():
                 raise
             state = "lost"
+        if state == "won" and self.judge.suspected and self.judge.lost_after_all(self.read(SETTLE)):
+            state = "lost"  # at its last guess, as the board now still shows (Judge.lost_after_all)
         if state == "won":
             self._finish(looks)
         self.save()
@@ -208,7 +210,7 @@ class Learner:
                 self.judge.flagged(flags, after)
                 self.looks.name_flags(flags, looks, after)
                 before, looks = looks, self.read() if watch else after
-                if (self.sight.settler.quiet < SETTLE or self.judge.suspect) and self.judge.last and _besides(flags, looks, before):
+                if (self.sight.settler.quiet < SETTLE or self.judge.suspect) and self.judge.last and besides(flags, looks, before):
                     state, looks, guessed = self._drawn_late()
                     on_safe = state == "lost" and not guessed
                 continue
@@ -389,12 +391,3 @@ class Learner:
                   "going on without it", file=self.out)
         return (written + ([board] if board else [])
                 + (add_counter(folder, counter.digits, counter.settings()) if counter else []))
-
-
-def _besides(flags: list[Cell], after: np.ndarray, before: np.ndarray) -> bool:
-    """Whether cells other than the ``flags`` placed differ between the readings ``before`` and
-    ``after`` them."""
-    changed = after != before
-    for cell in flags:
-        changed[cell] = False
-    return bool(changed.any())

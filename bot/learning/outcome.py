@@ -83,6 +83,7 @@ class Judge(SuspectGuess):
         self.looks, self.mines, self.out, self.save_screen = looks, mines, out, save_screen
         self.wrong = wrong if wrong is not None else set()  # the looks found named wrongly (see unlearn)
         self.suspect: Suspect | None = None  # the last guess, while it may have lost the game (see Suspect)
+        self.suspected: Suspect | None = None  # the game's last such guess, kept to its end (lost_after_all)
         # the clicks last judged, the reading before them (with the flags placed since), whether a guess was among them
         self.last: tuple[list[Cell], np.ndarray, bool] | None = None
         self.named: tuple[np.ndarray, Naming] | None = None  # the last reading found whole, and its naming
@@ -94,7 +95,7 @@ class Judge(SuspectGuess):
 
     def new_game(self) -> None:
         """A new game: no click judged in it yet."""
-        self.suspect = self.last = self.named = self.unsure = None
+        self.suspect = self.suspected = self.last = self.named = self.unsure = None
 
     def outcome(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> State:
         """Won, lost or playing, from what changed. A click opens the cell, and a 0 its neighbours:
@@ -176,7 +177,7 @@ class Judge(SuspectGuess):
                 ) from exc
             if unnamed:
                 look = int(after[clicked[0]])
-                self.suspect = (clicked[0], look, dict(self.looks.possible), shown - {look})
+                self.suspect = self.suspected = (clicked[0], look, dict(self.looks.possible), shown - {look})
         return "playing"
 
     def unlearn(self, after: np.ndarray) -> bool:
@@ -360,3 +361,12 @@ class Judge(SuspectGuess):
                 continue
             self.looks.ends.setdefault(look, MINE)
         print(f"minebot: learnt the end of a lost game ({len(self.looks.ends)} looks)", file=self.out)
+
+
+def besides(flags: list[Cell], after: np.ndarray, before: np.ndarray) -> bool:
+    """Whether cells other than the ``flags`` placed differ between the readings ``before`` and
+    ``after`` them."""
+    changed = after != before
+    for cell in flags:
+        changed[cell] = False
+    return bool(changed.any())

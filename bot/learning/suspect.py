@@ -24,6 +24,7 @@ class SuspectGuess:
     mines: int
     out: TextIO
     suspect: Suspect | None
+    suspected: Suspect | None
 
     def lost_on_suspect(self, why: str = "the game stopped answering") -> bool:
         """The game stopped answering after a suspect guess (or ``why`` else it was over): the game
@@ -84,3 +85,25 @@ class SuspectGuess:
         r, c = cell
         around = int(hidden[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2].sum())
         return around in values
+
+    def lost_after_all(self, now: np.ndarray) -> bool:
+        """A game judged won, read again once still (``now``): whether the cell of its last suspect
+        guess still shows that guess's look, and the looks as named before the guess say it is no
+        number there (_not_its_number, the cells hidden now as many as the mines, as at a win). The
+        game was lost at that guess, whatever path judged it won: gnome-mines, learnt in a clean run
+        of the suite, counted such a game won again after ended_at_suspect (its last screen: the
+        mine hit beside the other mine of the 50/50, the two safe cells covered). Then the guess's
+        look is the exploded mine, and the looks never named that the cells hidden before it show now, mines."""
+        if self.suspected is None:
+            return False
+        cell, look, known, _ = self.suspected
+        hidden = np.isin(now, list(self.looks.hidden))
+        if int(now[cell]) != look or int(hidden.sum()) != self.mines:
+            return False
+        learnt, self.looks.possible = self.looks.possible, known
+        if not self._not_its_number(cell, now, hidden):
+            self.looks.possible = learnt
+            return False
+        self.suspect = self.suspected
+        self.lost_on_suspect("the board of a game judged won, once still, shows no number")
+        return True
