@@ -92,8 +92,8 @@ class SuspectGuess:
         number there (_not_its_number, the cells hidden now as many as the mines, as at a win). The
         game was lost at that guess, whatever path judged it won: gnome-mines, learnt in a clean run
         of the suite, counted such a game won again after ended_at_suspect (its last screen: the
-        mine hit beside the other mine of the 50/50, the two safe cells covered). Then the guess's
-        look is the exploded mine, and the looks never named that the cells hidden before it show now, mines."""
+        mine hit beside the other mine of the 50/50, the two safe cells covered). Then learnt as
+        lost_on_suspect does."""
         if self.suspected is None:
             return False
         cell, look, known, _ = self.suspected
