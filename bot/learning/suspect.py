@@ -87,13 +87,13 @@ class SuspectGuess:
         return around in values
 
     def lost_after_all(self, now: np.ndarray) -> bool:
-        """A game judged won, read again once still (``now``): whether the cell of its last suspect
-        guess still shows that guess's look, and the looks as named before the guess say it is no
+        """A game judged won, read again once still (``now``): whether the cell of its last guess
+        still shows the look it showed when judged, and the looks as named before the guess say it is no
         number there (_not_its_number, the cells hidden now as many as the mines, as at a win). The
         game was lost at that guess, whatever path judged it won: gnome-mines, learnt in a clean run
         of the suite, counted such a game won again after ended_at_suspect (its last screen: the
-        mine hit beside the other mine of the 50/50, the two safe cells covered). Then learnt as
-        lost_on_suspect does."""
+        mine hit beside the other mine of the 50/50, the two safe cells covered), and the 98-style
+        page at 1.25x once more with it, its guess not suspect then. Then learnt as lost_on_suspect does."""
         if self.suspected is None:
             return False
         cell, look, known, _ = self.suspected
