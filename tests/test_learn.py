@@ -611,7 +611,7 @@ def test_a_game_judged_won_whose_still_board_shows_no_number_at_its_suspect_gues
     learner = _learner(drawn)
     learner.seed(replace(drawn.pack, tiles=[t for t in drawn.pack.tiles if t.code not in (MINE, EXPLODED)]))
     state, after, _ = learner._reveal([(0, 2)], learner.read(SETTLE), guess=True)
-    assert state == "playing" and learner.judge.suspected is not None
+    assert state == "playing" and learner.judge.last_guess is not None
     learner._name(after)  # the mine hit named a number, as the learner goes on
     shown = after.copy()
     shown[0, 2] = next(k for k, code in learner.looks.names().items() if code == 1 and k != after[0, 2])  # a 1: as a win leaves it

@@ -246,8 +246,8 @@ class LiveMouse:
         self.ratio = ratio
         self._expected: tuple[int, int] | None = None
         self._presses = presses or _press_count()
-        self._send = _sender()
-        self._xtest = _xtest() if self._send is None else None
+        self._send = _sender()  # Windows: its keys too
+        self._pointer = self._send or _xtest()  # minebot's own clicks and moves; None: pyautogui's
         self._own_keys = self._own_buttons = 0  # the presses the bot made itself
         self._own_moves: deque[tuple[int, int]] = deque(maxlen=16)  # where the bot last moved the pointer
         self._keys_down = None if self._presses else _key_watch()
@@ -281,10 +281,8 @@ class LiveMouse:
         px, py = self._point(x, y)
         self._own_buttons += 2 if button == "both" else 1  # counted before they are sent: never behind
         self._own_moves.append((px, py))
-        if self._send is not None:
-            self._send.click(px, py, button)
-        elif self._xtest is not None:
-            self._xtest.click(px, py, button)
+        if self._pointer is not None:
+            self._pointer.click(px, py, button)
         elif button == "both":
             self._gui.moveTo(px, py)
             self._gui.mouseDown(button="left")
@@ -299,10 +297,8 @@ class LiveMouse:
         self.check_user()
         px, py = self._point(x, y)
         self._own_moves.append((px, py))
-        if self._send is not None:
-            self._send.move(px, py)
-        elif self._xtest is not None:
-            self._xtest.move(px, py)
+        if self._pointer is not None:
+            self._pointer.move(px, py)
         else:
             self._gui.moveTo(px, py)
         self._expected = (px, py)

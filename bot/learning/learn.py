@@ -166,7 +166,7 @@ class Learner:
             if not self.judge.lost_on_suspect():
                 raise
             state = "lost"
-        if state == "won" and self.judge.suspected and self.judge.lost_after_all(self.read(SETTLE)):
+        if state == "won" and self.judge.last_guess and self.judge.lost_after_all(self.read(SETTLE)):
             state = "lost"  # at its last guess, as the board now still shows (Judge.lost_after_all)
         if state == "won":
             self._finish(looks)

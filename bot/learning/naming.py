@@ -216,9 +216,9 @@ class Looks:
     ends: dict[int, int] = field(default_factory=dict)  # look -> MINE, EXPLODED or WRONG_FLAG
     possible: dict[int, frozenset[int]] = field(default_factory=dict)
 
-    def names(self) -> dict[int, int]:
-        """Every look named for certain, and its cell code."""
-        named = {k: next(iter(v)) for k, v in self.possible.items() if len(v) == 1}
+    def names(self, possible: dict[int, frozenset[int]] | None = None) -> dict[int, int]:
+        """Every look named for certain, and its cell code (the numbers as ``possible`` has them, if given)."""
+        named = {k: next(iter(v)) for k, v in (self.possible if possible is None else possible).items() if len(v) == 1}
         return {**self.hidden, **self.ends, **named}
 
     def name(self, look: int, code: int) -> None:

@@ -83,7 +83,7 @@ class Judge(SuspectGuess):
         self.looks, self.mines, self.out, self.save_screen = looks, mines, out, save_screen
         self.wrong = wrong if wrong is not None else set()  # the looks found named wrongly (see unlearn)
         self.suspect: Suspect | None = None  # the last guess, while it may have lost the game (see Suspect)
-        self.suspected: Suspect | None = None  # the game's last guess, as judged, kept to its end (lost_after_all)
+        self.last_guess: Suspect | None = None  # the game's last guess, as judged, kept to its end (lost_after_all)
         # the clicks last judged, the reading before them (with the flags placed since), whether a guess was among them
         self.last: tuple[list[Cell], np.ndarray, bool] | None = None
         self.named: tuple[np.ndarray, Naming] | None = None  # the last reading found whole, and its naming
@@ -95,7 +95,7 @@ class Judge(SuspectGuess):
 
     def new_game(self) -> None:
         """A new game: no click judged in it yet."""
-        self.suspect = self.suspected = self.last = self.named = self.unsure = None
+        self.suspect = self.last_guess = self.last = self.named = self.unsure = None
 
     def outcome(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> State:
         """Won, lost or playing, from what changed. A click opens the cell, and a 0 its neighbours:
@@ -105,7 +105,7 @@ class Judge(SuspectGuess):
         self.suspect = None
         self.last = (list(clicked), before, guess)
         if guess and len(clicked) == 1:  # its look, and the looks as named before it
-            self.suspected = (clicked[0], int(after[clicked[0]]), dict(self.looks.possible), set())
+            self.last_guess = (clicked[0], int(after[clicked[0]]), dict(self.looks.possible), set())
         known = self.looks.names()
         hidden_before = int(np.isin(before, list(self.looks.hidden)).sum())
         if not guess and hidden_before - len(clicked) == self.mines and all(after[c] != before[c] for c in clicked):

@@ -24,7 +24,7 @@ class SuspectGuess:
     mines: int
     out: TextIO
     suspect: Suspect | None
-    suspected: Suspect | None
+    last_guess: Suspect | None
 
     def lost_on_suspect(self, why: str = "the game stopped answering") -> bool:
         """The game stopped answering after a suspect guess (or ``why`` else it was over): the game
@@ -58,11 +58,9 @@ class SuspectGuess:
             mines_if_won[cell] = False
         if int(mines_if_won.sum()) != self.mines:
             return False
-        look, learnt = suspect[1], self.looks.possible
-        self.looks.possible = suspect[2]  # the mine hit may have been named a number since
-        shown = [cell for cell in clicked if self._not_its_number(cell, after, mines_if_won)]
+        look, known = suspect[1], suspect[2]  # the looks as named before the guess: the mine hit may be named a number since
+        shown = [cell for cell in clicked if self._not_its_number(cell, after, mines_if_won, known)]
         if not shown:
-            self.looks.possible = learnt
             return False
         self.suspect = suspect
         self.lost_on_suspect("the last cells called safe showed no number")
@@ -71,13 +69,14 @@ class SuspectGuess:
                 self.looks.ends.setdefault(int(after[cell]), MINE)
         return True
 
-    def _not_its_number(self, cell: Cell, after: np.ndarray, hidden: np.ndarray) -> bool:
+    def _not_its_number(self, cell: Cell, after: np.ndarray, hidden: np.ndarray,
+                        possible: dict[int, frozenset[int]] | None = None) -> bool:
         """Whether the guessed ``cell``, the last but the mines were it safe, shows no number: a look
         never named where the number it would show (the hidden cells round it, all mines then) has
-        a look named already, in a game whose values each show one look. It is then the exploded
-        mine (winemine showed nothing else after such a loss, every other mine flagged: the hidden
-        cells left were as many as the mines, as after a win)."""
-        known = self.looks.names()
+        a look named already (as ``possible`` names the numbers, if given), in a game whose values
+        each show one look. It is then the exploded mine (winemine showed nothing else after such a
+        loss, every other mine flagged: the hidden cells left were as many as the mines, as after a win)."""
+        known = self.looks.names(possible)
         look = int(after[cell])
         values = [code for code in known.values() if code in NUMBERS]
         if look in known or len(values) != len(set(values)):
@@ -94,16 +93,12 @@ class SuspectGuess:
         of the suite, counted such a game won again after ended_at_suspect (its last screen: the
         mine hit beside the other mine of the 50/50, the two safe cells covered), and the 98-style
         page at 1.25x once more with it, its guess not suspect then. Then learnt as lost_on_suspect does."""
-        if self.suspected is None:
+        if self.last_guess is None:
             return False
-        cell, look, known, _ = self.suspected
+        cell, look, known, _ = self.last_guess
         hidden = np.isin(now, list(self.looks.hidden))
-        if int(now[cell]) != look or int(hidden.sum()) != self.mines:
+        if int(now[cell]) != look or int(hidden.sum()) != self.mines or not self._not_its_number(cell, now, hidden, known):
             return False
-        learnt, self.looks.possible = self.looks.possible, known
-        if not self._not_its_number(cell, now, hidden):
-            self.looks.possible = learnt
-            return False
-        self.suspect = self.suspected
+        self.suspect = self.last_guess
         self.lost_on_suspect("the board of a game judged won, once still, shows no number")
         return True
