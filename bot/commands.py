@@ -238,6 +238,7 @@ def _report(options: PlayOptions, index: int, table: LiveTable, result: GameResu
             "guesses": result.guesses, "readings": result.decisions, "clicks": result.clicks,
             "chords": result.chords, "presses": table.presses,  # clicks sent: the guard holds back some planned
             "lost_on_certain": result.lost_on_certain, "ms": ms,
+            "guessed": [[int(r), int(c)] for r, c in result.guessed],  # the cells clicked not called safe
             "board": str(board).splitlines() if board is not None else [],
         }), flush=True)
     else:

@@ -62,6 +62,7 @@ class GameResult:
     approximate: int = 0  # decisions where an approximation stood in for exact probabilities
     clicks: int = 0  # reveals, chords and flags
     chords: int = 0  # clicks that were chords
+    guessed: tuple[Cell, ...] = ()  # the cells clicked not called safe (guesses, and the first click), in order
 
     @property
     def won(self) -> bool:
@@ -171,6 +172,7 @@ def play_game(
     slowest = 0.0
     lost_on_certain = False
     approximate = clicks = chorded = 0
+    guessed: list[Cell] = []
     while game.state == "playing" and decisions < max_decisions:
         board = game.board()
         if progress is not None:
@@ -208,9 +210,11 @@ def play_game(
             if move.reason == "guess" or (move.reason == "first" and rule == "none"):
                 guesses += 1
             game.reveal_many([move.cell], guess=True)
+            guessed.append(move.cell)
             clicks += 1
         else:
             break
     return GameResult(
-        game.state, guesses, decisions, time.perf_counter() - start, lost_on_certain, slowest, approximate, clicks, chorded
+        game.state, guesses, decisions, time.perf_counter() - start, lost_on_certain, slowest, approximate, clicks, chorded,
+        tuple(guessed),
     )

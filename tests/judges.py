@@ -27,7 +27,12 @@
   minebot's wins from below and above by its losses.
 - gnome-mines appends a line to its scores file (libgnome-games-support) for every game won; the
   launcher writes ten best times of 0 s there first, so no dialog opens. It draws no face: a game
-  not won is taken for lost (a game still in play that minebot called lost is not caught there).
+  not won is lost where the mine hit shows (judge-pictures/gnome-mines/sign-lost.png, a red mine, at
+  the launcher's window size), else still in play.
+- xbomb shows every cell once a game is lost, each mine a red bomb (sign-lost.png); while it is
+  played, covered cells show (sign-playing.png, their grey dither); once won, every mine is flagged
+  and its counter says "UXB :   0" (words-won.png). Cut from a game lost by clicks at random and a
+  learning run's won game (2026-11-29), not from the screens tests/test_judges.py checks them on.
 
 A judge is asked once a game has ended and minebot has exited: ``verdict()`` says "won", "lost",
 "playing", or None (no face found).
@@ -71,6 +76,11 @@ class FaceJudge:
         self.shoot = shoot
         self.box: tuple[int, int, int, int] | None = None  # where the face was last seen: left, top, width, height
 
+    @property
+    def shows_play(self) -> bool:
+        """Whether the game shows something while it is played (a face); else a new board shows no end."""
+        return any(state == "playing" for state, _, _ in self.pictures)
+
     def face(self, shot: np.ndarray) -> str | None:
         """What the pictures on ``shot`` say: "playing", "won", "lost"; None where none shows. A sign
         says it alone; else, of the pictures shown, the lowest on the screen (a web page's toasts
@@ -97,6 +107,20 @@ class FaceJudge:
         return self.face(self.shoot())
 
 
+def mine_hit(game: str, shot: np.ndarray, board: tuple[int, int, int, int], rows: int, cols: int) -> tuple[int, int] | None:
+    """Where the game shows the mine a lost game hit on ``shot``: the cell (row, column) of the board
+    in ``board`` (left, top, width, height on the screen) under the centre of the game's own
+    picture of it (judge-pictures/GAME/sign-lost.png where the game has one, else its pack's
+    exploded.png, cut from the game's screen); None where it shows none."""
+    path = PICTURES / game / "sign-lost.png"
+    picture = cv2.imread(str(path if path.is_file() else TEMPLATES / game / "exploded.png"))
+    score, _, at, _ = cv2.minMaxLoc(cv2.matchTemplate(shot, picture, cv2.TM_SQDIFF_NORMED))
+    if score > FACE_MATCH:
+        return None
+    x, y = at[0] + picture.shape[1] / 2 - board[0], at[1] + picture.shape[0] / 2 - board[1]
+    return int(y * rows // board[3]), int(x * cols // board[2])
+
+
 def _ink(image: np.ndarray) -> np.ndarray:
     """How much darker than PAPER each pixel is: words as ink, whatever faint picture is under them."""
     return np.clip(PAPER - cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32), 0, None)
@@ -104,7 +128,7 @@ def _ink(image: np.ndarray) -> np.ndarray:
 
 class RecordJudge:
     """A game won is a new record in the game's own files (``count`` counts them now); one not won
-    is what ``face`` says, or lost where the game has no face."""
+    is what ``face`` says (None where it shows no end), or lost where the game has no face."""
 
     def __init__(self, count: Callable[[], int], face: FaceJudge | None = None) -> None:
         self.count, self.face = count, face
@@ -146,5 +170,5 @@ def judge_for(game: str, workdir: Path, shoot: Callable[[], np.ndarray]) -> Face
     if game == "minegauler":
         return RecordJudge(minegauler_wins, FaceJudge(game, shoot))
     if game == "gnome-mines":
-        return RecordJudge(lambda: gnome_mines_wins(workdir))
+        return RecordJudge(lambda: gnome_mines_wins(workdir), FaceJudge(game, shoot))
     return FaceJudge(game, shoot)

@@ -156,22 +156,24 @@ def test_plays_real_game_to_the_end_as_the_game_itself_tells(game: str, level: s
     gnome-mines' new-game key ("presses off the board ... [(507, 542), ...]"); every click one cell
     to the right (minebot stopped: its board contradicted itself)."""
     from bot.vision import load_packs, read
-    from tests.judges import FaceJudge, judge_for
+    from tests.judges import FaceJudge, judge_for, mine_hit
     from tests.xpresses import ButtonPresses, outside
 
     _require(game)
     launcher, size = GAMES[game], GAMES[game].levels[level]
     command = [sys.executable, "-m", "bot", "play", "--games", "1", "--json", "--skin", launcher.skin, "--mines", str(size.mines),
                *(("--new-game-key", launcher.new_game_key) if launcher.new_game_key else ()), *(() if launcher.flags else ("--no-flags",))]
-    results, verdicts = [], []
+    results, verdicts, hits = [], [], []
     with virtual_display(launcher.screen), start_game(game, level, tmp_path) as running:
         judge = judge_for(game, tmp_path, _screenshot)
         fresh = _screenshot()
         boxes = [read(fresh, load_packs([launcher.skin])).geometry.region()]  # where the board is, once
         face = judge if isinstance(judge, FaceJudge) else judge.face
-        if face is not None:
+        if face is not None and face.shows_play:
             assert face.verdict() == "playing" and face.box is not None
             boxes.append(face.box)
+        elif face is not None:  # (gnome-mines: only the mine hit of a lost game)
+            assert face.verdict() is None
         presses = ButtonPresses()
         try:
             for index in range(games):
@@ -180,7 +182,9 @@ def test_plays_real_game_to_the_end_as_the_game_itself_tells(game: str, level: s
                 results.append(json.loads(out.stdout.splitlines()[-1]))
                 time.sleep(0.3)  # the game's last redraw
                 verdicts.append(judge.verdict())
-                cv2.imwrite(str(tmp_path / f"end-{index + 1}.png"), _screenshot())  # kept for a failure's cause
+                cv2.imwrite(str(tmp_path / f"end-{index + 1}.png"), end := _screenshot())  # kept for a failure's cause
+                if results[-1]["state"] == "lost":  # where the game shows its mine hit
+                    hits.append((mine_hit(game, end, boxes[0], size.rows, size.cols), [tuple(c) for c in results[-1]["guessed"]]))
         finally:
             presses.close()
         assert running.process.poll() is None, "the game is gone"
@@ -188,6 +192,8 @@ def test_plays_real_game_to_the_end_as_the_game_itself_tells(game: str, level: s
     record(f"{game} {level}: minebot told {told}, the game {verdicts}; {len(presses.points)} presses reached the server, "
            f"{sum(r['presses'] for r in results)} sent by minebot's count")
     assert told == verdicts, f"minebot told {told}, the game {verdicts} (screens: {tmp_path}/end-*.png)"
+    # lost on a guess, as the game shows where: its mine hit is the last cell minebot clicked not calling it safe
+    assert all(hit is not None and guessed and hit == guessed[-1] for hit, guessed in hits), hits
     assert all(r["state"] in ("won", "lost") and not r["lost_on_certain"] for r in results)
     assert all(len(r["board"]) == size.rows for r in results)
     assert presses.points and outside(presses.points, boxes) == [], f"presses off the board {boxes[0]} and the face: {outside(presses.points, boxes)}"
@@ -248,9 +254,9 @@ COUNTER_GONE_AT_END = {"sgt-mines"}  # writes "COMPLETED!" or "DEAD!" where its 
 # pack says so within 9 of their 8x8 beginner games. gnome-mines and minegauler ship packs with that
 # rule; the others' first clicks opened an area every time (CI, 2026-11-26: 23 of 23 or 22 of 22
 # each; xbomb at expert, 20 of 20, where a safe corner opens one about half the time)
-# judged by what the game shows at its end (tests/judges.py); minegauler and gnome-mines by their records (the games won); not xbomb
-# (its end shows no sign of its own on the last screen), nor pygame-minesweeper (its face lags a click)
-FACE_JUDGED = {"winemine", "xdemineur", "sgt-mines", "ace-minesweeper", "kmines", "nicegui-minesweeper"}
+# judged by what the game shows at its end (tests/judges.py); minegauler and gnome-mines by their records (the games won),
+# not pygame-minesweeper (its face lags a click)
+FACE_JUDGED = {"winemine", "xdemineur", "sgt-mines", "ace-minesweeper", "kmines", "nicegui-minesweeper", "xbomb"}
 # won games of a run whose last screen may show no end: kmines' banner and nicegui's toast can come
 # more than the learner's 100 ms of stillness after the last cell is drawn (kmines: 1 game in 120
 # here, 2026-11-28, every cell open and every mine flagged); a lost end's sign (the mine hit, or

@@ -7,9 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
-from tests.judges import FaceJudge, RecordJudge, gnome_mines_wins, pygame_minesweeper_wins
+from tests.judges import FaceJudge, RecordJudge, gnome_mines_wins, mine_hit, pygame_minesweeper_wins
 from tests.xpresses import outside
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -65,6 +66,46 @@ def test_the_banner_judge_sees_no_end_on_kmines_in_play(shot: str) -> None:
     assert FaceJudge("kmines", lambda: image).verdict() is None
 
 
+@pytest.mark.parametrize("shot", sorted(p.stem for p in (FIXTURES / "gnome-mines").glob("*.board")))
+def test_the_mine_hit_judge_tells_gnome_mines_lost_games_and_nothing_else(shot: str) -> None:
+    """gnome-mines' mine hit (cut from a game lost by clicks at random, 2026-11-29) on every lost
+    fixture at the window size the tests start it at; no end on the others (a won game is told by
+    its scores file: RecordJudge)."""
+    from bot.vision.labels import read_label
+
+    state = read_label(FIXTURES / "gnome-mines" / f"{shot}.board").state
+    judged = FaceJudge("gnome-mines", lambda: cv2.imread(str(FIXTURES / "gnome-mines" / f"{shot}.png"))).verdict()
+    resized = shot in ("beginner-lost-window-1200x1000", "beginner-lost-window-900x700")  # larger cells than the picture's
+    assert judged == ("lost" if state == "lost" and not resized else None)
+
+
+@pytest.mark.parametrize("shot,state", [
+    *((p.stem, "playing") for p in sorted((FIXTURES / "xbomb").glob("beginner-*.png"))),
+    ("ends/beginner-won", "won"), ("ends/beginner-lost", "lost"),
+])
+def test_the_judge_tells_xbomb_end_from_its_bombs_covered_cells_and_counter(shot: str, state: str) -> None:
+    """xbomb's red bombs, covered cell and "UXB :   0" were cut from other screens than these (see
+    tests/judges.py); fixtures/xbomb/ends holds a learning run's last screens of a won and a lost game."""
+    image = cv2.imread(str(FIXTURES / "xbomb" / f"{shot}.png"))
+    assert FaceJudge("xbomb", lambda: image).verdict() == state
+
+
+@pytest.mark.parametrize("game,shot", [
+    ("winemine", "custom-30x16-140mines-lost"), ("xdemineur", "expert-lost-wrong-flags"), ("minegauler", "expert-lost-wrong-flags"),
+    ("gnome-mines", "beginner-lost-wrong-flags"), ("gnome-mines", "custom-12x16-77mines-lost-six"), ("winemine", "beginner-won"),
+])
+def test_the_mine_hit_is_found_on_the_cell_the_fixture_says(game: str, shot: str) -> None:
+    """The packed end-to-end test checks that a lost game's mine hit, where the game shows it, is
+    minebot's last guess: found here on each lost fixture's exploded mine, and on a won one nowhere."""
+    from bot.vision.labels import read_label
+    from bot.vocabulary import EXPLODED
+
+    truth = read_label(FIXTURES / game / f"{shot}.board")
+    box = (*truth.origin, round(truth.cols * truth.pitch[0]), round(truth.rows * truth.pitch[1]))
+    hit = mine_hit(game, cv2.imread(str(FIXTURES / game / f"{shot}.png")), box, truth.rows, truth.cols)
+    assert [hit] == ([tuple(int(v) for v in c) for c in np.argwhere(truth.board.cells == EXPLODED)] or [None])
+
+
 def test_the_face_judge_says_nothing_where_no_face_is_shown() -> None:
     image = cv2.imread(str(FIXTURES / "gnome-mines" / "beginner-won.png"))
     assert FaceJudge("winemine", lambda: image).verdict() is None
@@ -81,6 +122,10 @@ def test_a_record_judge_counts_a_new_record_as_a_win_and_asks_the_face_otherwise
     assert judge.verdict() == "lost"  # the same record again is no second win
     lost = cv2.imread(str(FIXTURES / "minegauler" / "expert-lost-wrong-flags.png"))
     assert RecordJudge(lambda: 3, FaceJudge("minegauler", lambda: lost)).verdict() == "lost"
+    fresh, lost = (cv2.imread(str(FIXTURES / "gnome-mines" / f"{shot}.png")) for shot in ("beginner-fresh", "beginner-lost-wrong-flags"))
+    shots = iter([fresh, lost])  # gnome-mines with its judge of a lost game: no record, no mine hit, no end; then one
+    judge = RecordJudge(lambda: gnome_mines_wins(tmp_path), FaceJudge("gnome-mines", lambda: next(shots)))
+    assert judge.verdict() is None and judge.verdict() == "lost"
 
 
 def test_pygame_minesweepers_record_counts_every_time_it_keeps(tmp_path: Path) -> None:

@@ -58,6 +58,23 @@ def test_chording_opens_exactly_what_single_clicks_open_with_fewer_clicks(seed: 
     assert with_chords.clicks < without.clicks if with_chords.chords else with_chords.clicks == without.clicks
 
 
+def test_a_lost_game_ends_on_its_last_guess_and_guessed_holds_no_cell_called_safe() -> None:
+    """``guessed`` (play --json's "guessed", which the end-to-end test checks the game's mine hit
+    against) holds the first click and every guess, in order: on expert games, each lost one's
+    exploded mine is its last guess (a build that added safe clicks to it, or left guesses out, fails)."""
+    from bot.vocabulary import EXPLODED
+
+    lost = 0
+    for seed in range(5):
+        game = Game(LEVELS["expert"], "safe", seed)
+        result = play_game(game, get_strategy("best"), "safe", np.random.default_rng(seed))
+        assert result.guessed and len(result.guessed) == result.guesses + 1  # the first click, then each guess
+        if result.state == "lost":
+            lost += 1
+            assert [tuple(c) for c in np.argwhere(game.view == EXPLODED)] == [result.guessed[-1]]
+    assert lost >= 2
+
+
 def test_chording_happens() -> None:
     """The test above passes as well if the bot never chords: over the same six games it must."""
     chorded = []
