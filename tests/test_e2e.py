@@ -66,7 +66,7 @@ def _demo(game: str, games: int, tmp_path: Path, again: bool = False, shipped: b
     launcher = GAMES[game]
     look = launcher.look_of or launcher.skin
     command = [sys.executable, "-m", "bot", "play", "--games", str(games), "--json", "--mines", str(launcher.levels[level].mines),
-               "--save-final", str(tmp_path / "final-{game}.png"), *(("--skin", look) if shipped else ()),
+               "--save-final", str(tmp_path / f"{'again-' if again else ''}final-{{game}}.png"), *(("--skin", look) if shipped else ()),
                *(("--new-game-key", launcher.new_game_key) if launcher.new_game_key else ()),
                *(() if launcher.flags else ("--no-flags",))]
     (tmp_path / "game").mkdir(exist_ok=True)
