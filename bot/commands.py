@@ -85,7 +85,9 @@ def _mines(options: PlayOptions, skin: str, rows: int, cols: int, counted: int |
 
 
 def _describe(result: GameResult) -> str:
-    if result.won:
+    if result.unsure:
+        how = "won or lost, not sure (the game drew its end over the board right after a guess; counted won)"
+    elif result.won:
         how = "won"
     elif result.state == "lost":
         how = "LOST ON A CELL CALLED SAFE (a misreading or a bug)" if result.lost_on_certain else "lost on a guess"
@@ -203,7 +205,7 @@ def _play_games(options: PlayOptions, table: LiveTable, pack: SkinPack,
             print(f"minebot: stopped {where}; {len(results)} finished before it ({won} won)", file=sys.stderr)
             raise
         progress.clear()
-        results.append(result)
+        results.append(result := dataclasses.replace(result, unsure=table.unsure))
         profiles.append(table.spent.of(result.seconds))
         _report(options, index, table, result, results, profiles[-1])
     if options.profile and results:
@@ -238,9 +240,10 @@ def _report(options: PlayOptions, index: int, table: LiveTable, result: GameResu
             "guesses": result.guesses, "readings": result.decisions, "clicks": result.clicks,
             "chords": result.chords, "presses": table.presses,  # clicks sent: the guard holds back some planned
             "lost_on_certain": result.lost_on_certain, "ms": ms,
-            "guessed": [[int(r), int(c)] for r, c in result.guessed],  # the cells clicked not called safe
+            "guessed": result.guessed,  # the cells clicked not called safe (numpy's ints: default=int)
+            **({"unsure": True} if result.unsure else {}),
             "board": str(board).splitlines() if board is not None else [],
-        }), flush=True)
+        }, default=int), flush=True)
     else:
         wins = sum(r.won for r in results)
         print(f"game {index + 1}/{options.games}: {_describe(result)} ({wins} won so far)", flush=True)
@@ -337,30 +340,32 @@ def _learn(
         profiles.append(learner.sight.spent.of(result.seconds))
         if result.won and learner.judge.unsure is not None:
             unsure[index] = learner.judge.unsure
-        for told in learner.judge.told(unsure):  # a last guess lost, told once the looks named say so
+        for told in learner.judge.told(unsure, learner.faces):  # a last guess lost, told once the looks or faces say so
             results[told] = dataclasses.replace(results[told], state="lost")
             print(json.dumps({"game": told + 1, "state": "lost", "retold": True}) if options.json else
-                  f"game {told + 1}/{options.games}: lost, not won: the looks named since say its last guess hit a mine", flush=True)
+                  f"game {told + 1}/{options.games}: lost, not won: the looks named since, or its face, say its last guess "
+                  "hit a mine", flush=True)
         named = learner.looks.names()
         line = {
             "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3), "guesses": result.guesses,
             "clicks": result.clicks, "lost_on_certain": result.lost_on_certain,
+            "guessed": result.guessed,
             "looks_named": "".join(sorted(CHAR_OF[c] for c in set(named.values()))),
             "seconds_learning": round(time.perf_counter() - start, 1),
             "clicks_learning": sum(r.clicks for r in results), "ms": profiles[-1],
         }
         if options.json:
-            print(json.dumps(line), flush=True)
+            print(json.dumps(line, default=int), flush=True)
         else:
             wins = sum(r.won for r in results)
             print(f"game {index + 1}/{options.games}: {_describe(result)} ({wins} won so far); looks named: "
                   f"{line['looks_named']}", flush=True)
         if options.save_final:
             _save_final(options.save_final, learner.final_screen(), index + 1)
-    for game in sorted(unsure):  # counted won, but no look named since tells: said so, never passed off as sure
+    for game in sorted(unsure):  # counted won, but nothing learnt since tells: said so, never passed off as sure
         print(json.dumps({"game": game + 1, "state": "won", "unsure": True, "retold": True}) if options.json else
               f"game {game + 1}/{options.games}: won or lost, not sure: its last guess showed a look no game named "
-              "since (the mine hit, or a number first seen)", flush=True)
+              "since (the mine hit, a number first seen), or the game drew over it, and its face told neither", flush=True)
     print(f"learnt pack {learner.pack_name()!r} saved in {learnt_skins()}", file=sys.stderr)
     if not learner.sight.counter.learnt:
         print(f"minebot: no mines counter learnt (seen: {learner.sight.counter.account()}); a board of a size minebot does "

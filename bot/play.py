@@ -10,7 +10,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, TextIO
 
 import numpy as np
@@ -63,6 +63,7 @@ class GameResult:
     clicks: int = 0  # reveals, chords and flags
     chords: int = 0  # clicks that were chords
     guessed: tuple[Cell, ...] = ()  # the cells clicked not called safe (guesses, and the first click), in order
+    unsure: bool = False  # counted won, but the game's end was not seen (drawn over the board right after a guess)
 
     @property
     def won(self) -> bool:
@@ -113,9 +114,11 @@ class Tally:
     readings: int = 0
     clicks: int = 0
     chords: int = 0  # clicks that were chords
+    guessed: list[Cell] = field(default_factory=list)  # the cells clicked not called safe (GameResult.guessed)
 
     def result(self, state: State, seconds: float, lost_on_certain: bool) -> GameResult:
-        return GameResult(state, self.guesses, self.readings, seconds, lost_on_certain, clicks=self.clicks, chords=self.chords)
+        return GameResult(state, self.guesses, self.readings, seconds, lost_on_certain, clicks=self.clicks, chords=self.chords,
+                          guessed=tuple(self.guessed))
 
 
 def plan_chords(board: Board, safe: Iterable[Cell]) -> tuple[list[Cell], list[Cell]]:

@@ -262,6 +262,18 @@ class Sprites98(Bevel98):
         return [*super().command(level, workdir, env, scale), "--sprites", "classic98"]
 
 
+class Over98(Sprites98):
+    """The same page drawing its end over the whole board as soon as a game ends (a panel, "You
+    win!" or "Game over", a "Play again" button), as some web games do, and its face with classic98's
+    faces; its face and F2 still start a new game. Issue 45: a game's own end drawn over the board
+    ends that game, never the run."""
+
+    name = "over98-web"
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        return [*super().command(level, workdir, env, scale), "--faces", "--end-over", "0"]
+
+
 class AceMinesweeper(Launcher):
     """The Ace of Penguins' minesweeper (Debian's ace-of-penguins): no pack; one size, 32x32 with
     200 mines, at every level; the first click may be a mine; a penguin above the board starts a
@@ -288,5 +300,5 @@ class PygameMinesweeper(Launcher):
 
 LAUNCHERS: tuple[Launcher, ...] = (
     Winemine(), Xdemineur(), GnomeMines(), Minegauler(), Xbomb(), Kmines(), SgtMines(), NiceguiMinesweeper(),
-    AceMinesweeper(), PygameMinesweeper(), Bevel98(), Sprites98(),
+    AceMinesweeper(), PygameMinesweeper(), Bevel98(), Sprites98(), Over98(),
 )

@@ -27,14 +27,16 @@ from bot.board import Board
 from bot.devices.actuator import Mouse
 from bot.devices.capture import Screen
 from bot.errors import ClicksIgnored, CoverUndecided, InconsistentBoard, ScreenError
+from bot.learning.between import BetweenGames
 from bot.learning.chording import Chording, chord_button
+from bot.learning.endface import EndFaces
 from bot.learning.first_clicks import count_first_click, first_click_rule
 from bot.learning.naming import Looks, Naming, covered_looks, name_looks, probe_cells
 from bot.learning.outcome import Judge, besides
 from bot.learning.restart import Restarter
 from bot.learning.settling import SETTLE, settle_ms
 from bot.learning.sight import Sight
-from bot.live.table import SLOW_GAME, board_region, wait_for_new_second
+from bot.live.table import SLOW_GAME, wait_for_new_second
 from bot.play import GameResult, Tally
 from bot.solver import get_strategy
 from bot.solver.guess import TOLERANCE, first_click
@@ -45,7 +47,7 @@ from bot.vision.writing import PackFiles, add_board, add_counter, add_counts, le
 from bot.vocabulary import CHAR_OF, COVERED, NUMBERS, Cell, FirstClickRule, State, check_rule
 
 
-class Learner:
+class Learner(BetweenGames):
     """Plays the game on screen with no skin pack, learning its looks. ``geometry`` is the board's
     lattice in screen coordinates (find_grid's, moved onto the screen)."""
 
@@ -67,6 +69,7 @@ class Learner:
         self.judge = Judge(self.looks, mines, self.out, self.save_screen, self.files.wrong)
         self.first_clicks = (0, 0, 0.0)  # since the last save, as first_click_rule counts them
         self.chording = Chording(self.out)  # the game's chord button, learnt by trying it (bot/learning/chording.py)
+        self.faces = EndFaces()  # the game's face at the ends it was sure of (bot/learning/endface.py)
 
     @property
     def image(self) -> np.ndarray | None:
@@ -155,6 +158,7 @@ class Learner:
             wait_for_new_second(self._first_click_second)
             cell = first_click(Board.covered(self.geometry.rows, self.geometry.cols), self.rule)
             self._first_click_second = int(time.time())
+            tally.guessed.append(cell)
             state, after, _ = self._reveal([cell], looks, guess=True)
             self.first_clicks = count_first_click(self.first_clicks, self.geometry, self.mines, cell, int((after != looks).sum()) > 1)
             looks = after
@@ -168,6 +172,7 @@ class Learner:
             state = "lost"
         if state == "won" and self.judge.last_guess and self.judge.lost_after_all(self.read(SETTLE)):
             state = "lost"  # at its last guess, as the board now still shows (Judge.lost_after_all)
+        state = self._told_by_the_face(state, looks, tally)
         if state == "won":
             self._finish(looks)
         self.save()
@@ -231,6 +236,7 @@ class Learner:
             cell = pick if pick is not None else self._guess(naming, looks)
             tally.guesses += 1
             tally.clicks += 1
+            tally.guessed.append(cell)
             state, looks, _ = self._reveal([cell], looks, guess=True)
         return state, looks, on_safe
 
@@ -315,46 +321,9 @@ class Learner:
         cells, before, guessed = self.judge.last
         return self.judge.outcome(cells, before, after, guessed), after, guessed
 
-    # -- between games ----------------------------------------------------------------------
-    def _finish(self, looks: np.ndarray) -> None:
-        """Flag the covered cells left when every other cell is open: they are mines, and some games (xdemineur) are
-        won only once every mine is flagged. (Not where flags are off.)"""
-        left = [(int(r), int(c)) for r, c in np.argwhere(np.isin(looks, self.looks.covered()))]
-        if left and self.flags:
-            left = self.sight.click(left, "right")
-            deadline = time.perf_counter() + SLOW_GAME  # the end as the game shows it (xdemineur's face changes now);
-            while time.perf_counter() < deadline:  # a game over may also ignore the flags
-                if all(self.read()[cell] != looks[cell] for cell in left):
-                    break
-
     def new_game(self, key: str | None = None) -> None:
         """Start the next game (see bot/learning/restart.py); ``key``: the game's own key for it, if known."""
         self.restarter.start(self, key)
-
-    def over(self) -> bool:
-        """Whether the board shows a game that is over, by looks already named (a mine or a flag in sight): a run
-        started on the last run's lost game starts a new one. With nothing named yet, no board can be told over."""
-        return bool(self.looks.hidden) and not self.looks.could_be_new(self.read())
-
-    def fresh_within(self, seconds: float) -> bool:
-        """Whether a new game shows within ``seconds``: a board that can be a new game's (see Looks.could_be_new)
-        with a cell covered that the last reading showed open (a game like xdemineur opens an area of a new
-        game itself). Not merely another board: nicegui-minesweeper's "You won!", drawn over a won board
-        with no flags after the last reading, made it look new; what is drawn over a board covers no cell."""
-        last, covered = self.sight.shown, self.looks.covered()
-        deadline = time.perf_counter() + seconds
-        while time.perf_counter() < deadline:
-            looks = self.read()
-            if self.looks.could_be_new(looks) and (last is None or (np.isin(looks, covered) & ~np.isin(last, covered)).any()):
-                return True
-            time.sleep(0.1)
-        return False
-
-    def final_screen(self) -> np.ndarray:
-        """The board's region and the band below it once it stays still: a game's end as the game drew it (the last
-        reading may come before the last click is drawn, where the count of cells told the win), with what the game
-        says of it above and below the board."""
-        return self.sight.screen.settled(board_region(self.geometry, self.sight.screen, below=True), quiet=SETTLE)
 
     def save_screen(self) -> Path:
         """Save the last screen read in this user's cache folder; where."""

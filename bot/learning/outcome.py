@@ -17,9 +17,10 @@ import numpy as np
 
 from bot.board import neighbour_sum
 from bot.errors import InconsistentBoard, ScreenError
+from bot.learning.endface import EndFaces
 from bot.learning.naming import Looks, Naming, name_looks, renamed
 from bot.learning.suspect import Suspect, SuspectGuess
-from bot.learning.unsure import Unsure
+from bot.learning.unsure import UNSEEN, Unsure
 from bot.vocabulary import CHAR_OF, EXPLODED, FLAG, MINE, NUMBERS, Cell, State
 
 OVERLAY_CELLS = 3  # revealed cells showing other looks that say something is drawn across the board
@@ -308,6 +309,9 @@ class Judge(SuspectGuess):
         if shown.any():
             return self._over("lost", f"{int(shown.sum())} cells hidden before show looks never named apart from the clicks, "
                               f"at {_first_cells(shown)}")
+        if not any(outside[c] for c in clicked):  # the cells clicked drawn over too (a panel over the whole board)
+            self.unsure = Unsure(clicked[0], UNSEEN, before, None)  # counted won, told by the face, else said unsure
+            return self._over("won", "not sure: nothing of the board tells how the guess went")
         mines_if_won = hidden_before.copy()  # were the game won, every cell hidden before but those clicked
         for cell in clicked:
             mines_if_won[cell] = False
@@ -332,10 +336,11 @@ class Judge(SuspectGuess):
                 return "lost"
         return "won"
 
-    def told(self, unsure: dict[int, Unsure]) -> list[int]:
+    def told(self, unsure: dict[int, Unsure], faces: EndFaces | None = None) -> list[int]:
         """Of games counted won on a guess whose look was not named (``unsure``, by game), those the
-        looks named since settle (Unsure.ended) are taken out of ``unsure``; returned, those lost."""
-        ends = {game: u.ended(self.looks) for game, u in unsure.items()}
+        looks named since, or the game's ``faces`` learnt since, settle (Unsure.ended) are taken out
+        of ``unsure``; returned, those lost."""
+        ends = {game: u.ended(self.looks, faces) for game, u in unsure.items()}
         for game, end in ends.items():
             if end is not None:
                 del unsure[game]

@@ -60,9 +60,10 @@ class Restarter:
 
     def playing(self, image: np.ndarray) -> None:
         """A game is on: remember what is above the board (at its end, the face is what changed)."""
-        self.band_playing = self._band(image)
+        self.band_playing = self.strip(image)
 
-    def _band(self, image: np.ndarray) -> np.ndarray:
+    def strip(self, image: np.ndarray) -> np.ndarray:
+        """The strip of ``image`` (the board's region) above the board."""
         x, y, _, _ = self.local.region()
         return image[: max(y, 0), :].astype(np.int16)
 
@@ -120,7 +121,7 @@ class Restarter:
         the board's middle (the face; the timer changes too, off to a side)."""
         if image is None or self.band_playing is None:
             return None
-        band = self._band(image)
+        band = self.strip(image)
         if band.shape != self.band_playing.shape or band.size == 0:
             return None
         moved = (np.abs(band - self.band_playing).max(axis=2) > DRAWN).astype(np.uint8)
@@ -162,7 +163,7 @@ class Restarter:
         if image is None:
             return []
         x, _, w, _ = self.local.region()
-        band = self._band(image)
+        band = self.strip(image)
         if band.size == 0:
             return []
         colours, counts = np.unique(band.reshape(-1, 3), axis=0, return_counts=True)

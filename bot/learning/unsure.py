@@ -8,8 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from bot.board import neighbour_sum
+from bot.learning.endface import EndFaces
 from bot.learning.naming import Looks
 from bot.vocabulary import EXPLODED, MINE, NUMBERS, Cell, State
+
+UNSEEN = -1  # the look of a guessed cell the game drew its end over: no look, never named
 
 
 @dataclass(frozen=True, eq=False)
@@ -23,8 +26,15 @@ class Unsure:
     look: int  # the look the guessed cell showed
     before: np.ndarray  # the looks before the guess
     mines: np.ndarray | None
+    strip: np.ndarray | None = None  # the strip above the board at its end, where its face did not tell then
 
-    def ended(self, looks: Looks) -> State | None:
+    def ended(self, looks: Looks, faces: EndFaces | None = None) -> State | None:
+        """How the game ended, as ``looks`` named now tell (_by_looks); else as its face at its end
+        tells now that ``faces`` has learnt more ends (EndFaces.tell); None while nothing tells."""
+        told = self._by_looks(looks)
+        return told if told is not None or faces is None or self.strip is None else faces.tell(self.strip)
+
+    def _by_looks(self, looks: Looks) -> State | None:
         """How the game ended, as ``looks`` named now tell: lost where the guessed cell's look is a
         mine, or where a win's mines would leave a number round it other than its look may show
         (kmines: a 50/50 lost beside a 4 whose look was named a game later, where a win leaves a 3);

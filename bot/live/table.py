@@ -97,6 +97,7 @@ class LiveTable:
         self.spent = Spent()  # where this game's time went (commands.py gives each game its own)
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
         self._covered_at_end = False  # the game drew its end over the board (a dialog): see reveal_many
+        self.unsure = False  # counted won, its end drawn over the board at once after a guess (_end_under_a_drawing)
         self.proven = False  # the pack has read a cell other than a covered one here (see commands.play)
         self.still = False  # the last reading waited for the board to stay still (see _read_once)
         self.faced: bool | None = None  # whether the game shows a face of the pack (looked for at the first reading)
@@ -247,7 +248,7 @@ class LiveTable:
     def reveal_many(self, cells: list[Cell], chords: Sequence[Cell] = (), guess: bool = False) -> State:
         """Open ``cells`` and chord ``chords``; the state the game then shows. Where the board cannot
         be read after the clicks, the game may have drawn its end over it (a best-times dialog,
-        "Congratulations"): see _won_under_a_drawing."""
+        "Congratulations"): see _end_under_a_drawing."""
         first = self.reading is not None and self.reading.board.is_fresh()
         before = self._previous
         for number in chords:
@@ -268,34 +269,43 @@ class LiveTable:
         except (VisionError, ScreenError) as exc:  # not readable; the game ignoring the clicks is no win
             if isinstance(exc, ClicksIgnored) or before is None or self.mines is None:
                 raise
-            if not self._won_under_a_drawing(before, opened, guess):
+            end = self._end_under_a_drawing(before, opened, guess and not (first and self.pack.rule != "none"))  # (a safe first click)
+            if end is None:
                 raise
-            print("minebot: the board cannot be read after the last safe cells were opened: the game drew its end "
-                  "over it; won", file=sys.stderr)
-            self._acted, self.state, self._covered_at_end = [], "won", True
+            print(f"minebot: the board cannot be read after the last clicks: the game drew its end over it; "
+                  f"{'counted won, not sure: right after a guess' if self.unsure else end}", file=sys.stderr)
+            self._acted, self.state, self._covered_at_end = [], end, True
         if first:
             self._first_click_second = int(time.time())  # the game read its clock before this
         return self.state
 
-    def _won_under_a_drawing(self, before: Board, opened: set[Cell], guess: bool) -> bool:
-        """Whether a board that no longer reads after clicks was won, and the game drew over it:
-        the clicks opened the last safe cells (after a ``guess``, only where the cells that still read
-        show no mine: a game lost there shows its mines); or an area opened the rest, what the game
-        drew lies across whole rows of the board, and the rows that still read (a quarter of the
-        board or more) show no mine and no covered cell (winemine flags every mine of a won game).
-        A window of the user's over part of the board is not taken for the game's end: it does not
-        cover whole rows, or leaves covered cells in sight."""
+    def _end_under_a_drawing(self, before: Board, opened: set[Cell], guess: bool) -> State | None:
+        """How a game whose board no longer reads after clicks ended, the game having drawn its end over
+        it; None where not. Won where the clicks opened the last safe cells (after a ``guess``, only where
+        the cells still read show no mine: a lost game shows its mines); or where an area opened the rest,
+        what the game drew lies across whole rows, and the rows still read (a quarter of the board or
+        more) show no mine and no covered cell (winemine flags every mine of a won game). Drawn over the
+        whole board, the screen round it as it was (ClickGuard.gone: no window over it, nothing moved):
+        as the pack's face says; else won after cells called safe (a game ends on a mine or its last safe
+        cell), and after a guess counted won, ``unsure``. A window of the user's over the board covers no
+        whole rows, or leaves covered cells in sight, or changes the screen round it."""
         assert self.image is not None
         codes, scores = read_cells(self.image, self.local, self.pack)
         shown = scores < classifier_for(self.pack).limit(self.local.scale)
         last = self._last_safe_cells(before, opened)
+        if shown.mean() < SHOWN_AT_END and not (last and not guess) and self.guard.gone(self.image) is None:
+            face = find_face(self.image, self.local, self.pack)
+            if face is not None and face[0] != "playing":
+                return face[0]
+            self.unsure = guess
+            return "won"
         if shown.mean() < SHOWN_AT_END or np.isin(codes[shown], (MINE, EXPLODED, WRONG_FLAG)).any():
-            return last and not guess
+            return "won" if last and not guess else None
         if last:
-            return True
+            return "won"
         was_hidden = np.isin(before.cells, HIDDEN) & shown
         across = shown.all(axis=1) | ~shown.any(axis=1)  # each row wholly read or wholly drawn over
-        return bool(across.all() and not np.isin(codes[was_hidden], (COVERED, QUESTION)).any())
+        return "won" if across.all() and not np.isin(codes[was_hidden], (COVERED, QUESTION)).any() else None
 
     def _readable_within(self, seconds: float) -> bool:
         """Whether the board reads again within ``seconds``."""
@@ -322,18 +332,13 @@ class LiveTable:
         """Start the next game: click the face where the game has one, else press ``key``. Where
         the game drew its end over the board (a best-times dialog), Return first: its default button."""
         assert self.image is not None
-        self.presses = 0
+        self.presses, self.unsure = 0, False
         if self._covered_at_end:  # winemine: a name for the best times, then the best times
             self._covered_at_end = False
-            for _ in range(DIALOGS_AT_END):
+            for _ in range(DIALOGS_AT_END):  # else the face or the key may close it (a web game's panel)
                 self.mouse.press("Return")
                 if self._readable_within(SLOW_GAME):
                     break
-            else:
-                raise BoardGone(
-                    f"the game drew its end over the board and it is still there after {DIALOGS_AT_END} presses of "
-                    "Return: close it and run minebot again", detail=f"the screen is saved in {self._save_screen()}",
-                )
         if not click_face(self.mouse, self.image, self.local, self.pack, (self.region.left, self.region.top)):
             if key is None:
                 why = "shows no face of its pack's to click" if self.pack.faces else "has no face to click"

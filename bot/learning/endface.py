@@ -1,0 +1,79 @@
+"""What a game shows above its board once a game ends (its face: sunglasses once won, dead once
+lost), learnt by the learner from the ends it is sure of, to tell the ends it is not: a last guess
+whose cell the game drew its end over (a web game's "You win!" panel over the whole board), or
+showed in a look never named (a last 50/50 lost, the mine hit a look first seen).
+
+Where the face is: the part of the strip above the board that changed between a game's start and
+its end, nearest the board's middle (a timer and a counter change too, off to the sides), grown
+over every sure end seen. Where the same picture ended both a won and a lost game (pygame-
+minesweeper's face lags a click), the face tells nothing.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from bot.vocabulary import State
+
+DRAWN = 40  # colour levels: a pixel that changed more than this between a game's start and end
+SAME = 8.0  # mean colour levels within which two end pictures are one
+KEPT = 3  # end pictures kept a state (a game's face has one picture an end)
+
+Box = tuple[int, int, int, int]  # left, top, right, bottom in the strip
+
+
+class EndFaces:
+    """The strips above the board at the ends the learner was sure of, by state; the face's box."""
+
+    def __init__(self) -> None:
+        self.strips: dict[State, list[np.ndarray]] = {"won": [], "lost": []}
+        self.box: Box | None = None
+        self.mixed = False  # the same picture ended a won and a lost game
+
+    def wanted(self, state: State) -> bool:
+        """Whether a sure end in ``state`` is still worth its grab."""
+        return state in self.strips and len(self.strips[state]) < KEPT and not self.mixed
+
+    def learn(self, start: np.ndarray | None, end: np.ndarray, state: State) -> None:
+        """A sure end: ``end`` the strip above the board then, ``start`` at the game's start."""
+        box = _face_box(start, end)
+        if box is None or state not in self.strips or start is None or start.shape != end.shape:
+            return
+        self.box = box if self.box is None else (min(self.box[0], box[0]), min(self.box[1], box[1]),
+                                                 max(self.box[2], box[2]), max(self.box[3], box[3]))
+        other: State = "lost" if state == "won" else "won"
+        if any(self._same(end, strip) for strip in self.strips[other]):
+            self.mixed = True
+        if len(self.strips[state]) < KEPT and not any(self._same(end, strip) for strip in self.strips[state]):
+            self.strips[state].append(end.copy())
+
+    def tell(self, end: np.ndarray) -> State | None:
+        """How the game ended as its face in ``end`` (the strip above the board) says: the one state
+        whose learnt ends show the same face; None where none, or both, or the face tells nothing."""
+        if self.mixed or self.box is None:
+            return None
+        told = {state for state, strips in self.strips.items() if any(self._same(end, strip) for strip in strips)}
+        return told.pop() if len(told) == 1 else None
+
+    def _same(self, a: np.ndarray, b: np.ndarray) -> bool:
+        if self.box is None or a.shape != b.shape:
+            return False
+        left, top, right, bottom = self.box
+        diff = np.abs(a[top:bottom, left:right].astype(np.int16) - b[top:bottom, left:right].astype(np.int16))
+        return bool(diff.size) and float(diff.mean()) <= SAME
+
+
+def _face_box(start: np.ndarray | None, end: np.ndarray) -> Box | None:
+    """The box of what changed between the strips ``start`` and ``end`` nearest their middle
+    (grown by a few pixels, so that nearby parts of one face join); None where nothing changed."""
+    if start is None or start.shape != end.shape or end.size == 0:
+        return None
+    changed = (np.abs(end.astype(np.int16) - start.astype(np.int16)).max(axis=2) > DRAWN).astype(np.uint8)
+    n, _, stats, centres = cv2.connectedComponentsWithStats(cv2.dilate(changed, np.ones((5, 5), np.uint8)))
+    if n <= 1:
+        return None
+    middle = end.shape[1] / 2
+    i = min(range(1, n), key=lambda k: abs(centres[k][0] - middle))
+    x, y, w, h = (int(v) for v in stats[i, :4])
+    return x, y, x + w, y + h
