@@ -71,6 +71,18 @@ def test_a_saved_fixture_reads_right_or_is_refused_never_wrong(shot: str, how: s
     _right_or_refused(saved_as(image, how), read_label(FIXTURES / f"{shot}.board").board.cells)
 
 
+def test_a_scaled_picture_whose_cells_match_no_tile_is_refused_saying_it_is_scaled() -> None:
+    """xdemineur's fine tiles, scaled 1.7x in an editor, match no tile (bench-vision --saved x1.7: 6 of
+    its fixtures): refused in one line that says the picture is scaled and to save it at the screen's
+    size, not to move a pointer (there is none on a saved picture: the message before 2026-11-29)."""
+    image = cv2.imread(str(FIXTURES / "xdemineur" / "expert-flags-question-mark.png"))
+    with pytest.raises(VisionError) as refused:
+        read_saved(saved_as(image, "x1.7"), vision.load_packs())
+    said = str(refused.value)
+    assert "1.7x the game's size" in said and "save the screenshot at the screen's size" in said, said
+    assert "pointer" not in said and len(said) <= MESSAGE_CHARS, said
+
+
 @pytest.mark.parametrize("how", ["q90", "gray"])
 def test_of_several_boards_the_biggest_is_read_and_the_others_named(how: str) -> None:
     """Four games on one screen, saved as JPEG or grey: the JPEG was read as a 16x1 column of

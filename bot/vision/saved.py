@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bot.errors import NoBoardFound, VisionError
+from bot.errors import NoBoardFound, UnreadableCell, VisionError
 from bot.vision.geometry import Geometry
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, WHOLE, Grid, find_grids, overlap, same_pitch
 from bot.vision.pack import SkinPack
@@ -121,7 +121,25 @@ def read_saved(saved: Saved, packs: list[SkinPack], mines: int | None = None, at
     if found:
         return max(found, key=lambda f: f.reading.geometry.rows * f.reading.geometry.cols)
     assert first is not None
-    raise first
+    raise _as_saved(first, lattices, packs)
+
+
+def _as_saved(exc: VisionError, lattices: list[Geometry], packs: list[SkinPack]) -> VisionError:
+    """A cell that matches no tile on a picture scaled from the game's size (the biggest lattice's
+    pitch another than the pack's): said so, with what to do with a saved picture (no pointer to
+    move there); any other error as it is."""
+    if not isinstance(exc, UnreadableCell) or not lattices:
+        return exc
+    pack = next((p for p in packs if p.name == exc.skin), None)
+    if pack is None:
+        return exc
+    lattice = max(lattices, key=lambda g: g.rows * g.cols)
+    scale = lattice.pitch[0] / pack.pitch[0]
+    if abs(scale - 1) < 0.02:
+        return exc
+    cell = str(exc).split("; ")[0]
+    return UnreadableCell(f"{cell}: the picture is {scale:.2g}x the game's size; save the screenshot at the screen's size "
+                          "(not scaled)", exc.skin, detail=exc.detail)
 
 
 def _scaled_back(saved: Saved, packs: list[SkinPack], grids: list[Grid], mines: int | None) -> SavedReading | None:
