@@ -27,8 +27,9 @@
   minebot's wins from below and above by its losses.
 - gnome-mines appends a line to its scores file (libgnome-games-support) for every game won; the
   launcher writes ten best times of 0 s there first, so no dialog opens. It draws no face: a game
-  not won is lost where the mine hit shows (judge-pictures/gnome-mines/sign-lost.png, a red mine, at
-  the launcher's window size), else still in play.
+  not won is lost where the mine hit shows (judge-pictures/gnome-mines/sign-lost*.png, a red mine, at
+  the launcher's window sizes: beginner's, and expert's cut from a CI-like run's lost game), else
+  still in play.
 - xbomb shows every cell once a game is lost, each mine a red bomb (sign-lost.png); while it is
   played, covered cells show (sign-playing.png, their grey dither); once won, every mine is flagged
   and its counter says "UXB :   0" (words-won.png). Cut from a game lost by clicks at random and a
@@ -110,11 +111,12 @@ class FaceJudge:
 def mine_hit(game: str, shot: np.ndarray, board: tuple[int, int, int, int], rows: int, cols: int) -> tuple[int, int] | None:
     """Where the game shows the mine a lost game hit on ``shot``: the cell (row, column) of the board
     in ``board`` (left, top, width, height on the screen) under the centre of the game's own
-    picture of it (judge-pictures/GAME/sign-lost.png where the game has one, else its pack's
+    picture of it (judge-pictures/GAME/sign-lost*.png where the game has them, else its pack's
     exploded.png, cut from the game's screen); None where it shows none."""
-    path = PICTURES / game / "sign-lost.png"
-    picture = cv2.imread(str(path if path.is_file() else TEMPLATES / game / "exploded.png"))
-    score, _, at, _ = cv2.minMaxLoc(cv2.matchTemplate(shot, picture, cv2.TM_SQDIFF_NORMED))
+    paths = sorted((PICTURES / game).glob("sign-lost*.png")) or [TEMPLATES / game / "exploded.png"]  # (one a size)
+    pictures = [cv2.imread(str(path)) for path in paths]
+    (score, _, at, _), picture = min(((cv2.minMaxLoc(cv2.matchTemplate(shot, picture, cv2.TM_SQDIFF_NORMED)), picture)
+                                      for picture in pictures), key=lambda found: found[0][0])
     if score > FACE_MATCH:
         return None
     x, y = at[0] + picture.shape[1] / 2 - board[0], at[1] + picture.shape[0] / 2 - board[1]
