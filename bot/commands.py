@@ -85,9 +85,7 @@ def _mines(options: PlayOptions, skin: str, rows: int, cols: int, counted: int |
 
 
 def _describe(result: GameResult) -> str:
-    if result.unsure:
-        how = "won or lost, not sure (the game drew its end over the board right after a guess; counted won)"
-    elif result.won:
+    if result.won:
         how = "won"
     elif result.state == "lost":
         how = "LOST ON A CELL CALLED SAFE (a misreading or a bug)" if result.lost_on_certain else "lost on a guess"
@@ -205,7 +203,7 @@ def _play_games(options: PlayOptions, table: LiveTable, pack: SkinPack,
             print(f"minebot: stopped {where}; {len(results)} finished before it ({won} won)", file=sys.stderr)
             raise
         progress.clear()
-        results.append(result := dataclasses.replace(result, unsure=table.unsure))
+        results.append(result)
         profiles.append(table.spent.of(result.seconds))
         _report(options, index, table, result, results, profiles[-1])
     if options.profile and results:
@@ -241,7 +239,6 @@ def _report(options: PlayOptions, index: int, table: LiveTable, result: GameResu
             "chords": result.chords, "presses": table.presses,  # clicks sent: the guard holds back some planned
             "lost_on_certain": result.lost_on_certain, "ms": ms,
             "guessed": result.guessed,  # the cells clicked not called safe (numpy's ints: default=int)
-            **({"unsure": True} if result.unsure else {}),
             "board": str(board).splitlines() if board is not None else [],
         }, default=int), flush=True)
     else:

@@ -63,7 +63,6 @@ class GameResult:
     clicks: int = 0  # reveals, chords and flags
     chords: int = 0  # clicks that were chords
     guessed: tuple[Cell, ...] = ()  # the cells clicked not called safe (guesses, and the first click), in order
-    unsure: bool = False  # counted won, but the game's end was not seen (drawn over the board right after a guess)
 
     @property
     def won(self) -> bool:

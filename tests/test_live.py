@@ -598,20 +598,21 @@ def test_the_pointer_is_parked_off_the_board_before_the_first_reading(monkeypatc
     assert not (left <= x < left + width and top <= y < top + height)
 
 
-@pytest.mark.parametrize("case", ["safe", "first", "guess", "guess-face-lost", "window"])
-def test_a_panel_over_the_whole_board_ends_the_game_and_a_window_over_it_stops_the_bot(
+@pytest.mark.parametrize("case", ["won", "first-won", "guess-lost", "playing", "window"])
+def test_a_panel_over_the_whole_board_ends_the_game_as_its_face_says_and_a_window_over_it_stops_the_bot(
         case: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A game that draws its end over the whole board at once (a web game's "You win!" panel,
-    over98-web): after a click on a cell called safe, or a first click the game keeps safe, the game
-    is won; after a guess, as the pack's face says, else counted won and said unsure. A window of the
-    user's over the board and the screen round it is no end: the bot stops (ClickGuard.gone)."""
+    over98-web) ends as its face, in the pack's pictures, says: won after a click on a cell called
+    safe or a first click, lost after a guess. A face still playing, or a window of the user's over the
+    board and round it (the face hidden), is no end: the bot stops (the Windows fault tests under Wine,
+    2026-11-29, met a covered and a killed window that left the screen round the board as it was)."""
     monkeypatch.setattr("bot.live.table.SLOW_GAME", 0.3)
     shots = FIXTURE.parents[1] / "winemine"
     fresh = load_image(shots / "beginner-fresh.png")
     pack = pack_named(load_packs(["winemine"]), "winemine")
     geometry = read(fresh, [pack], mines=10).geometry
     before, cell = fresh.copy(), (4, 4)
-    if case != "first":  # a game in play: a won board with two safe cells covered again, the face of a game on
+    if case != "first-won":  # a game in play: a won board with two safe cells covered again, the face of a game on
         won = load_image(shots / "beginner-won.png")
         board = read(won, [pack], mines=10).board
         two = [c for c in board if board[c] > 0 and 0 not in [board[n] for n in board.neighbours(c)]][:2]
@@ -624,21 +625,20 @@ def test_a_panel_over_the_whole_board_ends_the_game_and_a_window_over_it_stops_t
     panel = before.copy()
     x, y, w, h = geometry.region()
     panel[y : y + h, x : x + w] = (60, 120, 70)
+    found = find_face(before, geometry, pack)
+    assert found is not None
+    fx, fy, fw, fh = found[1]
+    if case in ("won", "first-won", "guess-lost"):  # the pack's own face of the end where the game's face is
+        panel[fy : fy + fh, fx : fx + fw] = cv2.resize(pack.faces["lost" if case == "guess-lost" else "won"][0], (fw, fh))
     if case == "window":
         panel[max(y - 60, 0) : y + h + 30, max(x - 30, 0) : x + w + 30] = (240, 240, 240)
-    if case == "guess-face-lost":  # the pack's own lost face where the game's face is
-        found = find_face(before, geometry, pack)
-        assert found is not None
-        fx, fy, fw, fh = found[1]
-        panel[fy : fy + fh, fx : fx + fw] = cv2.resize(pack.faces["lost"][0], (fw, fh))
     mouse = DryRunMouse()
     table = LiveTable(ClickScreen(before, panel, mouse, clicks=1), mouse, pack, geometry, 10)  # type: ignore[arg-type]
-    if case == "window":
+    if case in ("playing", "window"):
         with pytest.raises(ScreenError):
             table.reveal_many([cell], guess=True)
         return
-    state = table.reveal_many([cell], guess=case != "safe")
-    assert (state, table.unsure) == {"guess": ("won", True), "guess-face-lost": ("lost", False)}.get(case, ("won", False))
+    assert table.reveal_many([cell], guess=case == "guess-lost") == ("lost" if case == "guess-lost" else "won")
 
 
 def test_a_game_won_under_a_dialog_is_won(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -97,7 +97,6 @@ class LiveTable:
         self.spent = Spent()  # where this game's time went (commands.py gives each game its own)
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
         self._covered_at_end = False  # the game drew its end over the board (a dialog): see reveal_many
-        self.unsure = False  # counted won, its end drawn over the board at once after a guess (_end_under_a_drawing)
         self.proven = False  # the pack has read a cell other than a covered one here (see commands.play)
         self.still = False  # the last reading waited for the board to stay still (see _read_once)
         self.faced: bool | None = None  # whether the game shows a face of the pack (looked for at the first reading)
@@ -269,11 +268,11 @@ class LiveTable:
         except (VisionError, ScreenError) as exc:  # not readable; the game ignoring the clicks is no win
             if isinstance(exc, ClicksIgnored) or before is None or self.mines is None:
                 raise
-            end = self._end_under_a_drawing(before, opened, guess and not (first and self.pack.rule != "none"))  # (a safe first click)
+            end = self._end_under_a_drawing(before, opened, guess)
             if end is None:
                 raise
-            print(f"minebot: the board cannot be read after the last clicks: the game drew its end over it; "
-                  f"{'counted won, not sure: right after a guess' if self.unsure else end}", file=sys.stderr)
+            print(f"minebot: the board cannot be read after the last clicks: the game drew its end over it; {end}",
+                  file=sys.stderr)
             self._acted, self.state, self._covered_at_end = [], end, True
         if first:
             self._first_click_second = int(time.time())  # the game read its clock before this
@@ -285,20 +284,17 @@ class LiveTable:
         the cells still read show no mine: a lost game shows its mines); or where an area opened the rest,
         what the game drew lies across whole rows, and the rows still read (a quarter of the board or
         more) show no mine and no covered cell (winemine flags every mine of a won game). Drawn over the
-        whole board, the screen round it as it was (ClickGuard.gone: no window over it, nothing moved):
-        as the pack's face says; else won after cells called safe (a game ends on a mine or its last safe
-        cell), and after a guess counted won, ``unsure``. A window of the user's over the board covers no
-        whole rows, or leaves covered cells in sight, or changes the screen round it."""
+        whole board: as the game's face, in the pack's pictures, says it ended (a web game's "You win!"
+        panel, over98-web). A window over the board, or a game closed, shows no such face (the faults under
+        Wine left the screen round the board as it was: that alone is no sign), nor covers whole rows of
+        it with cells still in sight beside it, nor leaves no covered cell in sight: the bot stops there."""
         assert self.image is not None
         codes, scores = read_cells(self.image, self.local, self.pack)
         shown = scores < classifier_for(self.pack).limit(self.local.scale)
         last = self._last_safe_cells(before, opened)
-        if shown.mean() < SHOWN_AT_END and not (last and not guess) and self.guard.gone(self.image) is None:
+        if shown.mean() < SHOWN_AT_END and not (last and not guess):
             face = find_face(self.image, self.local, self.pack)
-            if face is not None and face[0] != "playing":
-                return face[0]
-            self.unsure = guess
-            return "won"
+            return face[0] if face is not None and face[0] != "playing" else None
         if shown.mean() < SHOWN_AT_END or np.isin(codes[shown], (MINE, EXPLODED, WRONG_FLAG)).any():
             return "won" if last and not guess else None
         if last:
@@ -332,7 +328,7 @@ class LiveTable:
         """Start the next game: click the face where the game has one, else press ``key``. Where
         the game drew its end over the board (a best-times dialog), Return first: its default button."""
         assert self.image is not None
-        self.presses, self.unsure = 0, False
+        self.presses = 0
         if self._covered_at_end:  # winemine: a name for the best times, then the best times
             self._covered_at_end = False
             for _ in range(DIALOGS_AT_END):  # else the face or the key may close it (a web game's panel)
