@@ -284,10 +284,9 @@ class LiveTable:
         the cells still read show no mine: a lost game shows its mines); or where an area opened the rest,
         what the game drew lies across whole rows, and the rows still read (a quarter of the board or
         more) show no mine and no covered cell (winemine flags every mine of a won game). Drawn over the
-        whole board: as the game's face, in the pack's pictures, says it ended (a web game's "You win!"
-        panel, over98-web). A window over the board, or a game closed, shows no such face (the faults under
-        Wine left the screen round the board as it was: that alone is no sign), nor covers whole rows of
-        it with cells still in sight beside it, nor leaves no covered cell in sight: the bot stops there."""
+        whole board: as the game's face (the pack's pictures) says (a web game's panel, over98-web). A window
+        over the board, or a game closed, shows no such face (under Wine they left the screen round the board
+        as it was), covers no whole rows beside cells in sight, leaves covered cells in sight: the bot stops."""
         assert self.image is not None
         codes, scores = read_cells(self.image, self.local, self.pack)
         shown = scores < classifier_for(self.pack).limit(self.local.scale)
@@ -331,10 +330,15 @@ class LiveTable:
         self.presses = 0
         if self._covered_at_end:  # winemine: a name for the best times, then the best times
             self._covered_at_end = False
-            for _ in range(DIALOGS_AT_END):  # else the face or the key may close it (a web game's panel)
+            for _ in range(DIALOGS_AT_END):
                 self.mouse.press("Return")
                 if self._readable_within(SLOW_GAME):
                     break
+            else:  # the face may start one still (a web game's panel over the board); else no key or click more
+                if find_face(self.image, self.local, self.pack) is None:
+                    raise BoardGone(f"the game drew its end over the board and it is still there after {DIALOGS_AT_END} "
+                                    "presses of Return: close it and run minebot again",
+                                    detail=f"the screen is saved in {self._save_screen()}")
         if not click_face(self.mouse, self.image, self.local, self.pack, (self.region.left, self.region.top)):
             if key is None:
                 why = "shows no face of its pack's to click" if self.pack.faces else "has no face to click"
