@@ -194,12 +194,13 @@ def test_plays_real_game_to_the_end_as_the_game_itself_tells(game: str, level: s
             presses.close()
         assert running.process.poll() is None, "the game is gone"
     told = [r["state"] for r in results]
+    # lost on a guess, as the game shows where: its mine hit is the last cell minebot clicked not calling it safe
+    on_last = [hit is not None and bool(guessed) and hit == guessed[-1] for hit, guessed in hits]
     record(f"{game} {level}: minebot told {told}, the game {verdicts}; {len(presses.points)} presses reached the server, "
            f"{sum(r['presses'] for r in results)} sent by minebot's count; the mine hit shown on its last guess in "
-           f"{sum(hit is not None and hit == guessed[-1:][0] for hit, guessed in hits if guessed)} of {len(hits)} lost")
+           f"{sum(on_last)} of {len(hits)} lost")
     assert told == verdicts, f"minebot told {told}, the game {verdicts} (screens: {tmp_path}/end-*.png)"
-    # lost on a guess, as the game shows where: its mine hit is the last cell minebot clicked not calling it safe
-    assert all(hit is not None and guessed and hit == guessed[-1] for hit, guessed in hits), hits
+    assert all(on_last), hits
     assert all(r["state"] in ("won", "lost") and not r["lost_on_certain"] for r in results)
     assert all(len(r["board"]) == size.rows for r in results)
     assert presses.points and outside(presses.points, boxes) == [], f"presses off the board {boxes[0]} and the face: {outside(presses.points, boxes)}"

@@ -19,6 +19,7 @@ from bot.vocabulary import State
 DRAWN = 40  # colour levels: a pixel that changed more than this between a game's start and end
 SAME = 8.0  # mean colour levels within which two end pictures are one
 KEPT = 3  # end pictures kept a state (a game's face has one picture an end)
+FACE_GROW = 5  # px across which changed parts of one face join
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom in the strip
 
@@ -37,9 +38,10 @@ class EndFaces:
 
     def learn(self, start: np.ndarray | None, end: np.ndarray, state: State) -> None:
         """A sure end: ``end`` the strip above the board then, ``start`` at the game's start."""
-        box = _face_box(start, end)
-        if box is None or state not in self.strips or start is None or start.shape != end.shape:
+        found = changed_part(start, end, end.shape[1] / 2, FACE_GROW)
+        if found is None or state not in self.strips:
             return
+        box = found[0]
         self.box = box if self.box is None else (min(self.box[0], box[0]), min(self.box[1], box[1]),
                                                  max(self.box[2], box[2]), max(self.box[3], box[3]))
         other: State = "lost" if state == "won" else "won"
@@ -64,16 +66,16 @@ class EndFaces:
         return bool(diff.size) and float(diff.mean()) <= SAME
 
 
-def _face_box(start: np.ndarray | None, end: np.ndarray) -> Box | None:
-    """The box of what changed between the strips ``start`` and ``end`` nearest their middle
-    (grown by a few pixels, so that nearby parts of one face join); None where nothing changed."""
+def changed_part(start: np.ndarray | None, end: np.ndarray, middle: float, grow: int) -> tuple[Box, tuple[float, float]] | None:
+    """What changed between the strips ``start`` and ``end`` (more than DRAWN), its parts joined across
+    ``grow`` pixels, nearest the column ``middle`` (a game's face; a timer and a counter change too, off
+    to the sides): its box and its centre; None where nothing changed."""
     if start is None or start.shape != end.shape or end.size == 0:
         return None
     changed = (np.abs(end.astype(np.int16) - start.astype(np.int16)).max(axis=2) > DRAWN).astype(np.uint8)
-    n, _, stats, centres = cv2.connectedComponentsWithStats(cv2.dilate(changed, np.ones((5, 5), np.uint8)))
+    n, _, stats, centres = cv2.connectedComponentsWithStats(cv2.dilate(changed, np.ones((grow, grow), np.uint8)))
     if n <= 1:
         return None
-    middle = end.shape[1] / 2
     i = min(range(1, n), key=lambda k: abs(centres[k][0] - middle))
     x, y, w, h = (int(v) for v in stats[i, :4])
-    return x, y, x + w, y + h
+    return (x, y, x + w, y + h), (float(centres[i][0]), float(centres[i][1]))

@@ -19,6 +19,7 @@ import numpy as np
 from bot.devices.actuator import Mouse
 from bot.devices.capture import Region
 from bot.errors import ScreenError
+from bot.learning.endface import changed_part
 from bot.vision.geometry import Geometry
 
 # tried in turn after a game; never Ctrl+R or F5, which reload a web page (gnome-mines' Ctrl+R comes from its launcher)
@@ -34,7 +35,7 @@ DRAWN_OVER = 0.02  # share of the board's pixels changed by a key that says some
 KEY_WAIT, CLICK_WAIT = 1.5, 3.0  # s a new game may take to show after a key, after a click
 PAUSE = 0.1  # s after Escape closed a menu
 CHANGED = 16  # colour levels: a pixel that changed more than this is drawn anew
-DRAWN = 40  # colour levels from the background (or from the playing face): something drawn
+DRAWN = 40  # colour levels from the background: something drawn (from the playing face: endface.DRAWN)
 
 
 class Watcher(Protocol):
@@ -119,18 +120,11 @@ class Restarter:
     def _face(self, image: np.ndarray | None) -> tuple[float, float] | None:
         """Where the picture above the board changed between the game's start and its end, nearest
         the board's middle (the face; the timer changes too, off to a side)."""
-        if image is None or self.band_playing is None:
-            return None
-        band = self.strip(image)
-        if band.shape != self.band_playing.shape or band.size == 0:
-            return None
-        moved = (np.abs(band - self.band_playing).max(axis=2) > DRAWN).astype(np.uint8)
-        n, _, stats, centres = cv2.connectedComponentsWithStats(cv2.dilate(moved, np.ones((3, 3), np.uint8)))
-        if n <= 1:
+        if image is None:
             return None
         middle = self.local.origin[0] + self.local.cols * self.local.pitch[0] / 2
-        best = min(range(1, n), key=lambda i: abs(centres[i][0] - middle))
-        return float(centres[best][0]), float(centres[best][1])
+        found = changed_part(self.band_playing, self.strip(image), middle, grow=3)
+        return None if found is None else found[1]
 
     def _buttons(self, image: np.ndarray | None) -> list[tuple[float, float]]:
         """Things drawn apart from the background within BUTTONS_WITHIN cells above the board and

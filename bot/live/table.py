@@ -279,23 +279,23 @@ class LiveTable:
         return self.state
 
     def _end_under_a_drawing(self, before: Board, opened: set[Cell], guess: bool) -> State | None:
-        """How a game whose board no longer reads after clicks ended, the game having drawn its end over
-        it; None where not. Won where the clicks opened the last safe cells (after a ``guess``, only where
-        the cells still read show no mine: a lost game shows its mines); or where an area opened the rest,
-        what the game drew lies across whole rows, and the rows still read (a quarter of the board or
-        more) show no mine and no covered cell (winemine flags every mine of a won game). Drawn over the
-        whole board: as the game's face (the pack's pictures) says (a web game's panel, over98-web). A window
-        over the board, or a game closed, shows no such face (under Wine they left the screen round the board
-        as it was), covers no whole rows beside cells in sight, leaves covered cells in sight: the bot stops."""
+        """How a game whose board no longer reads after clicks ended, the game having drawn its end over it;
+        None where not. Won where the clicks opened the last safe cells (after a ``guess``, where the cells read
+        show no mine); or an area opened the rest, the drawing lies across whole rows, and the rows read (a
+        quarter or more) show no mine or covered cell (winemine flags a won game's mines). Drawn over whole: as
+        the game's face (the pack's pictures) says (over98-web). A window over the board or a game closed shows no
+        such face (under Wine they left the screen round the board as it was), nor the rest: the bot stops."""
         assert self.image is not None
+        last = self._last_safe_cells(before, opened)
+        if last and not guess:
+            return "won"
         codes, scores = read_cells(self.image, self.local, self.pack)
         shown = scores < classifier_for(self.pack).limit(self.local.scale)
-        last = self._last_safe_cells(before, opened)
-        if shown.mean() < SHOWN_AT_END and not (last and not guess):
+        if shown.mean() < SHOWN_AT_END:  # drawn over whole: the face tells
             face = find_face(self.image, self.local, self.pack)
             return face[0] if face is not None and face[0] != "playing" else None
-        if shown.mean() < SHOWN_AT_END or np.isin(codes[shown], (MINE, EXPLODED, WRONG_FLAG)).any():
-            return "won" if last and not guess else None
+        if np.isin(codes[shown], (MINE, EXPLODED, WRONG_FLAG)).any():
+            return None
         if last:
             return "won"
         was_hidden = np.isin(before.cells, HIDDEN) & shown
