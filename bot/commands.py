@@ -31,7 +31,8 @@ from bot.games import GAMES, start_game, virtual_display
 from bot.learning.learn import Learner
 from bot.learning.unsure import Unsure
 from bot.live.levels import switch_level
-from bot.live.table import LiveTable, find_game, mouse_ratio, park_point
+from bot.live.place import find_game, mouse_ratio, park_point
+from bot.live.table import LiveTable
 from bot.play import GameProgress, GameResult, Spent, play_game, wilson
 from bot.solver import get_strategy, solve
 from bot.userdata import hidden_skins, learnt_skins

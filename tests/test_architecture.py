@@ -120,7 +120,7 @@ def test_vision_imports_no_device(module: str) -> None:
 
 
 def test_the_commands_that_never_click_import_no_mouse() -> None:
-    clicking = ("bot.devices.actuator", "bot.live.table", "bot.live.guard")
+    clicking = ("bot.devices.actuator", "bot.live.table", "bot.live.place", "bot.live.guard")
     wrong = {m for m in _imports(MODULES["bot.live.watch"]) if _allowed("bot.live.watch", m, clicking)}
     assert not wrong, f"bot.live.watch imports {sorted(wrong)}"
 

@@ -596,8 +596,9 @@ entry()
 
 def test_a_win_under_winemines_best_times_dialogs_is_reported_and_play_goes_on(tmp_path: Path) -> None:
     """Best times a win beats (the launcher seeds unbeatable ones): winemine asks for a name over the
-    board, then shows the best times. The game is reported won on its line, Return answers each
-    dialog, and the run plays all its games (before: it stopped at the first dialog)."""
+    board, then shows the best times. The game is reported won on its line ("the game drew its end over it;
+    won" where the dialog came before the win was read), Return answers each dialog, and the run plays all
+    its games (before: it stopped at the first dialog)."""
     _require("winemine")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env.update(MINEBOT_DATA=str(tmp_path / "data"), MINEBOT_CACHE=str(tmp_path / "cache"))
@@ -609,4 +610,6 @@ def test_a_win_under_winemines_best_times_dialogs_is_reported_and_play_goes_on(t
     assert out.returncode == 0, out.stderr[-2000:]
     results = [json.loads(line) for line in out.stdout.splitlines()]
     assert len(results) == 8 and all(r["state"] in ("won", "lost") and not r["lost_on_certain"] for r in results)
-    assert "the game drew its end over it; won" in out.stderr, out.stderr[-2000:]
+    # every win beats the seeded times, so its dialogs come, before the win was read or after it (under load;
+    # CI, 2026-11-29: the run stopped before game 2); either way the next game is played
+    assert any(r["state"] == "won" for r in results[:-1]), results

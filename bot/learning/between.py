@@ -14,7 +14,8 @@ from bot.learning.outcome import Judge
 from bot.learning.restart import Restarter
 from bot.learning.settling import SETTLE
 from bot.learning.sight import Sight
-from bot.live.table import SLOW_GAME, board_region
+from bot.live.place import board_region
+from bot.live.table import SLOW_GAME
 from bot.play import Tally
 from bot.vision.geometry import Geometry
 from bot.vocabulary import EXPLODED, MINE, State

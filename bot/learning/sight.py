@@ -23,7 +23,8 @@ from bot.learning.naming import Looks
 from bot.learning.outcome import changed_apart
 from bot.learning.settling import SETTLE, Settler
 from bot.live.guard import ClickGuard
-from bot.live.table import LATENCY_FACTOR, SLOW_GAME, board_region, park_point
+from bot.live.place import board_region, park_point
+from bot.live.table import LATENCY_FACTOR, SLOW_GAME
 from bot.play import Spent
 from bot.userdata import save_screen
 from bot.vision.counting import CounterWatch

@@ -8,7 +8,7 @@ import time
 from bot.devices.actuator import Mouse
 from bot.devices.capture import Screen
 from bot.errors import ScreenError, UsageError, VisionError
-from bot.live.table import click_face, find_game, park_point
+from bot.live.place import click_face, find_game, park_point
 from bot.vision.geometry import Geometry
 from bot.vision.pack import SkinPack
 from bot.vision.reading import Reading

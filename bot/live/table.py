@@ -15,17 +15,18 @@ from pathlib import Path
 import numpy as np
 
 from bot.board import Board, contradiction
-from bot.devices.actuator import Mouse, pyautogui
-from bot.devices.capture import Region, Screen
+from bot.devices.actuator import Mouse
+from bot.devices.capture import Screen
 from bot.errors import BoardGone, ClicksIgnored, ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.live.guard import ClickGuard
+from bot.live.place import board_region, click_face, park_point
 from bot.play import Spent
 from bot.solver import check_layout
 from bot.userdata import save_screen
 from bot.vision import Geometry, Reading, read
 from bot.vision.locate import locate
-from bot.vision.pack import SkinPack, pack_named
-from bot.vision.reading import BAND_PITCHES, face_centre, find_face
+from bot.vision.pack import SkinPack
+from bot.vision.reading import find_face
 from bot.vision.tiles import classifier_for, read_cells
 from bot.vocabulary import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, Cell, State
 
@@ -36,17 +37,6 @@ LATENCY_FACTOR = 5  # a click not shown after this many times the slowest redraw
 READ_TRIES = 3  # readings that contradict themselves or the last one before the bot stops
 BACK_OFF = 0.05  # s before the next reading after a contradiction (times the contradictions so far)
 REDRAW_POLL = 0.05  # s between readings while a click does not show yet
-
-
-def board_region(geometry: Geometry, screen: Screen, below: bool = False) -> Region:
-    """The board plus the band above it (face, counters), clipped to the screen; with ``below``,
-    the band below it too (a status line: sgt-mines' "COMPLETED!", Windows 7's counters)."""
-    x, y, w, h = geometry.region(margin=round(geometry.pitch[0]))
-    band = round(BAND_PITCHES * geometry.pitch[1])
-    left, top = max(x, screen.whole.left), max(y - band, screen.whole.top)
-    right = min(x + w, screen.whole.left + screen.whole.width)
-    bottom = min(y + h + (band if below else 0), screen.whole.top + screen.whole.height)
-    return Region(left, top, right - left, bottom - top)
 
 
 def wait_for_new_second(last_first_click: int | None) -> None:
@@ -61,18 +51,6 @@ def wait_for_new_second(last_first_click: int | None) -> None:
         return
     while int(time.time()) <= last_first_click:
         time.sleep(0.01)
-
-
-def park_point(geometry: Geometry, screen: Screen) -> tuple[float, float]:
-    """Where the pointer waits during readings: just past the board's bottom-right corner, off every
-    cell (no hover highlight) but still over the game. A pointer that leaves the game's window
-    between readings makes gnome-mines lose the next click now and then (9 clicks in 42 runs of
-    four beginner games parked 50 px out, none in 42 runs parked here)."""
-    x = geometry.origin[0] + geometry.cols * geometry.pitch[0] + 3
-    y = geometry.origin[1] + geometry.rows * geometry.pitch[1] + 3
-    if x >= screen.whole.left + screen.whole.width or y >= screen.whole.top + screen.whole.height:
-        return geometry.origin[0] - 4, geometry.origin[1] - 4  # the board touches the screen's corner
-    return x, y
 
 
 class LiveTable:
@@ -324,33 +302,28 @@ class LiveTable:
 
     # -- between games ----------------------------------------------------------------------
     def new_game(self, key: str | None = None) -> None:
-        """Start the next game: click the face where the game has one, else press ``key``. Where
-        the game drew its end over the board (a best-times dialog), Return first: its default button."""
+        """Start the next game: click the face where the game has one, else press ``key``. Where the game
+        drew its end over the board (a best-times dialog), Return first: its default button. A won game's
+        dialog may show only after the win was read (winemine under load): then too, once."""
         assert self.image is not None
         self.presses = 0
-        if self._covered_at_end:  # winemine: a name for the best times, then the best times
-            self._covered_at_end = False
-            for _ in range(DIALOGS_AT_END):
-                self.mouse.press("Return")
-                if self._readable_within(SLOW_GAME):
-                    break
-            else:  # the face may start one still (a web game's panel over the board); else no key or click more
-                if find_face(self.image, self.local, self.pack) is None:
-                    raise BoardGone(f"the game drew its end over the board and it is still there after {DIALOGS_AT_END} "
-                                    "presses of Return: close it and run minebot again",
-                                    detail=f"the screen is saved in {self._save_screen()}")
-        if not click_face(self.mouse, self.image, self.local, self.pack, (self.region.left, self.region.top)):
-            if key is None:
-                why = "shows no face of its pack's to click" if self.pack.faces else "has no face to click"
-                raise ScreenError(f"the game (skin {self.pack.name}) {why} for a new game: start one by hand, or give "
-                                  "its key with --new-game-key KEY")
-            self.mouse.press(key)
+        answered = self._covered_at_end
+        if answered:  # winemine: a name for the best times, then the best times
+            self._answer_dialogs()
+        self._start_new(key)
         before = self.reading.board if self.reading is not None else None
         self._previous = None
         deadline = time.perf_counter() + 3
         while True:
             try:
                 reading: Reading | None = self.refresh()
+            except BoardGone:
+                if answered or self.state != "won":
+                    raise
+                answered = True
+                self._answer_dialogs()
+                self._start_new(key)
+                reading, deadline = None, time.perf_counter() + 3
             except VisionError:  # caught between the old board and the new one (an animation)
                 reading = None
             if reading is not None and reading.state == "playing" and _new_board(before, reading.board):
@@ -364,6 +337,30 @@ class LiveTable:
             self._previous = None
             time.sleep(0.1)
 
+    def _answer_dialogs(self) -> None:
+        """Return until the board reads again (DIALOGS_AT_END at most); else the face may still start a game (a web
+        game's panel over the board): where none shows, stop (no key or click more into what may be the user's)."""
+        assert self.image is not None
+        self._covered_at_end = False
+        for _ in range(DIALOGS_AT_END):
+            self.mouse.press("Return")
+            if self._readable_within(SLOW_GAME):
+                return
+        if find_face(self.image, self.local, self.pack) is None:
+            raise BoardGone(f"the game drew its end over the board and it is still there after {DIALOGS_AT_END} "
+                            "presses of Return: close it and run minebot again",
+                            detail=f"the screen is saved in {self._save_screen()}")
+
+    def _start_new(self, key: str | None) -> None:
+        """Click the face, else press ``key``."""
+        assert self.image is not None
+        if not click_face(self.mouse, self.image, self.local, self.pack, (self.region.left, self.region.top)):
+            if key is None:
+                why = "shows no face of its pack's to click" if self.pack.faces else "has no face to click"
+                raise ScreenError(f"the game (skin {self.pack.name}) {why} for a new game: start one by hand, or give "
+                                  "its key with --new-game-key KEY")
+            self.mouse.press(key)
+
 
 def _new_board(before: Board | None, after: Board) -> bool:
     """Whether ``after`` is a new game: all covered, or (games that open an area themselves,
@@ -371,30 +368,3 @@ def _new_board(before: Board | None, after: Board) -> bool:
     if after.is_fresh():
         return True
     return (before is None or after != before) and not np.isin(after.cells, (FLAG, QUESTION)).any()
-
-
-# -- the commands: play, advise, record ---------------------------------------------------------
-
-
-def click_face(mouse: Mouse, image: np.ndarray, local: Geometry, pack: SkinPack, at: tuple[int, int]) -> bool:
-    """Click the game's face (for a new game; it also gives the game the keyboard), found in
-    ``image`` above the board at ``local``; ``at``: the image's top-left corner on the screen.
-    Whether there was a face to click."""
-    face = face_centre(image, local, pack)
-    if face is not None:
-        mouse.click(at[0] + face[0], at[1] + face[1])
-    return face is not None
-
-
-def find_game(screen: Screen, packs: list[SkinPack], mines: int | None) -> tuple[SkinPack, Geometry, Reading]:
-    """Locate the board on the whole screen; its geometry in screen coordinates."""
-    image = screen.grab()
-    reading = read(image, packs, mines=mines)
-    geometry = reading.geometry.moved(screen.whole.left, screen.whole.top)  # into screen coordinates
-    pack = pack_named(packs, geometry.skin)
-    return pack, geometry, reading
-
-
-def mouse_ratio(screen: Screen) -> float:
-    """Screenshot pixels per mouse point (2 on a Retina-style display, else 1)."""
-    return screen.whole.width / pyautogui().size().width
