@@ -477,7 +477,7 @@ def test_what_was_drawn_late_joins_the_clicks_before_and_is_judged_with_them() -
     assert learner.judge.elsewhere([(8, 8)], partial, after)[8, 3]  # judged alone, (8,3) is the game's doing
     assert not learner.judge.whole([(8, 8)], partial, after)  # so it is read again after SETTLE (the same here)
     cells, before, guess = learner.judge.joined([(8, 8)], partial, after, False)
-    assert cells == [(8, 8), (0, 0)] and guess and np.array_equal(before, looks)
+    assert cells == [(0, 0), (8, 8)] and guess and np.array_equal(before, looks)  # the guess first (Judge.outcome)
     assert learner.judge.outcome(cells, before, after, guess) == "won" == drawn.game.state
     with pytest.raises(ScreenError, match="cells elsewhere on the board changed"):  # as it was judged before
         learner.judge.outcome([(8, 8)], partial, after, False)
@@ -1370,6 +1370,23 @@ def test_a_lost_guess_in_a_game_that_shows_every_cell_is_a_loss_and_names_no_num
     assert judge.outcome([(0, 4)], before, after, guess=True) == "lost"
     assert looks.hidden == {covered: COVERED, flag: CODE_OF["F"]}
     assert looks.ends[bomb] == CODE_OF["X"] and two not in looks.ends
+
+
+def test_a_guess_judged_with_a_click_before_it_is_still_told_as_the_guess() -> None:
+    """A quick reading that missed part of a click on a cell called safe joins it to the guess after it
+    (Judge.joined). A drawn xdemineur game (seed 10, game 17, only the mines beside the one hit shown)
+    lost so: the guess showed the mine hit and a mine beside it, both looks never named, but judged with
+    the click before it the guess set no suspect; the learner took the two for numbers, played on, and
+    stopped when the game ignored its next clicks. The guess comes first, and what the other click drew
+    is its own: the guess is suspect, and lost once the game stops answering."""
+    judge, before = _opened_left_half(10)
+    exploded, mine, one = 7, 8, 2
+    after = before.copy()
+    after[0, 5], after[0, 6] = exploded, mine  # the guess, and a mine beside it (as numbers, the looks fit)
+    after[5, 9] = one  # the click before it, read late
+    assert judge.outcome([(0, 5), (5, 9)], before, after, guess=True) == "playing"
+    assert judge.suspect is not None and judge.suspect[:2] == ((0, 5), exploded) and judge.suspect[3] == {mine}
+    assert judge.lost_on_suspect() and judge.looks.ends == {exploded: CODE_OF["X"], mine: CODE_OF["*"]}
 
 
 def test_a_run_started_on_a_lost_game_tells_it_is_over_by_its_learnt_pack() -> None:

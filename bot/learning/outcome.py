@@ -57,6 +57,13 @@ def opened_area(clicked: list[Cell], changed: np.ndarray, may_be_zero: np.ndarra
         reached = grown
 
 
+def guess_part(clicked: list[Cell], changed: np.ndarray) -> np.ndarray:
+    """Of the ``changed`` cells after a guess (``clicked[0]``; the cells after it, clicks judged with it:
+    Judge.joined), those the guess's click drew: all, after the guess alone; else those not joined to
+    the other clicks by changed cells."""
+    return changed.copy() if len(clicked) == 1 else apart(clicked[1:], changed)
+
+
 def _values(looks: np.ndarray, names: dict[int, int]) -> np.ndarray:
     """Each cell's code as ``names`` gives its look's (UNNAMED where it gives none)."""
     return np.vectorize(lambda k: names.get(int(k), UNNAMED), otypes=[np.int64])(looks)
@@ -102,10 +109,11 @@ class Judge(SuspectGuess):
         """Won, lost or playing, from what changed. A click opens the cell, and a 0 its neighbours:
         what changed is linked to the cells clicked. Anything else that changed is the game's doing
         at the end: all cells but the mines open (won; some games then flag the mines), or the
-        mines shown (lost: the clicked cell is the exploded mine)."""
+        mines shown (lost: the clicked cell is the exploded mine). With a ``guess``, ``clicked[0]`` is
+        the cell guessed (the others, if any, clicks on cells called safe judged with it: joined)."""
         self.suspect = None
         self.last = (list(clicked), before, guess)
-        if guess and len(clicked) == 1:  # its look, and the looks as named before it
+        if guess and clicked:  # its look, and the looks as named before it
             self.last_guess = (clicked[0], int(after[clicked[0]]), dict(self.looks.possible), set())
         known = self.looks.names()
         hidden_before = int(np.isin(before, list(self.looks.hidden)).sum())
@@ -132,7 +140,7 @@ class Judge(SuspectGuess):
         mixed = elsewhere.any() and np.isin(after, covered).any()
         if (int(hidden.sum()) == self.mines and not mixed and not opened.any()
                 and not any(known.get(int(after[c])) == EXPLODED for c in clicked)):
-            if guess and len(clicked) == 1 and self._not_its_number(clicked[0], after, hidden):
+            if guess and clicked and self._not_its_number(clicked[0], after, hidden):
                 self.learn_end(clicked[0], after, changed)  # a last 50/50 lost, the other mines all flagged
                 return "lost"
             state = self._unsure(clicked, before, after, guess, hidden)
@@ -148,13 +156,14 @@ class Judge(SuspectGuess):
                 detail=f"the screen is saved in {self.save_screen()}",
             )
         if elsewhere.any() or shows_mine:
-            if guess and len(clicked) == 1:
-                self.learn_end(clicked[0], after, changed)
+            if guess and clicked:
+                self.learn_end(clicked[0], after, guess_part(clicked, changed))
             return "lost"
-        if guess:
-            shown = {int(k) for k in after[changed]}
+        if guess and clicked:
+            mine = guess_part(clicked, changed)  # (a guess judged with clicks before it: the rest theirs)
+            shown = {int(k) for k in after[mine]}
             r, c = clicked[0]
-            near = changed.copy()
+            near = mine.copy()
             near[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = False
             # every cell that changed is next to the one clicked and shows a look never named: the mine
             # hit and mines beside it (a lost game with the others flagged), or a number's first showing
@@ -165,7 +174,7 @@ class Judge(SuspectGuess):
                 # the guess showed a mine, and the game nothing else or only mines (next to it: the
                 # others flagged); or the game showed every cell (xbomb)
                 if int(changed.sum()) == 1 or unnamed or not np.isin(after, covered).any():
-                    self.learn_end(clicked[0], after, changed)
+                    self.learn_end(clicked[0], after, mine)
                     return "lost"
                 # a box drawn over the board at the end, over the cell clicked too (kmines' "You have lost.")
                 across = self.drawn_across(clicked, before, after, guess)
@@ -220,11 +229,14 @@ class Judge(SuspectGuess):
     def joined(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> tuple[list[Cell], np.ndarray, bool]:
         """What to judge, as (clicks, the reading before them, whether a guess is among them): where
         what changed apart from ``clicked`` joins the clicks last judged, those with these, from the
-        reading before them (the game was still drawing them when they were judged); else these."""
+        reading before them (the game was still drawing them when they were judged); else these. A guess's
+        cell comes first (see outcome): a guess judged with the clicks before it is still told as a guess
+        (a drawn game judged a lost guess with a click before it as no guess at all, and played on, taking the mine
+        hit and the mine shown beside it for numbers, till the game ignored its clicks)."""
         if self.last is not None and self.elsewhere(clicked, before, after).any():
             cells, first, guessed = self.last
             if not self.elsewhere(clicked + cells, first, after).any():
-                return clicked + cells, first, guess or guessed
+                return (cells + clicked if guessed and not guess else clicked + cells), first, guess or guessed
         return clicked, before, guess
 
     def elsewhere(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> np.ndarray:
@@ -315,7 +327,7 @@ class Judge(SuspectGuess):
         mines_if_won = hidden_before.copy()  # were the game won, every cell hidden before but those clicked
         for cell in clicked:
             mines_if_won[cell] = False
-        if len(clicked) == 1 and self._not_its_number(clicked[0], after, mines_if_won):  # (kmines, intermediate)
+        if self._not_its_number(clicked[0], after, mines_if_won):  # (kmines, intermediate; clicked[0]: the guess)
             self.learn_end(clicked[0], after, np.zeros_like(hidden_before))
             return self._over("lost", f"the cell clicked, {clicked[0]}, shows a look never named where it would show "
                               "a number named already")
@@ -328,7 +340,7 @@ class Judge(SuspectGuess):
         (``mines``); but a last guess whose cell shows a look never named is kept unsure (see Unsure)
         to be told once the looks say more, and lost at once where the looks named already say the
         cells round it show other numbers than a win would leave (the cell is then the mine hit)."""
-        if guess and len(clicked) == 1 and int(after[clicked[0]]) not in self.looks.names():
+        if guess and clicked and int(after[clicked[0]]) not in self.looks.names():
             self.unsure = Unsure(clicked[0], int(after[clicked[0]]), before, mines if int(mines.sum()) == self.mines else None)
             if self.unsure.ended(self.looks) == "lost":
                 self.unsure = None
