@@ -60,10 +60,22 @@ class Screen(Protocol):
 
 SETTLE_TIMEOUT = 2.0  # s a region may keep changing before the last grab is taken as it is
 SETTLE_INTERVAL = 0.008  # s between grabs while waiting for a region to settle
-# s between grabs while waiting for what the caller waits for to show (winemine at Expert, idle, 16 games a run,
-# 2026-11-29: a reading after clicks waited 21 ms median at SETTLE_INTERVAL, 12-13 at this; with both cores busy,
-# 18-27 ms a click in three runs, 24.4 before)
-DONE_INTERVAL = 0.002
+
+
+@dataclass(frozen=True)
+class Quickly:
+    """What the caller waits for (``done``), looked for every ``interval`` s, not SETTLE_INTERVAL: two grabs
+    alike that far apart may still catch a game between two steps of its drawing, so only for a caller whose
+    reading of a half-drawn board is safe (the live table: what is still drawn reads covered). winemine at
+    Expert, idle, 16 games a run, 2026-11-29: a reading after clicks waited 21 ms median at 8 ms, 12-13 at
+    2 ms. The learner keeps 8 ms: at 2 ms its quick readings missed so many redraws (66 of 1,116 against 2 of
+    669) that the look it learnt was read after 100 ms, 37-39 ms a click against 14."""
+
+    done: Done
+    interval: float = 0.002
+
+    def __call__(self, image: np.ndarray) -> bool:
+        return self.done(image)
 
 
 def settle(grab: Callable[[], np.ndarray], quiet: float = 0.0, timeout: float = SETTLE_TIMEOUT,
@@ -73,7 +85,7 @@ def settle(grab: Callable[[], np.ndarray], quiet: float = 0.0, timeout: float = 
     grabs that are ``done`` (they show what the caller waits for); after ``timeout``, the last."""
     last = grab()
     start = since = time.perf_counter()
-    interval = SETTLE_INTERVAL if done is None else DONE_INTERVAL
+    interval = done.interval if isinstance(done, Quickly) else SETTLE_INTERVAL
     while time.perf_counter() - start < timeout:
         time.sleep(interval)
         now, at = grab(), time.perf_counter()
