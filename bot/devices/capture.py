@@ -68,8 +68,9 @@ class Quickly:
     alike that far apart may still catch a game between two steps of its drawing, so only for a caller whose
     reading of a half-drawn board is safe (the live table: what is still drawn reads covered). winemine at
     Expert, idle, 16 games a run, 2026-11-29: a reading after clicks waited 21 ms median at 8 ms, 12-13 at
-    2 ms. The learner keeps 8 ms: at 2 ms its quick readings missed so many redraws (66 of 1,116 against 2 of
-    669) that the look it learnt was read after 100 ms, 37-39 ms a click against 14."""
+    2 ms. The learner keeps 8 ms: a try of 4 ms for every wait made it count more redraws late (docs/measurements.md),
+    and its late counts vary from run to run (the same code, learning winemine at Expert: 2 of 669, then 16 of
+    480), so 2 ms is not measured for it yet."""
 
     done: Done
     interval: float = 0.002
