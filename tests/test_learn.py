@@ -1313,6 +1313,18 @@ def test_a_band_drawn_over_the_cell_guessed_ends_the_game() -> None:
     assert judge.outcome([(3, 6)], before, after, guess=True) == "lost"
 
 
+def test_a_band_drawn_across_after_a_guess_the_guard_held_back_ends_the_game_without_a_cell_to_blame() -> None:
+    """The guard holds a guess back where its cell changed before the click (the game drew its end over the
+    board): no cell was clicked. The board, drawn across, says the game is over, ended by the clicks before,
+    on cells called safe: won, no cell to learn from (before, the judge looked up the first cell clicked, and
+    there was none)."""
+    judge, before = _opened_left_half(10)
+    after = before.copy()
+    after[2:4, 0:10] = 3  # a band over opened and covered cells
+    assert judge.outcome([], before, after, guess=True) == "won"
+    assert judge.unsure is None and not judge.looks.ends
+
+
 def test_a_lost_guess_between_the_last_two_cells_is_a_loss_not_a_flagged_win() -> None:
     """The learner's first loss, on a guess between the last two covered cells, where the game
     shows the other mines: the cells hidden after it (mines shown, flags, and the safe cell still

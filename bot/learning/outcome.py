@@ -321,13 +321,13 @@ class Judge(SuspectGuess):
         if shown.any():
             return self._over("lost", f"{int(shown.sum())} cells hidden before show looks never named apart from the clicks, "
                               f"at {_first_cells(shown)}")
-        if not any(outside[c] for c in clicked):  # the cells clicked drawn over too (a panel over the whole board)
+        if clicked and not any(outside[c] for c in clicked):  # the cells clicked drawn over too (a panel over the whole board)
             self.unsure = Unsure(clicked[0], UNSEEN, before, None)  # counted won, told by the face, else said unsure
             return self._over("won", "not sure: nothing of the board tells how the guess went")
         mines_if_won = hidden_before.copy()  # were the game won, every cell hidden before but those clicked
         for cell in clicked:
             mines_if_won[cell] = False
-        if self._not_its_number(clicked[0], after, mines_if_won):  # (kmines, intermediate; clicked[0]: the guess)
+        if clicked and self._not_its_number(clicked[0], after, mines_if_won):  # (kmines, intermediate; clicked[0]: the guess)
             self.learn_end(clicked[0], after, np.zeros_like(hidden_before))
             return self._over("lost", f"the cell clicked, {clicked[0]}, shows a look never named where it would show "
                               "a number named already")
