@@ -914,6 +914,25 @@ def test_end_faces_tell_an_end_by_the_face_learnt_at_sure_ends_and_nothing_where
     assert alike.tell(strip(lost)) is None and not alike.wanted("won")
 
 
+def test_a_timer_nearest_the_middle_above_the_board_is_no_face_and_tells_no_end() -> None:
+    """nicegui-minesweeper has no face: above its board, what changes nearest the middle is its "Time: N
+    seconds". Learnt as a face, a won game's unsure end showing the time of a lost one was retold lost
+    (CI, 2026-11-29: game 5, its last screen "You won!"). A face shows one picture at every end of a kind;
+    two won ends that differ there say it is none: nothing is told. (On the code before: "lost".)"""
+    from bot.learning.endface import EndFaces
+
+    def strip(seconds: int) -> np.ndarray:
+        image = np.full((30, 200, 3), 192, np.uint8)
+        image[5:25, 90:110] = (50 * seconds, 0, 255 - 50 * seconds)  # the timer, in the middle
+        return image
+
+    faces = EndFaces()
+    faces.learn(strip(0), strip(2), "won")
+    faces.learn(strip(0), strip(3), "lost")
+    faces.learn(strip(0), strip(5), "won")
+    assert faces.tell(strip(3)) is None and faces.tell(strip(2)) is None and not faces.wanted("lost")
+
+
 @pytest.mark.slow  # 8 s each
 @pytest.mark.parametrize("face_tells", [True, False])
 def test_a_panel_over_the_whole_board_at_the_end_ends_the_game_as_its_face_tells(face_tells: bool) -> None:

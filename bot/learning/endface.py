@@ -6,7 +6,11 @@ showed in a look never named (a last 50/50 lost, the mine hit a look first seen)
 Where the face is: the part of the strip above the board that changed between a game's start and
 its end, nearest the board's middle (a timer and a counter change too, off to the sides), grown
 over every sure end seen. Where the same picture ended both a won and a lost game (pygame-
-minesweeper's face lags a click), the face tells nothing.
+minesweeper's face lags a click), the face tells nothing; nor where two pictures ended games of one
+kind: a face has one picture an end, and what changes from game to game there is no face
+(nicegui-minesweeper has none: what changed nearest the middle was its "Time: 3 seconds", and a won
+game whose last guess showed a look never named was retold lost, its time the time of a lost game,
+CI 2026-11-29).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from bot.vocabulary import State
 
 DRAWN = 40  # colour levels: a pixel that changed more than this between a game's start and end
 SAME = 8.0  # mean colour levels within which two end pictures are one
-KEPT = 3  # end pictures kept a state (a game's face has one picture an end)
+KEPT = 3  # sure ends a state looked at: each must show the one picture of that end
 FACE_GROW = 5  # px across which changed parts of one face join
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom in the strip
@@ -28,13 +32,14 @@ class EndFaces:
     """The strips above the board at the ends the learner was sure of, by state; the face's box."""
 
     def __init__(self) -> None:
-        self.strips: dict[State, list[np.ndarray]] = {"won": [], "lost": []}
+        self.strips: dict[State, list[np.ndarray]] = {"won": [], "lost": []}  # the one picture of each end
+        self.seen: dict[State, int] = {"won": 0, "lost": 0}  # sure ends looked at
         self.box: Box | None = None
-        self.mixed = False  # the same picture ended a won and a lost game
+        self.mixed = False  # the same picture ended a won and a lost game, or two pictures games of one kind
 
     def wanted(self, state: State) -> bool:
         """Whether a sure end in ``state`` is still worth its grab."""
-        return state in self.strips and len(self.strips[state]) < KEPT and not self.mixed
+        return state in self.strips and self.seen[state] < KEPT and not self.mixed
 
     def learn(self, start: np.ndarray | None, end: np.ndarray, state: State) -> None:
         """A sure end: ``end`` the strip above the board then, ``start`` at the game's start."""
@@ -44,11 +49,13 @@ class EndFaces:
         box = found[0]
         self.box = box if self.box is None else (min(self.box[0], box[0]), min(self.box[1], box[1]),
                                                  max(self.box[2], box[2]), max(self.box[3], box[3]))
+        self.seen[state] += 1
         other: State = "lost" if state == "won" else "won"
-        if any(self._same(end, strip) for strip in self.strips[other]):
+        kind = self.strips[state]
+        if any(self._same(end, strip) for strip in self.strips[other]) or (kind and not self._same(end, kind[0])):
             self.mixed = True
-        if len(self.strips[state]) < KEPT and not any(self._same(end, strip) for strip in self.strips[state]):
-            self.strips[state].append(end.copy())
+        if not kind:
+            kind.append(end.copy())
 
     def tell(self, end: np.ndarray) -> State | None:
         """How the game ended as its face in ``end`` (the strip above the board) says: the one state
