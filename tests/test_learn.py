@@ -916,9 +916,9 @@ def test_end_faces_tell_an_end_by_the_face_learnt_at_sure_ends_and_nothing_where
 
 def test_a_timer_nearest_the_middle_above_the_board_is_no_face_and_tells_no_end() -> None:
     """nicegui-minesweeper has no face: above its board, what changes nearest the middle is its "Time: N
-    seconds". Learnt as a face, a won game's unsure end showing the time of a lost one was retold lost
-    (CI, 2026-11-29: game 5, its last screen "You won!"). A face shows one picture at every end of a kind;
-    two won ends that differ there say it is none: nothing is told. (On the code before: "lost".)"""
+    seconds". Learnt as a face, a won game's unsure end showing the time of a lost one would be told lost.
+    A face shows one picture at every end of a kind; two won ends that differ there say it is none:
+    nothing is told. (On the code before: "lost".)"""
     from bot.learning.endface import EndFaces
 
     def strip(seconds: int) -> np.ndarray:

@@ -8,9 +8,7 @@ its end, nearest the board's middle (a timer and a counter change too, off to th
 over every sure end seen. Where the same picture ended both a won and a lost game (pygame-
 minesweeper's face lags a click), the face tells nothing; nor where two pictures ended games of one
 kind: a face has one picture an end, and what changes from game to game there is no face
-(nicegui-minesweeper has none: what changed nearest the middle was its "Time: 3 seconds", and a won
-game whose last guess showed a look never named was retold lost, its time the time of a lost game,
-CI 2026-11-29).
+(nicegui-minesweeper has none: what changes nearest the middle above its board is its "Time: 3 seconds").
 """
 
 from __future__ import annotations
