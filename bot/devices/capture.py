@@ -62,23 +62,6 @@ SETTLE_TIMEOUT = 2.0  # s a region may keep changing before the last grab is tak
 SETTLE_INTERVAL = 0.008  # s between grabs while waiting for a region to settle
 
 
-@dataclass(frozen=True)
-class Quickly:
-    """What the caller waits for (``done``), looked for every ``interval`` s, not SETTLE_INTERVAL: two grabs
-    alike that far apart may still catch a game between two steps of its drawing, so only for a caller whose
-    reading of a half-drawn board is safe (the live table: what is still drawn reads covered). winemine at
-    Expert, idle, 16 games a run, 2026-11-29: a reading after clicks waited 21 ms median at 8 ms, 12-13 at
-    2 ms. The learner keeps 8 ms: a try of 4 ms for every wait made it count more redraws late (docs/measurements.md),
-    and its late counts vary from run to run (the same code, learning winemine at Expert: 2 of 669, then 16 of
-    480), so 2 ms is not measured for it yet."""
-
-    done: Done
-    interval: float = 0.002
-
-    def __call__(self, image: np.ndarray) -> bool:
-        return self.done(image)
-
-
 def settle(grab: Callable[[], np.ndarray], quiet: float = 0.0, timeout: float = SETTLE_TIMEOUT,
            done: Done | None = None) -> np.ndarray:
     """Grab until the picture stops changing: two grabs in a row are identical and nothing changed
@@ -86,9 +69,8 @@ def settle(grab: Callable[[], np.ndarray], quiet: float = 0.0, timeout: float = 
     grabs that are ``done`` (they show what the caller waits for); after ``timeout``, the last."""
     last = grab()
     start = since = time.perf_counter()
-    interval = done.interval if isinstance(done, Quickly) else SETTLE_INTERVAL
     while time.perf_counter() - start < timeout:
-        time.sleep(interval)
+        time.sleep(SETTLE_INTERVAL)
         now, at = grab(), time.perf_counter()
         if not np.array_equal(now, last):
             last, since = now, at

@@ -16,7 +16,7 @@ import numpy as np
 
 from bot.board import Board, contradiction
 from bot.devices.actuator import Mouse
-from bot.devices.capture import Quickly, Screen
+from bot.devices.capture import Screen
 from bot.errors import BoardGone, ClicksIgnored, ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
 from bot.live.guard import ClickGuard
 from bot.live.place import board_region, click_face, park_point
@@ -92,7 +92,7 @@ class LiveTable:
         early = not still and bool(must)
         with self.spent.on("wait"):  # for the board to show the clicks and stay still: grabs of its region
             self.image = self.screen.settled(self.region, quiet=self.pack.settle,
-                                             done=Quickly(lambda image: self.guard.shown(image, must)) if early else None)
+                                             done=(lambda image: self.guard.shown(image, must)) if early else None)
         try:
             with self.spent.on("read"):
                 if self.faced is None:  # once: a game that shows no face of the pack is read without one
