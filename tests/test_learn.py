@@ -914,27 +914,6 @@ def test_end_faces_tell_an_end_by_the_face_learnt_at_sure_ends_and_nothing_where
     assert alike.tell(strip(lost)) is None and not alike.wanted("won")
 
 
-@pytest.mark.parametrize("odd", ["far", "beside"])
-def test_an_unsure_win_is_retold_lost_only_by_the_numbers_beside_its_guess(odd: str) -> None:
-    """A game counted won on a guess whose look was never named is retold lost once the looks named
-    since say a number beside the guess is not what a win leaves there. A look elsewhere that the
-    namings since say is no such number (a picture caught mid-draw, named by another board) tells
-    nothing of the guess (on the code before: lost either way)."""
-    from bot.learning.naming import Looks
-
-    covered, zero, one, new, odd_look = 0, 1, 2, 7, 9
-    looks = Looks(hidden={covered: COVERED},
-                  possible={zero: frozenset({0}), one: frozenset({1}), odd_look: frozenset({3})})
-    before = np.full((4, 6), zero)
-    before[0, 0] = before[0, 1] = covered  # a mine, and the cell guessed
-    before[1, 0] = before[1, 1] = one
-    before[(3, 5) if odd == "far" else (1, 2)] = odd_look  # a win leaves a 0 there, not the 3 its look says
-    mines = np.zeros(before.shape, bool)
-    mines[0, 0] = True
-    unsure = Unsure((0, 1), new, before, mines)
-    assert unsure.ended(looks) == (None if odd == "far" else "lost")
-
-
 def test_a_timer_nearest_the_middle_above_the_board_is_no_face_and_tells_no_end() -> None:
     """nicegui-minesweeper has no face: above its board, what changes nearest the middle is its "Time: N
     seconds". Learnt as a face, a won game's unsure end showing the time of a lost one would be told lost.

@@ -38,11 +38,7 @@ class Unsure:
         """How the game ended, as ``looks`` named now tell: lost where the guessed cell's look is a
         mine, or where a win's mines would leave a number round it other than its look may show
         (kmines: a 50/50 lost beside a 4 whose look was named a game later, where a win leaves a 3);
-        won where the look is the number a win leaves there; None while nothing tells. Only the numbers
-        beside the guess are asked: a look elsewhere, maybe caught in the middle of its drawing and named
-        since by another board, says little of this guess (a won nicegui-minesweeper game, its last
-        screen "You won!", was retold lost in a full run, 2026-11-29, its guess's one number beside it
-        the one a win leaves)."""
+        won where the look is the number a win leaves there; None while nothing tells."""
         code = looks.names().get(self.look)
         if code in (EXPLODED, MINE):
             return "lost"
@@ -51,10 +47,7 @@ class Unsure:
         counts = neighbour_sum(self.mines)
         if code is not None:
             return "won" if code == counts[self.cell] else "lost"
-        revealed = np.zeros(self.before.shape, bool)
-        r, c = self.cell
-        revealed[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = True
-        revealed &= ~np.isin(self.before, list(looks.hidden))
+        revealed = ~np.isin(self.before, list(looks.hidden))
         revealed[self.cell] = False
         for look in np.unique(self.before[revealed]):
             shows = looks.possible.get(int(look), NUMBERS)
