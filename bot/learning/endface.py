@@ -30,7 +30,7 @@ class EndFaces:
     """The strips above the board at the ends the learner was sure of, by state; the face's box."""
 
     def __init__(self) -> None:
-        self.strips: dict[State, list[np.ndarray]] = {"won": [], "lost": []}  # the one picture of each end
+        self.strips: dict[State, np.ndarray | None] = {"won": None, "lost": None}  # the one picture of each end
         self.seen: dict[State, int] = {"won": 0, "lost": 0}  # sure ends looked at
         self.box: Box | None = None
         self.mixed = False  # the same picture ended a won and a lost game, or two pictures games of one kind
@@ -50,21 +50,21 @@ class EndFaces:
         self.seen[state] += 1
         other: State = "lost" if state == "won" else "won"
         kind = self.strips[state]
-        if any(self._same(end, strip) for strip in self.strips[other]) or (kind and not self._same(end, kind[0])):
+        if self._same(end, self.strips[other]) or (kind is not None and not self._same(end, kind)):
             self.mixed = True
-        if not kind:
-            kind.append(end.copy())
+        if kind is None:
+            self.strips[state] = end.copy()
 
     def tell(self, end: np.ndarray) -> State | None:
         """How the game ended as its face in ``end`` (the strip above the board) says: the one state
         whose learnt ends show the same face; None where none, or both, or the face tells nothing."""
         if self.mixed or self.box is None:
             return None
-        told = {state for state, strips in self.strips.items() if any(self._same(end, strip) for strip in strips)}
+        told = {state for state, strip in self.strips.items() if self._same(end, strip)}
         return told.pop() if len(told) == 1 else None
 
-    def _same(self, a: np.ndarray, b: np.ndarray) -> bool:
-        if self.box is None or a.shape != b.shape:
+    def _same(self, a: np.ndarray, b: np.ndarray | None) -> bool:
+        if self.box is None or b is None or a.shape != b.shape:
             return False
         left, top, right, bottom = self.box
         diff = np.abs(a[top:bottom, left:right].astype(np.int16) - b[top:bottom, left:right].astype(np.int16))
