@@ -877,3 +877,22 @@ def test_the_guard_holds_still_every_pixel_outside_the_hidden_cells_grown_by_the
         expected[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad] = False
     assert guard._steady is not None and np.array_equal(guard._steady, expected)
     assert 0 < expected.sum() < expected.size
+
+
+def test_settle_confirms_a_grab_that_shows_the_clicks_after_a_short_pause(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wait for clicks polls every SETTLE_INTERVAL; a new grab that already shows them (``done``)
+    is confirmed by one grab CONFIRM_INTERVAL later, then returned. A grab that shows them but then
+    changes again is not taken (it was half drawn), and the pause goes back to SETTLE_INTERVAL."""
+    from bot.devices import capture
+
+    pauses: list[float] = []
+    monkeypatch.setattr(capture.time, "sleep", pauses.append)
+    a, b, c, d = (np.full((2, 2, 3), v, np.uint8) for v in (0, 1, 2, 3))
+    grabs = iter([a, a, b, c, c])  # b and c both show the clicks; b was still being drawn
+    shot = capture.settle(lambda: next(grabs), quiet=1.0, done=lambda image: image[0, 0, 0] in (1, 2))
+    assert shot is c
+    assert pauses == [capture.SETTLE_INTERVAL, capture.SETTLE_INTERVAL, capture.CONFIRM_INTERVAL, capture.CONFIRM_INTERVAL]
+    pauses.clear()
+    grabs = iter([a, d, d, d])  # a change that does not show the clicks: the usual pause
+    assert capture.settle(lambda: next(grabs), quiet=0.0, done=lambda image: False) is d
+    assert pauses == [capture.SETTLE_INTERVAL, capture.SETTLE_INTERVAL]

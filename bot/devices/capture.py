@@ -60,22 +60,30 @@ class Screen(Protocol):
 
 SETTLE_TIMEOUT = 2.0  # s a region may keep changing before the last grab is taken as it is
 SETTLE_INTERVAL = 0.008  # s between grabs while waiting for a region to settle
+CONFIRM_INTERVAL = 0.002  # s before the grab that confirms a new one already ``done``
 
 
 def settle(grab: Callable[[], np.ndarray], quiet: float = 0.0, timeout: float = SETTLE_TIMEOUT,
            done: Done | None = None) -> np.ndarray:
     """Grab until the picture stops changing: two grabs in a row are identical and nothing changed
     for ``quiet`` seconds either (games that animate a reveal need that), or, sooner, two identical
-    grabs that are ``done`` (they show what the caller waits for); after ``timeout``, the last."""
+    grabs that are ``done`` (they show what the caller waits for); after ``timeout``, the last.
+    A new grab that is ``done`` is confirmed CONFIRM_INTERVAL later, not a whole SETTLE_INTERVAL:
+    one quick grab a wait, where polling every 2 ms throughout held Wine's games back (see
+    docs/measurements.md, "Speed, 2026-11-29")."""
     last = grab()
     start = since = time.perf_counter()
+    pause = SETTLE_INTERVAL
     while time.perf_counter() - start < timeout:
-        time.sleep(SETTLE_INTERVAL)
+        time.sleep(pause)
         now, at = grab(), time.perf_counter()
         if not np.array_equal(now, last):
             last, since = now, at
+            pause = CONFIRM_INTERVAL if done is not None and done(now) else SETTLE_INTERVAL
         elif at - since >= quiet or (done is not None and done(now)):
             return now
+        else:
+            pause = SETTLE_INTERVAL
     return last
 
 
