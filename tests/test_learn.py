@@ -454,6 +454,38 @@ def test_a_game_still_drawing_at_a_quick_reading_is_read_again_and_counted_late(
     assert load_pack("drawn").settle == SETTLE
 
 
+def test_a_click_drawn_after_quick_is_late_only_where_every_click_showed_by_then() -> None:
+    """A learning reading waits QUICK, then the rest of SETTLE, and counts a redraw late where the
+    cells changed after QUICK. Winemine under Wine now and then drew nothing of the clicks, or only
+    the flags placed before them, for 40-80 ms: late so, such waits made one learning run in three
+    keep SETTLE for its pack (2026-11-29), though a quick reading waits for the clicks to show
+    (``done``). Late now only where the grab after QUICK showed every click: the game drew more
+    after drawing them."""
+    from bot.learning.settling import Settler
+
+    before, flags, opened, more = (np.full((4, 4, 3), v, np.uint8) for v in (0, 1, 2, 3))
+
+    class Frames:
+        whole = Region(0, 0, 4, 4)
+
+        def __init__(self, *frames: np.ndarray) -> None:
+            self.frames = list(frames)
+
+        def settled(self, region: Region, quiet: float = 0.0, done: object = None) -> np.ndarray:
+            return self.frames.pop(0) if len(self.frames) > 1 else self.frames[0]
+
+    def shown(image: np.ndarray) -> bool:  # the clicks show: the cells opened
+        return int(image[0, 0, 0]) >= 2
+
+    cells = (slice(0, 4), slice(0, 4))
+    slow = Settler(Frames(flags, opened), Region(0, 0, 4, 4), cells)  # only the flags after QUICK
+    assert slow.settled(before, SETTLE, shown) is opened and slow.counted() == (1, 0)
+    steps = Settler(Frames(opened, more), Region(0, 0, 4, 4), cells)  # the clicks drawn, then more
+    assert steps.settled(before, SETTLE, shown) is more and steps.counted() == (1, 1)
+    unasked = Settler(Frames(flags, opened), Region(0, 0, 4, 4), cells)  # no clicks waited for: as before
+    assert unasked.settled(before, SETTLE) is opened and unasked.counted() == (1, 1)
+
+
 def test_what_was_drawn_late_joins_the_clicks_before_and_is_judged_with_them() -> None:
     """A quick reading that passed for whole but was not: what the game drew after it shows up
     apart from the next click. Read again, it joins the clicks before: both are judged together,
