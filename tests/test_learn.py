@@ -459,8 +459,9 @@ def test_a_click_drawn_after_quick_is_late_only_where_every_click_showed_by_then
     cells changed after QUICK. Winemine under Wine now and then drew nothing of the clicks, or only
     the flags placed before them, for 40-80 ms: late so, such waits made one learning run in three
     keep SETTLE for its pack (2026-11-29), though a quick reading waits for the clicks to show
-    (``done``). Late now only where the grab after QUICK showed every click: the game drew more
-    after drawing them."""
+    (``done``). Late now only where the cells changed after QUICK from a grab that showed every
+    click: a slow start is waited for (QUICK more, SLOW_STARTS times at most), and what the game
+    draws after the clicks, in steps, is late still."""
     from bot.learning.settling import Settler
 
     before, flags, opened, more = (np.full((4, 4, 3), v, np.uint8) for v in (0, 1, 2, 3))
@@ -477,13 +478,16 @@ def test_a_click_drawn_after_quick_is_late_only_where_every_click_showed_by_then
     def shown(image: np.ndarray) -> bool:  # the clicks show: the cells opened
         return int(image[0, 0, 0]) >= 2
 
-    cells = (slice(0, 4), slice(0, 4))
-    slow = Settler(Frames(flags, opened), Region(0, 0, 4, 4), cells)  # only the flags after QUICK
-    assert slow.settled(before, SETTLE, shown) is opened and slow.counted() == (1, 0)
-    steps = Settler(Frames(opened, more), Region(0, 0, 4, 4), cells)  # the clicks drawn, then more
-    assert steps.settled(before, SETTLE, shown) is more and steps.counted() == (1, 1)
-    unasked = Settler(Frames(flags, opened), Region(0, 0, 4, 4), cells)  # no clicks waited for: as before
-    assert unasked.settled(before, SETTLE) is opened and unasked.counted() == (1, 1)
+    def counted(frames: Frames, done: Callable[[np.ndarray], bool] | None = shown) -> tuple[int, int]:
+        settler = Settler(frames, Region(0, 0, 4, 4), (slice(0, 4), slice(0, 4)))
+        assert settler.settled(before, SETTLE, done) is frames.frames[-1]
+        return settler.counted()
+
+    assert counted(Frames(flags, opened, opened)) == (1, 0)  # only the flags after QUICK, then the clicks
+    assert counted(Frames(before, opened, opened)) == (1, 0)  # nothing drawn after QUICK
+    assert counted(Frames(opened, more, more)) == (1, 1)  # the clicks drawn, then more
+    assert counted(Frames(flags, opened, more, more)) == (1, 1)  # a slow start, then more after the clicks
+    assert counted(Frames(flags, opened), done=None) == (1, 1)  # no clicks waited for: as before
 
 
 def test_what_was_drawn_late_joins_the_clicks_before_and_is_judged_with_them() -> None:

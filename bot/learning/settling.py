@@ -25,6 +25,7 @@ SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game
 QUICK = 0.03  # s of it after which the learner looks whether the cells still change
 QUICK_TRIED = 30  # redraws watched before a learnt pack may read its game after QUICK, not SETTLE
 LATE_SHARE = 0.01  # the share of them that may still change after QUICK (a busy machine), for that
+SLOW_STARTS = 3  # waits of QUICK more for a game that has not drawn the clicks yet, before the rest of SETTLE
 
 
 def settle_ms(redraws: int, late: int) -> int:
@@ -52,14 +53,20 @@ class Settler:
         """The region once unchanged for ``quiet`` (or, where ``quiet`` is under SETTLE, as soon as two
         grabs alike are ``done``: they show the clicks waited for); a redraw counted where its cells
         differ from ``last`` (the grab before), late where they changed after QUICK of a wait of SETTLE
-        though the grab then was ``done`` already. A game that had not drawn every click by then (a slow
-        start: winemine under Wine drew nothing, or only the flags placed before the clicks, for 40-80
-        ms now and then) is no risk for a quick reading, which waits for the clicks (``done``); such
-        waits made learning runs keep SETTLE (one of three: 10 of 526 redraws late, 2026-11-29)."""
+        from the first grab ``done``. A game that had not drawn every click after QUICK (a slow start:
+        winemine under Wine drew nothing, or only the flags placed before the clicks, for 40-80 ms now
+        and then) is waited for QUICK more, SLOW_STARTS times at most: a quick reading waits for the
+        clicks too (``done``), so only what changes after they show puts it at risk. Counted from the
+        first grab, such waits made learning runs keep SETTLE (one of three: 10 of 526 redraws late,
+        2026-11-29)."""
         if quiet < SETTLE:
             final = early = self.screen.settled(self.region, quiet=quiet, done=done)
         else:
             early = self.screen.settled(self.region, quiet=QUICK)
+            for _ in range(SLOW_STARTS):
+                if done is None or done(early):
+                    break
+                early = self.screen.settled(self.region, quiet=QUICK)
             final = self.screen.settled(self.region, quiet=quiet - QUICK)
             if not np.array_equal(final, early):  # it changed after QUICK: unchanged for ``quiet`` from the last change
                 final = self.screen.settled(self.region, quiet=quiet)
