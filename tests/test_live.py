@@ -879,6 +879,30 @@ def test_the_guard_holds_still_every_pixel_outside_the_hidden_cells_grown_by_the
     assert 0 < expected.sum() < expected.size
 
 
+def test_the_guard_tells_a_window_covered_or_killed_under_wine_from_a_game_end_drawn_over_the_board() -> None:
+    """Grabs by Windows Python under Wine of winemine at Expert (tests/guard-screens): playing, then
+    covered by a white window a little bigger than the game's, then killed. The desktop there is
+    black like winemine's frame, so less than half the rim round the board changed either time
+    (0.47, 0.15), and after a short lost game the pixels no click changes (winemine's opened cells
+    and frame, black there too) hardly changed at all: the learner, which has no pack to fail on
+    such a board, took both for a lost game's end and learnt the cover's white as an exploded mine
+    (the Windows learning fault test). One flat colour where a board was tells them; the board as
+    it was read is no change at all."""
+    from bot.live.guard import ClickGuard
+
+    screens = Path(__file__).resolve().parent / "guard-screens" / "winemine-wine"
+    playing, covered, killed = (load_image(screens / f"{name}.png") for name in ("playing", "covered", "killed"))
+    g = Geometry("winemine", 16, 30, (16.0, 112.0), (16.0, 16.0), 16.0, 1.0)
+    guard = ClickGuard(FakeScreen(playing), Region(0, 0, playing.shape[1], playing.shape[0]), g)
+    corner = np.ones((g.rows, g.cols), bool)
+    corner[:3, :5] = False  # as if a corner were opened: its cells too are held still
+    for hidden in (np.ones((g.rows, g.cols), bool), corner):
+        guard.seen(playing, hidden)
+        assert guard.gone(playing) is None
+        for gone in (covered, killed):
+            assert guard.gone(gone) == "no board shows where it was: one flat colour is there"
+
+
 def test_settle_confirms_a_grab_that_shows_the_clicks_after_a_short_pause(monkeypatch: pytest.MonkeyPatch) -> None:
     """A wait for clicks polls every SETTLE_INTERVAL; a new grab that already shows them (``done``)
     is confirmed by one grab CONFIRM_INTERVAL later, then returned. A grab that shows them but then

@@ -139,9 +139,9 @@ def winemine(tmp_path: Path, level: str, dpi: int = 96) -> Iterator[tuple[Runnin
             game.close()
 
 
-def _bot(*args: str) -> subprocess.Popen[str]:
+def _bot(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen([str(WINDOWS_PYTHON), "-m", "bot", *args], cwd=REPO, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
 
 
 def _games(out: str) -> list[dict[str, object]]:
@@ -216,17 +216,21 @@ FAULTS = {  # what the bot says then, and the game's own message for the fault, 
 }
 
 
+@pytest.mark.parametrize("learning", [False, True], ids=["packed", "learning"])
 @pytest.mark.parametrize("fault", FAULTS)
-def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(fault: str, tmp_path: Path) -> None:
+def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(fault: str, learning: bool, tmp_path: Path) -> None:
     """A key tap, the pointer moved (over the game's window, where Wine's hooks see it, as a user's
     hand would), the window moved one cell, covered, or the game killed, between two clicks: of the
     presses the game took after it (after its own message for the fault where it has one, else after
-    the point the trace had reached), at most one."""
+    the point the trace had reached), at most one. With the shipped pack, and learning winemine's
+    look (its pack hidden, an empty data folder), where the learner's own reading checks the board."""
     said, message = FAULTS[fault]
+    hidden = {"MINEBOT_HIDE_SKINS": "winemine", "MINEBOT_DATA": str(tmp_path / "data"),
+              "MINEBOT_CACHE": str(tmp_path / "cache")} if learning else {}
     with winemine(tmp_path, "expert") as (game, trace):
         faults = Faults(game, PITCH)
         try:
-            bot = _bot("play", "--level", "expert", "--games", "20", "--json")
+            bot = _bot("play", "--level", "expert", "--games", "20", "--json", env=hidden)
             deadline = time.monotonic() + 60
             while trace.presses() < FAULT_AFTER and bot.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.001)
@@ -250,7 +254,7 @@ def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(fault: str
         finally:
             faults.close()
     last = err.strip().splitlines()[-1] if err.strip() else ""
-    record(f"windows {fault}: {taken} presses before it, {late} after"
+    record(f"windows {fault}{' learning' if learning else ''}: {taken} presses before it, {late} after"
            + (f" its {message} ({sent_after} after it was made)" if message else "") + f"; the bot said: {last}")
     assert bot.returncode != 0, err[-2000:]
     assert said in last, err[-2000:]

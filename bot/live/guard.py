@@ -17,6 +17,7 @@ CHANGED_SHARE = 0.1  # of the middle of a cell, the share that differs once some
 SAMPLES = 9  # points looked at in each covered cell, for a change apart from the clicks
 DIFFERS = 24  # a pixel differs once a channel is this much off (noise, anti-aliasing: less)
 RIM_CHANGED = 0.5  # of the pixels round the board, the share that differ when its window is covered or closed
+FLAT = 3.0  # the spread (standard deviation) of each channel below which the board's place is one flat colour
 SHADOW = 0.15  # of the pitch round a covered cell that its click may redraw too (flat tiles' shadows)
 
 
@@ -75,20 +76,26 @@ class ClickGuard:
         self._steady_count = int(steady.sum())
 
     def gone(self, image: np.ndarray) -> str | None:
-        """Why the board in ``image`` is not where the last reading had it, or None. Only where the
-        pixels no click changes (the rim round the board, the cells opened) differ, and a lattice
-        shows elsewhere (the window moved; the game laid its cells out anew), or none shows where the
-        board was and the rim round it changed too (a window over it; the game closed). A game's end
-        drawn over the board (kmines' band, a dialog) leaves the board's lattice, or the rim, as it was."""
+        """Why the board in ``image`` is not where the last reading had it, or None. One flat colour
+        where the board was (no board ever is: a window over it; the game closed, where the desktop
+        behind is the colour of the game's frame and of its opened cells, as under Wine, and no pixel a
+        click cannot change differs). Else only where the pixels no click changes (the rim round the
+        board, the cells opened) differ, and a lattice shows elsewhere (the window moved; the game laid
+        its cells out anew), or none shows where the board was and the rim round it changed too (a
+        window over it; the game closed). A game's end drawn over the board (kmines' band, a dialog,
+        a panel of words) leaves the board's lattice, or the rim, as it was, and is no flat colour."""
         if self.image is None or self._steady is None or image.shape != self.image.shape:
             return None
+        margin = round(max(self.geometry.pitch) / 4)
+        x, y, w, h = self.geometry.region(margin=margin)
+        if max(cv2.meanStdDev(image[max(y, 0) : y + h, max(x, 0) : x + w])[1].ravel()) < FLAT:
+            return f"{NOTHING_THERE}: one flat colour is there"
         differs = _differs(image, self.image)
         if not self._steady_changed(differs):
             return None
         said = lattice_moved(image, self.geometry)
         if said != NOTHING_THERE:
             return said
-        x, y, w, h = self.geometry.region(margin=round(max(self.geometry.pitch) / 4))
         rim = np.ones(differs.shape, bool)
         rim[max(y, 0) : y + h, max(x, 0) : x + w] = False
         return f"{said}, and round it the screen changed" if differs[rim].mean() > RIM_CHANGED else None
