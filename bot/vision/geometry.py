@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -36,6 +37,12 @@ class Geometry:
         """(x, y, w, h) of the cell in image pixels."""
         n = round(self.cell_px)
         return round(self._x(c)), round(self._y(r)), n, n
+
+    @cached_property
+    def boxes(self) -> list[tuple[int, int, int, int]]:
+        """Every cell's box, row by row (worked out once a geometry: a live game reads one board
+        hundreds of times, and 480 calls of ``box`` took 1.6 ms a reading at Expert)."""
+        return [self.box(r, c) for r in range(self.rows) for c in range(self.cols)]
 
     def centre(self, cell: Cell) -> tuple[float, float]:
         r, c = cell

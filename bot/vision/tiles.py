@@ -251,8 +251,7 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
         shape = (geometry.rows, geometry.cols)
         return codes.reshape(shape), rms.reshape(shape)
     classifier = classifier_for(pack)
-    cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols)]
-    best, rms = classifier.match(image, [geometry.box(r, c) for r, c in cells], snapped=bool(geometry.xs))
+    best, rms = classifier.match(image, geometry.boxes, snapped=bool(geometry.xs))
     shape = (geometry.rows, geometry.cols)
     return classifier.codes[best].reshape(shape), rms.reshape(shape)
 
