@@ -41,7 +41,7 @@ class Geometry:
     @cached_property
     def boxes(self) -> list[tuple[int, int, int, int]]:
         """Every cell's box, row by row (worked out once a geometry: a live game reads one board
-        hundreds of times, and 480 calls of ``box`` took 1.6 ms a reading at Expert)."""
+        hundreds of times: 0.7 ms of a 6 ms reading at Expert went on 480 calls of ``box``)."""
         return [self.box(r, c) for r in range(self.rows) for c in range(self.cols)]
 
     def centre(self, cell: Cell) -> tuple[float, float]:
