@@ -384,19 +384,20 @@ def _lost_off_the_guesses(game: str, results: list[dict[str, Any]], tmp_path: Pa
     from bot.vision.grid import find_grids
     from tests.judges import mine_hit
 
+    lost = [r for r in results if r["state"] == "lost" and not r.get("unsure")]
+    if not lost:
+        return []
     shots = {r["game"]: cv2.imread(str(tmp_path / f"final-{r['game']}.png")) for r in results}
     lattices = [grid.geometry for shot in shots.values() for grid in find_grids(shot)[:1]]
     if not lattices:
         raise NoBoardFound("no board on any of the run's last screens")
     board = max(lattices, key=lambda geometry: geometry.rows * geometry.cols)
     wrong = []
-    for r in results:
-        if r["state"] == "lost" and not r.get("unsure"):
-            shot = shots[r["game"]]
-            hit = mine_hit(game, shot, board.region(), board.rows, board.cols)
-            guessed = [tuple(cell) for cell in r["guessed"]]
-            if hit is None or hit not in guessed:
-                wrong.append((r["game"], hit, guessed))
+    for r in lost:
+        hit = mine_hit(game, shots[r["game"]], board.region(), board.rows, board.cols)
+        guessed = [tuple(cell) for cell in r["guessed"]]
+        if hit is None or hit not in guessed:
+            wrong.append((r["game"], hit, guessed))
     return wrong
 
 
