@@ -1,8 +1,9 @@
 """Faults a user makes while the bot plays a real game (xdemineur at expert on Xvfb), injected in the
 middle of a batch of clicks: a key tap, the pointer moved, the window moved one cell, the window
-covered, the game killed. The bot must stop before its next click: of the mouse-button presses that
-reach the X server after the fault (counted by an X event listener of the test's own, through the
-RECORD extension, not from the bot's log), at most one, and no game lost on a cell it called safe.
+covered (all of it; or only the middle of its board, by a window with words in it), the game
+killed. The bot must stop before its next click: of the mouse-button presses that reach the X
+server after the fault (counted by an X event listener of the test's own, through the RECORD
+extension, not from the bot's log), at most one, and no game lost on a cell it called safe.
 Run alone with -m e2e."""
 
 from __future__ import annotations
@@ -83,6 +84,22 @@ class Faults:
         cover.map()
         self.display.sync()
 
+    def window_partly_covered(self) -> None:
+        """A window with words in it (a notification, a chat) over the middle of the board only."""
+        at = self.window.get_geometry()
+        screen = self.display.screen()
+        cover = screen.root.create_window(
+            at.x + at.width // 4, at.y + at.height // 3, at.width // 2, at.height // 3, 0, screen.root_depth,
+            self.X.InputOutput, self.X.CopyFromParent, background_pixel=screen.white_pixel, override_redirect=True,
+        )
+        cover.map()
+        self.display.sync()
+        gc = cover.create_gc(foreground=screen.black_pixel, background=screen.white_pixel)
+        for line in range(4):
+            cover.poly_text(gc, 10, 20 + 16 * line, [b"New message: are we still on for lunch today?"])
+        cover.fill_rectangle(gc, 10, 90, 40, 40)
+        self.display.sync()
+
     def game_killed(self) -> None:
         self.game.process.kill()
         self.game.process.wait(5)
@@ -97,6 +114,7 @@ FAULTS = {  # what the bot says then
     "pointer_moved": "the mouse was moved",
     "window_moved_one_cell": "no longer where it was",
     "window_covered": "no longer where it was",
+    "window_partly_covered": "a window of another program is over it",  # the window system's word
     "game_killed": "no longer where it was",
 }
 
@@ -105,6 +123,7 @@ FAULTS = {  # what the bot says then
 LEARNING_FAULTS = {
     "window_moved_one_cell": "no longer where it was",
     "window_covered": "no longer where it was",
+    "window_partly_covered": "a window of another program is over it",  # the window system's word
     "game_killed": "no longer where it was",
 }
 

@@ -370,17 +370,17 @@ def test_no_xauthority_file_is_no_traceback(monkeypatch: pytest.MonkeyPatch, tmp
     """On an X server with no Xauthority file (a bare Xvfb), python-xlib dies at import; minebot
     points it at a file of this user's cache with an entry no server asks for, and leaves an
     existing file alone."""
-    from bot.devices.actuator import NO_COOKIE, _x_authority
+    from bot.devices.windowing import NO_COOKIE, x_authority
 
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("XAUTHORITY", raising=False)
-    _x_authority()
+    x_authority()
     made = Path(os.environ["XAUTHORITY"])
     assert made.read_bytes() == NO_COOKIE and made.parent == cache_dir()
     own = tmp_path / "own.Xauthority"
     own.write_bytes(b"x")
     monkeypatch.setenv("XAUTHORITY", str(own))
-    _x_authority()
+    x_authority()
     assert os.environ["XAUTHORITY"] == str(own)
 
 
@@ -901,6 +901,59 @@ def test_the_guard_tells_a_window_covered_or_killed_under_wine_from_a_game_end_d
         assert guard.gone(playing) is None
         for gone in (covered, killed):
             assert guard.gone(gone) == "no board shows where it was: one flat colour is there"
+
+
+class ScriptedWindows:
+    """The window system's word as a test sets it: the top-level window and its program at every
+    point, and whether windows stirred since the guard last asked."""
+
+    def __init__(self) -> None:
+        self.window, self.program, self.stirs, self.asked = 7, 70, False, 0
+
+    def stirred(self) -> bool:
+        stirs, self.stirs = self.stirs, False
+        return stirs
+
+    def top(self, x: int, y: int) -> int:
+        self.asked += 1
+        return self.window
+
+    def owner(self, x: int, y: int) -> int:
+        return self.program
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("window", "program", "said"), [
+    (7, 70, None),  # as at the reading
+    (8, 70, None),  # the game's own dialog: another window of the same program
+    (9, 90, "a window of another program is over it"),  # a notification over the middle of the board
+    (0, 0, "the game's window is gone (closed?)"),
+])
+def test_the_guard_holds_clicks_where_the_window_system_says_another_programs_window_is_over_the_board(
+    window: int, program: int, said: str | None,
+) -> None:
+    """The pixels of a board under a notification with words in it can pass for a game's end drawn
+    over it (a learner, xdemineur, a window over the middle of its board: 8 clicks after it, and
+    "the look of cell (3,21) can show no number"). The window system tells: where a window was
+    shown, moved or closed since the last click (and only then: each question is a round trip to
+    an X server), a window of another program at the board holds every click and says why."""
+    from bot.live.guard import ClickGuard
+
+    playing = load_image(Path(__file__).resolve().parent / "guard-screens" / "winemine-wine" / "playing.png")
+    g = Geometry("winemine", 16, 30, (16.0, 112.0), (16.0, 16.0), 16.0, 1.0)
+    windows = ScriptedWindows()
+    screen = FakeScreen(playing)
+    screen.windows = lambda: windows  # type: ignore[attr-defined]
+    guard = ClickGuard(screen, Region(0, 0, playing.shape[1], playing.shape[0]), g)
+    guard.seen(playing, np.ones((g.rows, g.cols), bool))
+    windows.window, windows.program = window, program
+    asked = windows.asked
+    assert guard.check((0, 0)) and windows.asked == asked  # nothing stirred: nothing asked
+    windows.stirs = True
+    assert guard.check((0, 1)) is (said is None) and guard.halted is (said is not None)
+    assert guard.gone(playing) == said
 
 
 def test_settle_confirms_a_grab_that_shows_the_clicks_after_a_short_pause(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -212,15 +212,42 @@ FAULTS = {  # what the bot says then, and the game's own message for the fault, 
     "pointer_moved": ("the mouse was moved", "WM_NCMOUSEMOVE"),
     "window_moved_one_cell": ("no longer where it was", "WM_MOVE"),
     "window_covered": ("no longer where it was", None),
+    # a window of another Windows program (tests/wincover.py) over the middle of the board only:
+    # the cells round it still look as they did; Windows itself says whose window is there
+    "window_partly_covered": ("a window of another program is over it", None),
     "game_killed": ("no longer where it was", None),
 }
+
+
+class WindowsCover:
+    """A window of another Windows program over the middle of the board, made hidden before the bot
+    starts (a Windows Python takes seconds to start) and shown when asked (tests/wincover.py)."""
+
+    def __init__(self, faults: Faults) -> None:
+        at = faults.window.get_geometry()  # Wine's screen is the X screen (no virtual desktop)
+        area = (at.x + at.width // 4, at.y + at.height // 2, at.width // 2, at.height // 4)
+        self.process = subprocess.Popen([str(WINDOWS_PYTHON), "tests/wincover.py", *map(str, area)], cwd=REPO, text=True,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert self.process.stdout is not None and self.process.stdout.readline().strip() == "ready"
+
+    def show(self) -> None:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("show\n")
+        self.process.stdin.flush()
+        assert self.process.stdout.readline().strip() == "shown"
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(30)
 
 
 @pytest.mark.parametrize("learning", [False, True], ids=["packed", "learning"])
 @pytest.mark.parametrize("fault", FAULTS)
 def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(fault: str, learning: bool, tmp_path: Path) -> None:
     """A key tap, the pointer moved (over the game's window, where Wine's hooks see it, as a user's
-    hand would), the window moved one cell, covered, or the game killed, between two clicks: of the
+    hand would), the window moved one cell, covered (by an X window over all of it, or by another
+    Windows program's window over the middle of its board), or the game killed, between two clicks: of the
     presses the game took after it (after its own message for the fault where it has one, else after
     the point the trace had reached), at most one. With the shipped pack, and learning winemine's
     look (its pack hidden, an empty data folder), where the learner's own reading checks the board."""
@@ -229,6 +256,7 @@ def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(fault: str
               "MINEBOT_CACHE": str(tmp_path / "cache")} if learning else {}
     with winemine(tmp_path, "expert") as (game, trace):
         faults = Faults(game, PITCH)
+        cover = WindowsCover(faults) if fault == "window_partly_covered" else None
         try:
             bot = _bot("play", "--level", "expert", "--games", "20", "--json", env=hidden)
             deadline = time.monotonic() + 60
@@ -240,6 +268,8 @@ def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(fault: str
             if fault == "pointer_moved":
                 at = faults.window.get_geometry()
                 xdotool("mousemove", str(at.x + 8), str(at.y + 3))  # the window's top edge: no cell there
+            elif cover is not None:
+                cover.show()
             else:
                 getattr(faults, fault)()
             after = trace.mark()
@@ -253,6 +283,8 @@ def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(fault: str
             taken = trace.presses() - sent_after
         finally:
             faults.close()
+            if cover is not None:
+                cover.close()
     last = err.strip().splitlines()[-1] if err.strip() else ""
     record(f"windows {fault}{' learning' if learning else ''}: {taken} presses before it, {late} after"
            + (f" its {message} ({sent_after} after it was made)" if message else "") + f"; the bot said: {last}")

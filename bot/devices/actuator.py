@@ -6,20 +6,17 @@ than the mouse has points, ``ratio`` divides screenshot pixels into mouse points
 
 from __future__ import annotations
 
-import os
-import struct
 import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from bot.devices.windowing import x_authority
 from bot.errors import ScreenError
-from bot.userdata import cache_dir
 
 if TYPE_CHECKING:
     from bot.devices.windows import SendInput
@@ -60,27 +57,9 @@ class DryRunMouse:
         self.keys.append(keys)
 
 
-# an Xauthority entry: family FamilyWild, no address, any display, an auth name nobody offers
-NO_COOKIE = struct.pack(">HH", 0xFFFF, 0) + struct.pack(">H", 0) + struct.pack(">H", 4) + b"none" + struct.pack(">H", 0)
-
-
-def _x_authority() -> None:
-    """python-xlib (pyautogui's X11 backend) dies at import with no Xauthority file, where libX11
-    (mss) connects without one: on a bare Xvfb, say. Point it at a file of this user's cache
-    holding one entry of a kind no client uses (an empty file makes it print a warning on stdout)."""
-    if not sys.platform.startswith("linux"):
-        return
-    named = os.environ.get("XAUTHORITY")
-    if (Path(named) if named else Path.home() / ".Xauthority").is_file():
-        return
-    path = cache_dir() / "no-cookie.Xauthority"
-    path.write_bytes(NO_COOKIE)
-    os.environ["XAUTHORITY"] = str(path)
-
-
 def pyautogui() -> ModuleType:
     """pyautogui, imported on first use: it opens the display at import."""
-    _x_authority()
+    x_authority()
     import pyautogui as gui
 
     return gui
@@ -102,7 +81,7 @@ class PressCount:
         from Xlib.ext import record
         from Xlib.protocol import rq
 
-        _x_authority()
+        x_authority()
         self.keys = self.buttons = 0
         self.moves: deque[tuple[int, int]] = deque(maxlen=256)  # where the pointer went, not yet looked at
         self._control, data = Display(), Display()  # kept: the context lives with it; recording blocks its own connection
@@ -188,7 +167,7 @@ def _key_watch() -> Callable[[], bool] | None:
     if sys.platform.startswith("linux"):
         from Xlib.display import Display  # python-xlib, which pyautogui uses on X11
 
-        _x_authority()
+        x_authority()
         display = Display()
         return lambda: any(display.query_keymap())
     if sys.platform == "win32":  # where the hooks could not be installed

@@ -16,6 +16,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from bot.devices.windowing import Windows, open_windows
 from bot.errors import ScreenError
 
 
@@ -49,7 +50,9 @@ Done = Callable[[np.ndarray], bool]  # whether a grab already shows what was wai
 
 class Screen(Protocol):
     """What minebot needs of a screen: the whole of it, grabs of any region, and a grab once a
-    region stopped changing. :class:`MssScreen` is the real one; tests give drawn games of their own."""
+    region stopped changing. :class:`MssScreen` is the real one; tests give drawn games of their own.
+    A real screen also tells which window is where (``windows``, bot/devices/windowing.py), which
+    the click guard asks where a screen has it."""
 
     whole: Region
 
@@ -101,6 +104,8 @@ class MssScreen:
             raise ScreenError(f"cannot open the display for screenshots ({exc}); check DISPLAY") from exc
         whole = self._mss.monitors[0]
         self.whole = Region(whole["left"], whole["top"], whole["width"], whole["height"])
+        self._windows: Windows | None = None
+        self._windows_asked = False
 
     def grab(self, region: Region | None = None) -> np.ndarray:
         r = region or self.whole
@@ -112,8 +117,17 @@ class MssScreen:
     def settled(self, region: Region, quiet: float = 0.0, done: Done | None = None) -> np.ndarray:
         return settle(lambda: self.grab(region), quiet, done=done)
 
+    def windows(self) -> Windows | None:
+        """The window system's word on which window is where, opened on first use; None where it
+        has none to give."""
+        if not self._windows_asked:
+            self._windows, self._windows_asked = open_windows(), True
+        return self._windows
+
     def close(self) -> None:
         self._mss.close()
+        if self._windows is not None:
+            self._windows.close()
 
     def __enter__(self) -> MssScreen:
         return self

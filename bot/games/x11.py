@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from bot.devices.actuator import NO_COOKIE
+from bot.devices.windowing import NO_COOKIE
 from bot.errors import ScreenError
 from bot.userdata import cache_dir
 

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from bot.devices.capture import Region, Screen
+from bot.devices.windowing import Windows
 from bot.vision.geometry import Geometry
 from bot.vision.grid import NOTHING_THERE, lattice_moved
 from bot.vocabulary import Cell
@@ -42,6 +43,9 @@ class ClickGuard:
         self._points = (np.zeros((0, SAMPLES), int), np.zeros((0, SAMPLES), int))  # ys, xs in each of them
         self._clicked = np.zeros((geometry.rows, geometry.cols), bool)  # since the reading
         self.halted = False
+        self._windows: Windows | None = None  # a real screen's word on which window is where
+        self._owners: list[tuple[tuple[int, int], int, int]] = []  # points on the board: window and owner there at first
+        self._over: str | None = None  # what window_over said when last asked
 
     def seen(self, image: np.ndarray, hidden: np.ndarray) -> None:
         """A reading of ``image`` whose ``hidden`` cells (covered, flagged, or not known) a click may
@@ -74,9 +78,46 @@ class ClickGuard:
         self._clicked[:] = False
         self.image, self._steady, self.halted = image, steady, False
         self._steady_count = int(steady.sum())
+        if not self._owners:
+            self._watch_windows()
+
+    def _watch_windows(self) -> None:
+        """Note which window, of which program, shows at five points of the board (its middle and
+        the middles of its quarters): at the first reading, where the board was read."""
+        opener = getattr(self.screen, "windows", None)  # a drawn test screen has none
+        self._windows = opener() if opener is not None else None
+        if self._windows is None:
+            return
+        g = self.geometry
+        for row, col in dict.fromkeys([(g.rows // 2, g.cols // 2)] + [
+                (r * g.rows // 4, c * g.cols // 4) for r in (1, 3) for c in (1, 3)]):
+            x, y = g.centre((row, col))
+            point = (round(self.region.left + x), round(self.region.top + y))
+            self._owners.append((point, self._windows.top(*point), self._windows.owner(*point)))
+
+    def _window_word(self) -> str | None:
+        """window_over, asked again only where a window stirred since it was last asked (see
+        Windows.stirred) or it had something to say."""
+        if self._windows is not None and (self._over is not None or self._windows.stirred()):
+            self._over = self.window_over()
+        return self._over
+
+    def window_over(self) -> str | None:
+        """What the window system says is over the board, where a point of it no longer shows a
+        window of the program that showed there at the first reading (a game's own dialog is one of
+        its own); None where each does, or where the screen cannot say (one top-level window asked
+        a point: about 0.1 ms on X11, the program only where that window changed)."""
+        for point, top, owner in self._owners:
+            assert self._windows is not None
+            now = self._windows.top(*point)
+            if now != top and self._windows.owner(*point) != owner:
+                return "a window of another program is over it" if now else "the game's window is gone (closed?)"
+        return None
 
     def gone(self, image: np.ndarray) -> str | None:
-        """Why the board in ``image`` is not where the last reading had it, or None. One flat colour
+        """Why the board in ``image`` is not where the last reading had it, or None. The window
+        system's word, where the screen has one: a window of another program over the board, or the
+        game's window gone (window_over, asked where a window stirred). One flat colour
         where the board was (no board ever is: a window over it; the game closed, where the desktop
         behind is the colour of the game's frame and of its opened cells, as under Wine, and no pixel a
         click cannot change differs). Else only where the pixels no click changes (the rim round the
@@ -86,6 +127,8 @@ class ClickGuard:
         a panel of words) leaves the board's lattice, or the rim, as it was, and is no flat colour."""
         if self.image is None or self._steady is None or image.shape != self.image.shape:
             return None
+        if (over := self._window_word()) is not None:
+            return over
         margin = round(max(self.geometry.pitch) / 4)
         x, y, w, h = self.geometry.region(margin=margin)
         if max(cv2.meanStdDev(image[max(y, 0) : y + h, max(x, 0) : x + w])[1].ravel()) < FLAT:
@@ -102,9 +145,15 @@ class ClickGuard:
 
     def check(self, cell: Cell) -> bool:
         """Whether to click ``cell``: not once the board changed (halted), nor where the cell no longer
-        looks as it was read (an area an earlier click opened took it in: no click needed, or wanted)."""
+        looks as it was read (an area an earlier click opened took it in: no click needed, or wanted).
+        Not once the window system says another program's window is over the board (asked where a
+        window was shown, moved or closed since it was last asked: _window_word), though the cells
+        about to be clicked still look as they did (a notification over the middle of the board)."""
         if self.halted or self.image is None or self._steady is None:
             return not self.halted
+        if self._window_word() is not None:
+            self.halted = True  # a window of another program over the board, or the game's gone
+            return False
         now = self.screen.grab(self.region)
         if now.shape != self.image.shape:
             return True

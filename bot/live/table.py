@@ -105,10 +105,11 @@ class LiveTable:
                 return self._read_once(still=True)  # caught in the middle of drawing
             saved = f"the screen is saved in {self._save_screen()}, a grab from ({self.region.left},{self.region.top}) on"
             detail = f"{exc.whole}; {saved}"
-            if isinstance(exc, UnreadableCell) and self._board_still_here():
+            over = self.guard.window_over()  # the window system's word, where it has one
+            if isinstance(exc, UnreadableCell) and over is None and self._board_still_here():
                 raise UnreadableCell(str(exc), exc.skin, detail=detail) from exc
             raise BoardGone(
-                "the board is no longer where it was: the game window moved, closed or is covered (a dialog?); "
+                f"the board is no longer where it was: {over or 'the game window moved, closed or is covered (a dialog?)'}; "
                 "bring it back and run minebot again", detail=detail,
             ) from exc
         self.guard.seen(self.image, np.isin(reading.board.cells, HIDDEN))
@@ -262,8 +263,11 @@ class LiveTable:
         show no mine); or an area opened the rest, the drawing lies across whole rows, and the rows read (a
         quarter or more) show no mine or covered cell (winemine flags a won game's mines). Drawn over whole: as
         the game's face (the pack's pictures) says (over98-web). A window over the board or a game closed shows no
-        such face (under Wine they left the screen round the board as it was), nor the rest: the bot stops."""
+        such face (under Wine they left the screen round the board as it was), nor the rest, and the window
+        system, where it has a word, says so (ClickGuard.window_over): the bot stops."""
         assert self.image is not None
+        if self.guard.window_over() is not None:  # another program's window, not the game's own drawing
+            return None
         last = self._last_safe_cells(before, opened)
         if last and not guess:
             return "won"
