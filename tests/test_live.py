@@ -905,14 +905,13 @@ def test_the_guard_tells_a_window_covered_or_killed_under_wine_from_a_game_end_d
 
 class ScriptedWindows:
     """The window system's word as a test sets it: the top-level window and its program at every
-    point, and whether windows stirred since the guard last asked."""
+    point, and how many times windows stirred."""
 
     def __init__(self) -> None:
-        self.window, self.program, self.stirs, self.asked = 7, 70, False, 0
+        self.window, self.program, self.stirred, self.asked = 7, 70, 0, 0
 
-    def stirred(self) -> bool:
-        stirs, self.stirs = self.stirs, False
-        return stirs
+    def stirs(self) -> int:
+        return self.stirred
 
     def top(self, x: int, y: int) -> int:
         self.asked += 1
@@ -951,7 +950,7 @@ def test_the_guard_holds_clicks_where_the_window_system_says_another_programs_wi
     windows.window, windows.program = window, program
     asked = windows.asked
     assert guard.check((0, 0)) and windows.asked == asked  # nothing stirred: nothing asked
-    windows.stirs = True
+    windows.stirred += 1
     assert guard.check((0, 1)) is (said is None) and guard.halted is (said is not None)
     assert guard.gone(playing) == said
 

@@ -17,14 +17,16 @@ pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptio
 HEARD_WITHIN = 2.0  # s for the listening thread to hear a window shown
 
 
-def _heard(windows: object) -> None:
+def _heard(windows: object, since: int) -> int:
+    """Wait for the windows' count of stirs to pass ``since``, and for the server to be done: the count then."""
     deadline = time.perf_counter() + HEARD_WITHIN
-    while not windows.stirred() and time.perf_counter() < deadline:  # type: ignore[attr-defined]
+    while windows.stirs() == since and time.perf_counter() < deadline:  # type: ignore[attr-defined]
         time.sleep(0.01)
     assert time.perf_counter() < deadline, "the window was not heard"
     time.sleep(0.05)
-    windows.stirred()  # type: ignore[attr-defined]  # all of it heard: asked again, nothing new
-    assert not windows.stirred()  # type: ignore[attr-defined]
+    count: int = windows.stirs()  # type: ignore[attr-defined]
+    assert windows.stirs() == count  # type: ignore[attr-defined]  # nothing more: the same count
+    return count
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux") or not shutil.which("Xvfb"), reason="X11 with Xvfb only")
@@ -40,17 +42,18 @@ def test_x11_tells_the_window_at_a_point_its_program_and_when_windows_stirred() 
         x_authority()
         other = Display()  # another program's connection
         try:
+            before = windows.stirs()
             screen = other.screen()
             window = screen.root.create_window(100, 100, 200, 100, 0, screen.root_depth, X.InputOutput,
                                                X.CopyFromParent, override_redirect=True)
             inner = window.create_window(10, 10, 50, 50, 0, screen.root_depth, X.InputOutput, X.CopyFromParent)
             other.sync()
-            _heard(windows)  # made
+            made = _heard(windows, before)
             assert (windows.top(120, 120), windows.owner(120, 120)) == (0, 0)  # not shown: the bare desktop
             inner.map()
             window.map()
             other.sync()
-            _heard(windows)
+            _heard(windows, made)
             mask = other.display.info.resource_id_mask
             assert windows.top(120, 120) == windows.top(250, 150) == window.id
             assert windows.owner(120, 120) == windows.owner(250, 150) == window.id & ~mask  # inner's program is window's
@@ -78,7 +81,7 @@ def test_windows_tells_the_window_at_a_point_and_its_process() -> None:
     made = user32.CreateWindowExW(topmost, "BUTTON", "minebot test", popup | visible, 100, 100, 200, 100, None, None, None, None)
     assert made, ctypes.get_last_error()
     try:
-        assert windows.stirred()  # asked before every click there
+        assert windows.stirs() != windows.stirs()  # a new count each time: asked before every click there
         assert windows.top(200, 150) == made
         assert windows.owner(200, 150) == os.getpid()
     finally:

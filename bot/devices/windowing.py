@@ -40,11 +40,12 @@ class Windows(Protocol):
     """The window at a screen pixel: ``top`` is the top-level window there (0: none, the bare
     desktop), cheap enough to ask at every reading; ``owner`` is the program the window there
     belongs to (0: none), asked only when the top-level window changed: a game's own dialog is
-    another window of the same program. ``stirred``: whether any window may have been shown,
-    moved or closed since it was last asked (before each click: where it says no, nothing need be
-    asked of the window system)."""
+    another window of the same program. ``stirs``: how many times windows were shown, moved or
+    closed so far, where that is heard (each caller keeps the count it last saw: where it is the
+    same before a click, nothing need be asked of the window system); a new count each time where
+    asking is cheap anyway."""
 
-    def stirred(self) -> bool: ...
+    def stirs(self) -> int: ...
 
     def top(self, x: int, y: int) -> int: ...
 
@@ -59,7 +60,7 @@ class X11Windows:
     client makes carries it), so a frame (the window manager's) never counts as the owner. Each
     question is a round trip to the server (about 0.3-0.4 ms under Xvfb): too dear for every click,
     so a thread of its own hears every window the server shows, moves, restacks or closes on the
-    root (SubstructureNotify), and ``stirred`` tells whether it heard one since it was last asked."""
+    root (SubstructureNotify), and counts them (``stirs``)."""
 
     def __init__(self) -> None:
         from Xlib import X
@@ -71,7 +72,7 @@ class X11Windows:
         self._mask = self._display.display.info.resource_id_mask
         self._events.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
         self._events.sync()
-        self._heard = self._asked = 0
+        self._heard = 0
         threading.Thread(target=self._listen, daemon=True).start()
 
     def _listen(self) -> None:
@@ -82,10 +83,8 @@ class X11Windows:
                 return
             self._heard += 1
 
-    def stirred(self) -> bool:
-        heard = self._heard
-        stirred, self._asked = heard != self._asked, heard
-        return stirred
+    def stirs(self) -> int:
+        return self._heard
 
     def top(self, x: int, y: int) -> int:
         return _id(self._root.translate_coords(self._root, x, y).child)
@@ -123,9 +122,11 @@ class Win32Windows:
         user32.GetAncestor.restype = wintypes.HWND
         user32.GetWindowThreadProcessId.argtypes = [wintypes.HWND, ctypes.POINTER(wintypes.DWORD)]
         self._user32, self._point, self._pid = user32, wintypes.POINT, wintypes.DWORD
+        self._asked = 0
 
-    def stirred(self) -> bool:
-        return True  # asking is cheap here (no round trip to a server): asked before every click
+    def stirs(self) -> int:
+        self._asked += 1  # a new count each time: asking is cheap here (no round trip to a server)
+        return self._asked
 
     def top(self, x: int, y: int) -> int:
         window = self._user32.WindowFromPoint(self._point(x, y))

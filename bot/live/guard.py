@@ -46,6 +46,7 @@ class ClickGuard:
         self._windows: Windows | None = None  # a real screen's word on which window is where
         self._owners: list[tuple[tuple[int, int], int, int]] = []  # points on the board: window and owner there at first
         self._over: str | None = None  # what window_over said when last asked
+        self._stirs = 0  # the windows' stirs (Windows.stirs) when it was last asked
 
     def seen(self, image: np.ndarray, hidden: np.ndarray) -> None:
         """A reading of ``image`` whose ``hidden`` cells (covered, flagged, or not known) a click may
@@ -97,8 +98,9 @@ class ClickGuard:
 
     def _window_word(self) -> str | None:
         """window_over, asked again only where a window stirred since it was last asked (see
-        Windows.stirred) or it had something to say."""
-        if self._windows is not None and (self._over is not None or self._windows.stirred()):
+        Windows.stirs) or it had something to say."""
+        if self._windows is not None and (self._over is not None or self._windows.stirs() != self._stirs):
+            self._stirs = self._windows.stirs()  # before asking: a stir while it asks is asked about next time
             self._over = self.window_over()
         return self._over
 
