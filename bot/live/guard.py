@@ -107,8 +107,9 @@ class ClickGuard:
     def window_over(self) -> str | None:
         """What the window system says is over the board, where a point of it no longer shows a
         window of the program that showed there at the first reading (a game's own dialog is one of
-        its own); None where each does, or where the screen cannot say (one top-level window asked
-        a point: about 0.1 ms on X11, the program only where that window changed)."""
+        its own); None where each does, or where the screen cannot say (the top-level window at
+        each point asked: 0.3-0.4 ms each on X11 under Xvfb, 16 us under Wine; the program only
+        where that window changed)."""
         for point, top, owner in self._owners:
             assert self._windows is not None
             now = self._windows.top(*point)
