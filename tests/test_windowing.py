@@ -66,20 +66,14 @@ def test_x11_tells_the_window_at_a_point_its_program_and_when_windows_stirred() 
 @pytest.mark.skipif(sys.platform != "win32", reason="Windows: run by the Windows tier (scripts/test-windows)")
 def test_windows_tells_the_window_at_a_point_and_its_process() -> None:
     import ctypes
-    from ctypes import wintypes
 
     from bot.devices.windowing import Win32Windows
+    from tests.wincover import WS_EX_TOPMOST, WS_VISIBLE, popup
 
     user32 = ctypes.windll.user32  # type: ignore[attr-defined]
-    user32.CreateWindowExW.restype = wintypes.HWND
-    user32.CreateWindowExW.argtypes = [wintypes.DWORD, wintypes.LPCWSTR, wintypes.LPCWSTR, wintypes.DWORD, ctypes.c_int,
-                                       ctypes.c_int, ctypes.c_int, ctypes.c_int, wintypes.HWND, wintypes.HMENU,
-                                       wintypes.HINSTANCE, wintypes.LPVOID]
-    user32.DestroyWindow.argtypes = [wintypes.HWND]
     windows = Win32Windows()
-    popup, visible, topmost = 0x80000000, 0x10000000, 0x00000008
-    made = user32.CreateWindowExW(topmost, "BUTTON", "minebot test", popup | visible, 100, 100, 200, 100, None, None, None, None)
-    assert made, ctypes.get_last_error()
+    made = popup("BUTTON", "minebot test", WS_VISIBLE, WS_EX_TOPMOST, 100, 100, 200, 100)
+    assert made, "the test's window could not be made"
     try:
         assert windows.stirs() != windows.stirs()  # a new count each time: asked before every click there
         assert windows.top(200, 150) == made

@@ -99,9 +99,11 @@ class ClickGuard:
     def _window_word(self) -> str | None:
         """window_over, asked again only where a window stirred since it was last asked (see
         Windows.stirs) or it had something to say."""
-        if self._windows is not None and (self._over is not None or self._windows.stirs() != self._stirs):
-            self._stirs = self._windows.stirs()  # before asking: a stir while it asks is asked about next time
-            self._over = self.window_over()
+        if self._windows is None:
+            return None
+        stirs = self._windows.stirs()  # read before asking: a stir while it asks is asked about next time
+        if self._over is not None or stirs != self._stirs:
+            self._stirs, self._over = stirs, self.window_over()
         return self._over
 
     def window_over(self) -> str | None:
