@@ -91,8 +91,8 @@ def _wine(*args: str, done_if: str = "") -> None:
 
 def torn(trace: Trace) -> list[str]:
     """Presses let go at another point than they were pressed at (the game saw the pointer jump
-    between a button's down and up: under Wine, an echo of an earlier move), each told by the trace's
-    lines from its down to its up."""
+    between a button's down and up), each told by the trace's lines from its down to its up. A
+    release one pixel beside its press is minebot's own (bot/devices/windows.py's SendInput)."""
     pressed: dict[str, tuple[str, int]] = {}
     found_torn = []
     lines = trace.lines()
@@ -104,9 +104,15 @@ def torn(trace: Trace) -> list[str]:
                 pressed[button] = (point, at)
             else:
                 down, since = pressed.pop(button, (point, at))
-                if down != point:
+                if _apart(down, point) > 1:
                     found_torn.append("\n".join(lines[since:at + 1][-40:]))
     return found_torn
+
+
+def _apart(first: str, second: str) -> int:
+    """Pixels apart, most along either axis, of two points as a trace's lParam gives them (hex, y << 16 | x)."""
+    (x1, y1), (x2, y2) = ((int(lp, 16) & 0xFFFF, int(lp, 16) >> 16) for lp in (first, second))
+    return max(abs(x1 - x2), abs(y1 - y2))
 
 
 @contextmanager
