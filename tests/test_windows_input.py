@@ -65,3 +65,22 @@ def test_the_key_names_minebot_uses_have_codes() -> None:
     assert [virtual_key(user32, name) for name in ("F2", "ctrl", "n", "Return", "b", "3")] == [0x71, 0x11, 0x4E, 0x0D, 0x42, 0x33]
     with pytest.raises(Exception, match="cannot type the key"):
         virtual_key(user32, "KP_3")
+
+
+def test_no_two_events_in_a_row_are_sent_at_one_pixel() -> None:
+    """Each button event carries a move Wine's server keeps (it drops a move to where the pointer
+    is, and the button then takes the pointer's place when it is queued: SendInput's docstring)."""
+    from bot.devices.windows import DOWN_UP, SendInput
+
+    own, sent = SendInput(), []
+    own._send = lambda *events: sent.extend((e.event.mi.dx, e.event.mi.dy, e.event.mi.dwFlags) for e in events)  # type: ignore[method-assign]
+    own.move(300, 200)
+    own.click(300, 200, "left")
+    own.click(300, 200, "both")
+    own.click(340, 200, "right")
+    points = [(dx, dy) for dx, dy, _ in sent]
+    assert all(a != b for a, b in zip(points, points[1:])), points
+    buttons = [flags & ~0xC001 for _, _, flags in sent]  # MOVE, ABSOLUTE and VIRTUALDESK taken off
+    left, right = DOWN_UP["left"], DOWN_UP["right"]
+    assert buttons == [0, *left, left[0], right[0], right[1], left[1], *right]
+    assert len({dx for dx, _, _ in sent[:7]}) == 2  # the pixel and the one beside it, nothing further
