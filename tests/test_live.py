@@ -761,6 +761,36 @@ def test_where_a_watch_tells_key_presses_since_it_last_asked_the_bots_own_keys_d
         mouse.click(30, 10)
 
 
+def test_a_listener_that_stops_hearing_the_bots_own_clicks_stops_the_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows removes a low-level hook that was slow to answer, saying nothing (an X listener's
+    connection may die the same way): from then on a key the user presses is not seen. The bot
+    counts its own clicks the listener heard; once UNHEARD of them were not, it stops."""
+    import collections
+    import types
+
+    import bot.devices.actuator as actuator
+    from bot.errors import ScreenError
+
+    sent: list[tuple[int, int]] = []
+    gui = types.SimpleNamespace(PAUSE=0.1, FAILSAFE=True, click=lambda x, y, button="left": sent.append((x, y)),
+                                position=lambda: sent[-1])
+    listener = types.SimpleNamespace(sees_own=False, sees_every_move=True, keys=0, buttons=0, moves=collections.deque(),
+                                     heard_own=0)
+    monkeypatch.setattr(actuator, "pyautogui", lambda: gui)
+    monkeypatch.setattr(actuator, "_sender", lambda: None)
+    monkeypatch.setattr(actuator, "_xtest", lambda: None)
+    mouse = actuator.LiveMouse(presses=listener)  # type: ignore[arg-type]
+    for _ in range(2 * actuator.UNHEARD):
+        mouse.click(10, 10)
+        listener.heard_own += 1  # heard, each
+    listener.heard_own -= 1  # one a moment late: no stop
+    for _ in range(actuator.UNHEARD):
+        mouse.click(10, 10)  # then none heard
+    with pytest.raises(ScreenError, match="no longer hears the mouse"):
+        mouse.click(10, 10)
+    assert len(sent) == 3 * actuator.UNHEARD
+
+
 class DrawnInPieces(FakeScreen):
     """Shows ``before`` until the first click, then ``partial`` (the click drawn, a piece of its
     area not yet) to whoever only waits for the clicked cells to show, and ``whole`` to whoever

@@ -38,6 +38,7 @@ def test_the_hooks_count_anothers_keys_and_not_minebots_own() -> None:
         own.click(300, 200, "both")
         time.sleep(0.3)
         assert (hooks.keys, hooks.buttons, list(hooks.moves)) == (0, 0, [])  # minebot's own: not counted
+        assert hooks.heard_own == 2  # but heard: the left and right presses of the chord
         _untagged_key(0x41)  # "a", from anybody else
         _wait(lambda: hooks.keys)
         assert hooks.keys == 1
@@ -84,3 +85,25 @@ def test_no_two_events_in_a_row_are_sent_at_one_pixel() -> None:
     left, right = DOWN_UP["left"], DOWN_UP["right"]
     assert buttons == [0, *left, left[0], right[0], right[1], left[1], *right]
     assert len({dx for dx, _, _ in sent[:7]}) == 2  # the pixel and the one beside it, nothing further
+
+
+def test_minebot_stops_once_its_hooks_no_longer_hear_its_clicks() -> None:
+    """Windows removes a low-level hook slow to answer without a word; here the hooks are taken
+    out (UnhookWindowsHookEx, as HookCount.close does) and minebot clicks on: once UNHEARD of its
+    own presses went unheard, it stops before the next."""
+    from bot.devices import actuator
+    from bot.devices.windows import HookCount
+    from bot.errors import ScreenError
+
+    hooks = HookCount()
+    mouse = actuator.LiveMouse(presses=hooks)
+    mouse.click(5, 5)
+    _wait(lambda: hooks.heard_own)
+    assert hooks.heard_own == 1
+    hooks.close()
+    time.sleep(0.3)
+    for _ in range(actuator.UNHEARD + 1):
+        mouse.click(5, 5)  # the last, UNHEARD behind
+    with pytest.raises(ScreenError, match="no longer hears the mouse"):
+        mouse.click(5, 5)
+    assert hooks.heard_own == 1

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from bot.devices.xtest import XTestInput
 
 KEYS_SEEN_WITHIN = 0.5  # s for the press listener to see the bot's own key presses
+UNHEARD = 64  # of the bot's own button presses, those the listener may be behind before it counts as deaf
 
 Button = Literal["left", "right", "middle", "both"]  # both: left and right pressed together
 
@@ -75,6 +76,11 @@ class PressCount:
     sees_own = True
     sees_every_move = False  # the pointer is asked for too before a click (a belt to the listener's braces)
 
+    @property
+    def heard_own(self) -> int:
+        """The bot's own button presses heard: all heard, where none is the user's (else it stopped)."""
+        return self.buttons
+
     def __init__(self) -> None:
         from Xlib import X
         from Xlib.display import Display
@@ -120,6 +126,10 @@ class Listener(Protocol):
     keys: int
     buttons: int
     moves: deque[tuple[int, int]]
+
+    @property
+    def heard_own(self) -> int:
+        """The bot's own button presses it heard: falling behind those sent, it no longer hears."""
 
 
 def _press_count() -> Listener | None:
@@ -245,6 +255,9 @@ class LiveMouse:
                 x, y = self._presses.moves.popleft()
                 if not any(abs(x - a) <= 2 and abs(y - b) <= 2 for a, b in self._own_moves):
                     raise ScreenError(f"the mouse was moved (to {x},{y}): stopped; run minebot again to go on")
+            if self._own_buttons - self._presses.heard_own > UNHEARD:  # Windows drops a hook slow to answer
+                raise ScreenError(f"minebot no longer hears the mouse ({self._own_buttons - self._presses.heard_own} of its own "
+                                  "clicks unheard), so it would miss yours: stopped; run minebot again")
         elif self._keys_down is not None and self._keys_down():
             raise ScreenError("a key was pressed: stopped; run minebot again to go on")
         if self._expected is None:

@@ -98,6 +98,7 @@ class HookCount:
 
     def __init__(self) -> None:
         self.keys = self.buttons = 0
+        self.heard_own = 0  # minebot's own button presses the hooks were called for: Windows removes a hook slow to answer
         self.moves: deque[tuple[int, int]] = deque(maxlen=256)
         self._user32 = _user32()
         self._ready = threading.Event()
@@ -125,6 +126,8 @@ class HookCount:
                     self.moves.append((event.pt.x, event.pt.y))
                 elif message in BUTTON_DOWNS:
                     self.buttons += 1
+            elif message in BUTTON_DOWNS:
+                self.heard_own += 1
         return int(self._user32.CallNextHookEx(None, code, message, data))
 
     def _run(self) -> None:
