@@ -1700,3 +1700,31 @@ def test_a_game_counted_won_that_nothing_tells_by_the_end_of_the_run_is_said_uns
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [line["game"] for line in lines] == [1, 2, 1]
     assert lines[-1] == {"game": 1, "state": "won", "unsure": True, "retold": True}
+
+
+def test_a_click_the_game_ignores_beside_a_lost_games_mine_drawn_late_ends_the_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gnome-mines learnt at intermediate (CI, 2026-11-30): a lost game's mine hit and the mine beside
+    it drawn after the reading a flag was placed from, both beside that flag; the game over ignored
+    the flag, and the learner clicked it again and stopped ("the game ignores the clicks"), the
+    changes beside the flag taken as its own. A look of a lost game's end where the reading before
+    had none is the game's end: the wait ends with that reading, no click again."""
+    import bot.learning.sight as sight
+
+    monkeypatch.setattr(sight, "SLOW_GAME", 0.05)
+    mines = np.zeros((9, 9), bool)
+    mines[0, :] = True
+    mines[8, 0] = True  # the top row and a corner: ten
+    drawn = DrawnGame("winemine", "beginner", seed=0)
+    drawn.over_ignores = drawn.near_mines = True  # shows the mines beside the one hit only
+    drawn.game = Game(drawn.level, "safe", layout=mines)
+    learner = _learner(drawn)
+    learner.seed(drawn.pack)
+    before = learner.read(SETTLE)
+    drawn.game.reveal((0, 0))  # lost: drawn after the reading
+    sent: list[str] = []
+    click = drawn.click
+    monkeypatch.setattr(drawn, "click", lambda x, y, button="left": (sent.append(button), click(x, y, button)))
+    learner.sight.click([(1, 0)], "right")
+    after = learner.read_after([(1, 0)], before, "right")
+    assert learner.looks.names().get(int(after[0, 0])) == EXPLODED and after[1, 0] == before[1, 0]
+    assert sent == ["right"]  # not clicked again

@@ -140,6 +140,8 @@ class Sight:
             if all(looks[cell] != before[cell] for cell in cells):
                 self.latency = max(self.latency, time.perf_counter() - start)
                 return looks
+            if time.perf_counter() - start > limit and self._end_shown(before, looks):
+                return looks  # a lost game's mine drawn late beside the clicks (gnome-mines): over, not ignoring them
             if time.perf_counter() - start > limit and not retried:
                 if changed_apart(cells, before, looks).any():
                     # the game drew something away from the clicks (a game over): no click on a board
@@ -159,6 +161,11 @@ class Sight:
                     "clicks (paused, or behind another window?); bring it to the front and run minebot again",
                     detail=f"the screen is saved in {self.save_screen()}",
                 )
+
+    def _end_shown(self, before: np.ndarray, looks: np.ndarray) -> bool:
+        """Whether a cell shows a look of a lost game's end (a mine, the mine hit) that it did not show before."""
+        ends = list(self.looks.ends)
+        return bool((np.isin(looks, ends) & ~np.isin(before, ends)).any())
 
     def click(self, cells: list[Cell], button: str) -> list[Cell]:
         """Click ``cells`` as the guard allows (see ClickGuard); those dealt with: all but the ones
