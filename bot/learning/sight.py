@@ -128,7 +128,7 @@ class Sight:
         a game is given max(SLOW_GAME, LATENCY_FACTOR x its slowest redraw so far). Clicks not shown by
         then are clicked once more, then given as long again: a first click may only focus the window,
         and winemine left a flag unanswered for 2 s in one of eight 20-game runs. (Not where cells
-        away from the clicks changed: the game may be over.) A second left click on an opened cell
+        away from the clicks changed, or a lost game's mine shows where none did: the game may be over.) A second left click on an opened cell
         chords a number with no flags around it: nothing; a flag drawn late shows as a question mark
         over a mine, no worse."""
         start = time.perf_counter()
