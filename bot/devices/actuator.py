@@ -255,9 +255,9 @@ class LiveMouse:
                 x, y = self._presses.moves.popleft()
                 if not any(abs(x - a) <= 2 and abs(y - b) <= 2 for a, b in self._own_moves):
                     raise ScreenError(f"the mouse was moved (to {x},{y}): stopped; run minebot again to go on")
-            if self._own_buttons - self._presses.heard_own > UNHEARD:  # Windows drops a hook slow to answer
-                raise ScreenError(f"minebot no longer hears the mouse ({self._own_buttons - self._presses.heard_own} of its own "
-                                  "clicks unheard), so it would miss yours: stopped; run minebot again")
+            if (unheard := self._own_buttons - self._presses.heard_own) > UNHEARD:  # Windows drops a hook slow to answer
+                raise ScreenError(f"minebot no longer hears the mouse ({unheard} of its own clicks unheard), so it would "
+                                  "miss yours: stopped; run minebot again")
         elif self._keys_down is not None and self._keys_down():
             raise ScreenError("a key was pressed: stopped; run minebot again to go on")
         if self._expected is None:

@@ -140,9 +140,9 @@ class Sight:
             if all(looks[cell] != before[cell] for cell in cells):
                 self.latency = max(self.latency, time.perf_counter() - start)
                 return looks
-            if time.perf_counter() - start > limit and self._end_shown(before, looks):
+            if (overdue := time.perf_counter() - start > limit) and self._end_shown(before, looks):
                 return looks  # a lost game's mine drawn late beside the clicks (gnome-mines): over, not ignoring them
-            if time.perf_counter() - start > limit and not retried:
+            if overdue and not retried:
                 if changed_apart(cells, before, looks).any():
                     # the game drew something away from the clicks (a game over): no click on a board
                     # that may be over (kmines then asks "Reset the game?" over it)
@@ -154,7 +154,7 @@ class Sight:
                 self.click([c for c in again if c not in flagged], button)
                 retried, start = True, time.perf_counter()
                 continue
-            if time.perf_counter() - start > limit:
+            if overdue:
                 cell = next(c for c in cells if looks[c] == before[c])
                 raise ClicksIgnored(
                     f"cell {cell} was clicked ({'right' if cell in flagged else button}) and looks the same {limit:.1f} s later: the game ignores the "
