@@ -44,6 +44,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -54,6 +55,7 @@ from bot.games import GAMES_HOME
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 PICTURES = Path(__file__).resolve().parent / "judge-pictures"  # the judges' own pictures, for games with no pack
+RECORD_WAIT = 5.0  # s a judge waits for a game's record of a win: minegauler writes it after it has drawn the won face (main_window.py, _handle_finished_game: events first), later still on a busy machine
 FACE_MATCH = 0.02  # TM_SQDIFF_NORMED: the game's own face picture on its own screen is ~0.000
 PAPER = 160  # grey level: words are matched by how much darker than this each pixel is (kmines' banner lets the
 # board show through faintly: 0.015 of the match limit on its won games matched by colour, 0.001 so)
@@ -130,16 +132,25 @@ def _ink(image: np.ndarray) -> np.ndarray:
 
 class RecordJudge:
     """A game won is a new record in the game's own files (``count`` counts them now); one not won
-    is what ``face`` says (None where it shows no end), or lost where the game has no face."""
+    is what ``face`` says (None where it shows no end), or lost where the game has no face. The
+    record may come after the end is drawn: until ``wait`` seconds have passed, only a face showing
+    the game lost ends the wait for it."""
 
-    def __init__(self, count: Callable[[], int], face: FaceJudge | None = None) -> None:
-        self.count, self.face = count, face
+    def __init__(self, count: Callable[[], int], face: FaceJudge | None = None, wait: float = RECORD_WAIT) -> None:
+        self.count, self.face, self.wait = count, face, wait
         self.seen = self.count()
 
     def verdict(self) -> str | None:
-        now = self.count()
-        won, self.seen = now > self.seen, now
-        return "won" if won else self.face.verdict() if self.face is not None else "lost"
+        deadline = time.monotonic() + self.wait
+        while True:
+            now = self.count()
+            if now > self.seen:
+                self.seen = now
+                return "won"
+            shown = self.face.verdict() if self.face is not None else "lost"
+            if shown == "lost" or time.monotonic() > deadline:
+                return shown
+            time.sleep(0.1)
 
 
 def minegauler_wins() -> int:

@@ -131,8 +131,20 @@ def test_a_record_judge_counts_a_new_record_as_a_win_and_asks_the_face_otherwise
     assert RecordJudge(lambda: 3, FaceJudge("minegauler", lambda: lost)).verdict() == "lost"
     fresh, lost = (cv2.imread(str(FIXTURES / "gnome-mines" / f"{shot}.png")) for shot in ("beginner-fresh", "beginner-lost-wrong-flags"))
     shots = iter([fresh, lost])  # gnome-mines with its judge of a lost game: no record, no mine hit, no end; then one
-    judge = RecordJudge(lambda: gnome_mines_wins(tmp_path), FaceJudge("gnome-mines", lambda: next(shots)))
+    judge = RecordJudge(lambda: gnome_mines_wins(tmp_path), FaceJudge("gnome-mines", lambda: next(shots)), wait=0)
     assert judge.verdict() is None and judge.verdict() == "lost"
+
+
+def test_a_record_judge_waits_for_a_record_written_after_the_end_is_drawn() -> None:
+    """minegauler opens the last cell, then draws its won face, then writes the record (a CI run,
+    2026-11-30: a game won, its sunglasses on the test's screen, its record not yet written 0.3 s
+    after minebot exited, so the judge said None). The fixture is such a moment: every safe cell
+    open, the face still smiling. A record that comes on the fourth look is a win; with no record,
+    the face's word once the wait is over."""
+    counts = iter([0, 0, 0, 1])
+    won = cv2.imread(str(FIXTURES / "minegauler" / "beginner-won.png"))
+    assert RecordJudge(lambda: next(counts), FaceJudge("minegauler", lambda: won)).verdict() == "won"
+    assert RecordJudge(lambda: 0, FaceJudge("minegauler", lambda: won), wait=0.3).verdict() == "playing"
 
 
 def test_pygame_minesweepers_record_counts_every_time_it_keeps(tmp_path: Path) -> None:
