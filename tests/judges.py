@@ -134,14 +134,21 @@ class RecordJudge:
     """A game won is a new record in the game's own files (``count`` counts them now); one not won
     is what ``face`` says (None where it shows no end), or lost where the game has no face. The
     record may come after the end is drawn: until ``wait`` seconds have passed, only a face showing
-    the game lost ends the wait for it."""
+    the game lost ends the wait for it. A game that keeps one record a second (minegauler) needs
+    its games to start in different seconds: the judge answers no sooner than ``apart`` seconds
+    after it was asked, which is after the game judged started, so the next one starts later."""
 
-    def __init__(self, count: Callable[[], int], face: FaceJudge | None = None, wait: float = RECORD_WAIT) -> None:
-        self.count, self.face, self.wait = count, face, wait
+    def __init__(self, count: Callable[[], int], face: FaceJudge | None = None, wait: float = RECORD_WAIT, apart: float = 0) -> None:
+        self.count, self.face, self.wait, self.apart = count, face, wait, apart
         self.seen = self.count()
 
     def verdict(self) -> str | None:
-        deadline = time.monotonic() + self.wait
+        asked = time.monotonic()
+        shown = self._verdict(asked + self.wait)
+        time.sleep(max(0.0, asked + self.apart - time.monotonic()))
+        return shown
+
+    def _verdict(self, deadline: float) -> str | None:
         while True:
             now = self.count()
             if now > self.seen:
@@ -154,6 +161,8 @@ class RecordJudge:
 
 
 def minegauler_wins() -> int:
+    """The rows of its highscores table: one a game won, keyed by level, name and the second the
+    game started (base.py: PRIMARY KEY, INSERT OR IGNORE), so two wins started in one second are one."""
     databases = list(GAMES_HOME.glob("minegauler/lib/python3*/site-packages/minegauler/app/data/highscores.db"))
     assert len(databases) == 1, f"minegauler's highscores database: {databases}"
     with sqlite3.connect(databases[0]) as db:
@@ -181,7 +190,7 @@ LOSS_RECORDED = {"pygame-minesweeper"}  # games whose own record may count a los
 def judge_for(game: str, workdir: Path, shoot: Callable[[], np.ndarray]) -> FaceJudge | RecordJudge:
     """The judge of ``game`` started in ``workdir``; ``shoot()`` takes a screenshot of the whole screen."""
     if game == "minegauler":
-        return RecordJudge(minegauler_wins, FaceJudge(game, shoot))
+        return RecordJudge(minegauler_wins, FaceJudge(game, shoot), apart=1.0)
     if game == "gnome-mines":
         return RecordJudge(lambda: gnome_mines_wins(workdir), FaceJudge(game, shoot))
     return FaceJudge(game, shoot)

@@ -4,6 +4,7 @@ board from one on it, would let a wrong verdict or a click shifted off the board
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import cv2
@@ -145,6 +146,14 @@ def test_a_record_judge_waits_for_a_record_written_after_the_end_is_drawn() -> N
     won = cv2.imread(str(FIXTURES / "minegauler" / "beginner-won.png"))
     assert RecordJudge(lambda: next(counts), FaceJudge("minegauler", lambda: won)).verdict() == "won"
     assert RecordJudge(lambda: 0, FaceJudge("minegauler", lambda: won), wait=0.3).verdict() == "playing"
+
+
+def test_a_record_judge_of_one_record_a_second_answers_a_second_after_it_was_asked() -> None:
+    """minegauler keeps one row for two wins started in one second (a run here, 2026-11-30: four games
+    won, four highscores inserted, three rows): the judge holds the next game back past that second."""
+    started = time.monotonic()
+    assert RecordJudge(lambda: 0, apart=1.0).verdict() == "lost"
+    assert time.monotonic() - started >= 1.0
 
 
 def test_pygame_minesweepers_record_counts_every_time_it_keeps(tmp_path: Path) -> None:
