@@ -193,7 +193,7 @@ def _play_games(options: PlayOptions, table: LiveTable, pack: SkinPack,
             where = f"in game {index + 1} of {options.games} (in play at its last reading)"
             table.spent = Spent()
             result = play_game(
-                table, strategy, pack.rule, rng, flags=options.flags or pack.flags_to_win, progress=progress, spent=table.spent
+                table, strategy, pack.rule, rng, flags=options.flags, must_flag=pack.flags_to_win, progress=progress, spent=table.spent
             )
         except MinebotError as exc:
             progress.clear()

@@ -166,9 +166,14 @@ def play_game(
     max_decisions: int = 100_000,
     progress: Callable[[Board, int], None] | None = None,
     spent: Spent | None = None,
+    must_flag: bool = False,
 ) -> GameResult:
     """Play until the game is won or lost. ``progress`` is told each board read and the guesses so
-    far; ``spent`` gets the time spent deciding."""
+    far; ``spent`` gets the time spent deciding. Mines found are flagged where ``flags`` lets them be
+    and the game chords (a flag is a click, which only a chord on the number it completes pays back:
+    the 98-style page, which takes no chords, played Expert in 340 clicks a game with flags, 230
+    without), or always where the game ``must_flag`` every mine to be won."""
+    flags = must_flag or (flags and game.chords)
     start = time.perf_counter()
     guesses = decisions = 0
     slowest = 0.0

@@ -9,7 +9,7 @@ from bot.board import Board
 from bot.play import plan_chords, play_game
 from bot.sim.game import Game
 from bot.solver import get_strategy
-from bot.vocabulary import LEVELS
+from bot.vocabulary import FLAG, LEVELS
 
 
 def test_chord_goes_on_a_satisfied_number_that_opens_two_or_more() -> None:
@@ -48,7 +48,7 @@ def test_chording_opens_exactly_what_single_clicks_open_with_fewer_clicks(seed: 
     for chords in (True, False):
         game = Game(level, "safe", seed)
         game.chords = chords
-        result = play_game(game, get_strategy("best"), "safe", np.random.default_rng(seed))
+        result = play_game(game, get_strategy("best"), "safe", np.random.default_rng(seed), must_flag=True)
         results.append((result, game.view.copy()))
     (with_chords, view_with), (without, view_without) = results
     assert with_chords.state == without.state and with_chords.guesses == without.guesses
@@ -73,6 +73,20 @@ def test_a_lost_game_ends_on_its_last_guess_and_guessed_holds_no_cell_called_saf
             lost += 1
             assert [tuple(c) for c in np.argwhere(game.view == EXPLODED)] == [result.guessed[-1]]
     assert lost >= 2
+
+
+def test_mines_are_flagged_only_where_the_game_chords_or_must_be_flagged() -> None:
+    """A flag costs a click that only a chord pays back: a game that takes no chords is played with
+    none (unless every mine must be flagged to win), and the same cells are opened, in fewer clicks."""
+    placed = {}
+    for chords, must in ((True, False), (False, False), (False, True)):
+        game = Game(LEVELS["intermediate"], "safe", 3)
+        game.chords = chords
+        result = play_game(game, get_strategy("best"), "safe", np.random.default_rng(3), must_flag=must)
+        placed[chords, must] = (int((game.view == FLAG).sum()), result.clicks, result.state)
+    assert placed[True, False][0] > 0 and placed[False, True][0] > 0, placed
+    assert placed[False, False][0] == 0 and placed[False, False][1] < placed[False, True][1], placed
+    assert len({state for _, _, state in placed.values()}) == 1, placed
 
 
 def test_chording_happens() -> None:
