@@ -77,7 +77,7 @@ def test_a_lost_game_ends_on_its_last_guess_and_guessed_holds_no_cell_called_saf
 
 def test_mines_are_flagged_only_where_the_game_chords_or_must_be_flagged() -> None:
     """A flag costs a click that only a chord pays back: a game that takes no chords is played with
-    none (unless every mine must be flagged to win), and the same cells are opened, in fewer clicks."""
+    none (unless every mine must be flagged to win), and the game ends the same, in fewer clicks."""
     placed = {}
     for chords, must in ((True, False), (False, False), (False, True)):
         game = Game(LEVELS["intermediate"], "safe", 3)
