@@ -110,7 +110,7 @@ class ClickGuard:
         """What the window system says is over the board, where a point of it no longer shows a
         window of the program that showed there at the first reading (a game's own dialog is one of
         its own); None where each does, or where the screen cannot say (the top-level window at
-        each point asked: 0.3-0.4 ms each on X11 under Xvfb, 16 us under Wine; the program only
+        each point asked: 0.3-0.4 ms each on X11 under Xvfb, 0.13 ms under Wine; the program only
         where that window changed)."""
         for point, top, owner in self._owners:
             assert self._windows is not None
