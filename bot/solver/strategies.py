@@ -44,11 +44,12 @@ class Strategy(ABC):
     ) -> Analysis:
         """Certain cells, probabilities (where the strategy has them) and the move to make.
 
-        With ``full`` False the strategy may stop once its cheap rules found certain safe cells
-        (what the play loop needs), but not before every rule short of exact counting had its turn:
-        the single-point rules alone leave cells the next rules see at once, and each left costs
-        the play loop another click-and-read round (Expert, simulated: 47 decisions a won game
-        against 29). With ``full`` True it reports everything it can. With
+        With ``full`` False the strategy may stop once it found certain safe cells (what the play
+        loop needs); ``deeper`` is asked even where the single-point rules found some, so that a
+        strategy whose next rules are cheap runs them first (best's pairs: the single-point rules
+        alone leave cells those see at once, and each left costs the play loop another
+        click-and-read round; Expert, simulated: 47 decisions a won game against 29). With ``full``
+        True it reports everything it can. With
         ``flags_first`` the caller flags the certain mines it is told of and asks again before it
         guesses: where some are not flagged yet and no cell is safe, no guess is worked out.
         """
@@ -150,6 +151,8 @@ class Deductive(Strategy):
     def deeper(
         self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool, flags_first: bool = False
     ) -> Analysis:
+        if safe and not full:  # its own rules only past the single-point ones (hypotheses are dear)
+            return self._result(safe, mines, _reveal(safe))
         p = problem(board)
         s, m = self.method(p)
         safe |= set(p.cells_of(s))
