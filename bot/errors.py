@@ -61,11 +61,11 @@ class NoBoardFound(VisionError):
 
 
 class UnreadableCell(VisionError):
-    """A cell whose picture matches no tile of the skin (``skin``, where known)."""
+    """A cell whose picture matches no tile of the skin (``skin``, where known), its middle ``at`` (x, y) where known."""
 
-    def __init__(self, message: str, skin: str | None = None, *, detail: str = "") -> None:
+    def __init__(self, message: str, skin: str | None = None, *, detail: str = "", at: tuple[int, int] | None = None) -> None:
         super().__init__(message, detail=detail)
-        self.skin = skin
+        self.skin, self.at = skin, at
 
 
 class ImpossibleReading(UnreadableCell):

@@ -39,21 +39,26 @@ def _right_or_refused(saved: Saved, truth: np.ndarray) -> bool:
     return True
 
 
-@pytest.mark.parametrize("how", ["q80", "q90", "gray", "x1.7", "x2.5", "x3"])
+@pytest.mark.parametrize("how", ["q80", "q90", "gray", "x1.7", "x2.5", "x3", "x0.6", "x0.8", "x0.9"])
 def test_a_games_window_saved_lossy_grey_or_scaled_reads_right(how: str) -> None:
     """winemine's window cut from a real screenshot: as PNG it read right before; as JPEG it was
-    refused (every cell 20-40 levels off its tile), in grey refused, at 2.5x read as a 1x1 gnome-mines board."""
+    refused (every cell 20-40 levels off its tile), in grey refused, at 2.5x read as a 1x1 gnome-mines
+    board; shrunk to 0.6x, 0.8x or 0.9x refused until 2026-11-30 (brought back with its cells a pixel
+    fraction off, and compared with tiles as they are, not as shrinking blurs them: saved._shrunk)."""
     image = cv2.imread(str(FOUR_GAMES.with_suffix(".png")))[WINDOW]
     truth = read_label(FOUR_GAMES.with_suffix(".board")).board.cells
     assert _right_or_refused(saved_as(image, how), truth)
 
 
 @pytest.mark.parametrize("shot, how", [("xdemineur/expert-lost-wrong-flags", "x0.6"), ("xdemineur/expert-lost-wrong-flags", "x0.75"),
-                                       ("minegauler/custom-16x16-80mines-seven", "x0.75"), ("gnome-mines/beginner-won", "x0.75")])
+                                       ("minegauler/custom-16x16-80mines-seven", "x0.75"), ("gnome-mines/beginner-won", "x0.75"),
+                                       ("minegauler/beginner-fresh", "x0.6")])
 def test_a_picture_scaled_in_an_editor_is_read_scaled_back(shot: str, how: str) -> None:
     """Scaled by a fraction as a whole, a picture puts each cell at its own phase between pixels (a
     browser at a fractional zoom draws each at whole pixels); where no pack reads it as it is, it is
-    scaled back to a pack's size and read there (at 0.75 these were refused: 68 of 85 fixtures read)."""
+    scaled back to a pack's size and read there (at 0.75 these were refused: 68 of 85 fixtures read).
+    minegauler's fresh board at 0.6x, so brought back, once read as 64 empty cells, a lattice two
+    pixels off its cells (saved._snug)."""
     image = cv2.imread(str(FIXTURES / f"{shot}.png"))
     assert _right_or_refused(saved_as(image, how), read_label(FIXTURES / f"{shot}.board").board.cells)
 
@@ -188,6 +193,25 @@ def test_every_error_line_is_short(tmp_path: Path, capsys: pytest.CaptureFixture
         assert len(err) == 2 and err[1].startswith("minebot: detail: "), err
 
 
+def test_a_scaled_picture_no_pack_reads_is_refused_saying_what_to_do(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """winemine's window shrunk to 0.5x reads no pack's tiles: refused in one line that says to save it
+    at the screen's size (or, for a game new to minebot, to let it learn by playing), not to uncover
+    the game, as it said before 2026-11-30 (there is nothing to uncover on a saved picture)."""
+    image = cv2.imread(str(FOUR_GAMES.with_suffix(".png")))[WINDOW]
+    cv2.imwrite(str(tmp_path / "small.png"), saved_as(image, "x0.5").image)
+    assert main("replay", str(tmp_path / "small.png")) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and len(err[0]) <= MESSAGE_CHARS + len("minebot:  (more with --verbose)"), err
+    assert "save it at the screen's size" in err[0] and "uncover" not in err[0], err
+
+
+@pytest.mark.parametrize("way", ["x0.5", "x0.25", "q80", "gray"])
+def test_bench_vision_takes_every_way_it_names(way: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each way the help names is taken (``--saved x0.5`` stopped with a traceback: a 1x1 picture shrunk to nothing)."""
+    assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", way) == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[0] == way
+
+
 def test_another_board_read_in_place_of_the_biggest_is_said_to_be_another() -> None:
     """winemine's 9x9 board beside minegauler's 8x8, as JPEG: where the biggest board does not read,
     a reading of the other one says so (it stood for the screenshot's board, silently, before)."""
@@ -218,5 +242,6 @@ def test_bench_vision_saved_counts_each_way(capsys: pytest.CaptureFixture[str]) 
     assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", "q80,gray") == 0
     rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()[1:3]}
     assert rows == {"q80": ["1", "0", "0", "0"], "gray": ["1", "0", "0", "0"]}
-    assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", "webp") == 1
-    assert "'webp' is not a way to save a screenshot" in capsys.readouterr().err
+    for way in ("webp", "x0", "xq", "q0"):
+        assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", way) == 1
+        assert f"'{way}' is not a way to save a screenshot" in capsys.readouterr().err

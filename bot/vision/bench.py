@@ -144,13 +144,25 @@ def saved_as(image: np.ndarray, way: str | None) -> Saved:
     """``image`` as a user would save it: ``qN`` JPEG at quality N, ``gray``, ``xS`` scaled S times; None: as it is."""
     if way is None:
         return Saved(image, "PNG", False)
-    if way.startswith("q") and way[1:].isdigit():
-        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(way[1:])])
+    kind, number = way_of_saving(way)
+    if kind == "q":
+        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(number)])
         return Saved(np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR)), "JPEG", False)
-    if way == "gray":
+    if kind == "gray":
         return Saved(cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), "PNG", True)
-    if way.startswith("x"):
-        scale = float(way[1:])
-        how = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-        return Saved(cv2.resize(image, None, fx=scale, fy=scale, interpolation=how), "PNG", False)
-    raise UsageError(f"{way!r} is not a way to save a screenshot: qN (JPEG, quality N), gray or xS (scaled S times)")
+    how = cv2.INTER_AREA if number < 1 else cv2.INTER_LINEAR
+    return Saved(cv2.resize(image, None, fx=number, fy=number, interpolation=how), "PNG", False)
+
+
+def way_of_saving(way: str) -> tuple[str, float]:
+    """A way to save a screenshot, parsed: ("q", quality), ("gray", 0) or ("x", scale); UsageError
+    for another (said before any work: ``x0.5`` once went to a resize of a 1x1 picture, a traceback)."""
+    kind, number = ("gray", "0") if way == "gray" else (way[:1], way[1:])
+    try:
+        value = float(number)
+    except ValueError:
+        value = -1.0
+    if kind == "gray" or (kind == "q" and number.isdigit() and 1 <= value <= 100) or (kind == "x" and 0.1 <= value <= 10):
+        return kind, value
+    raise UsageError(f"{way!r} is not a way to save a screenshot: qN (JPEG, quality N from 1 to 100), gray or xS "
+                     "(scaled S times, S from 0.1 to 10)")

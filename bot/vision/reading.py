@@ -53,6 +53,7 @@ def check_cells(
         "move anything covering the board (the pointer?) and read it again",
         geometry.skin,
         detail=f"best RMS difference {scores[r, c]:.0f}, limit {limit:.0f}{where}",
+        at=(x + w // 2, y + h // 2),
     )
 
 

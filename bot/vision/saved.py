@@ -24,8 +24,11 @@ from bot.vision.geometry import Geometry
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, WHOLE, Grid, find_grids, overlap, same_pitch
 from bot.vision.pack import SkinPack
 from bot.vision.reading import BAND_PITCHES, Reading, read
+from bot.vision.tiles import classifier_for
 
 LOSSY_FORMATS = {b"\xff\xd8\xff": "JPEG", b"RIFF": "WebP"}  # the file's first bytes
+SNUG, SNUG_CELLS = 2, 64  # pixels each way a lattice brought back is tried off, on this many cells (_snug)
+SHEET = 5  # copies of a tile a side, shrunk together: the phases between pixels a shrunk picture's cells take (_shrunk)
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,53 +128,120 @@ def read_saved(saved: Saved, packs: list[SkinPack], mines: int | None = None, at
 
 
 def _as_saved(exc: VisionError, lattices: list[Geometry], packs: list[SkinPack]) -> VisionError:
-    """A cell that matches no tile on a picture scaled from the game's size (the biggest lattice's
-    pitch another than the pack's): said so, with what to do with a saved picture (no pointer to
-    move there); any other error as it is."""
-    if not isinstance(exc, UnreadableCell) or not lattices:
+    """An error on a picture scaled from the game's size, said so, with what to do with a saved
+    picture (no pointer to move there, nothing to uncover): a cell that matches no tile where its
+    lattice's pitch is another than the pack's. A lattice no pack reads is said to be a scaled picture
+    or a game new to minebot, whichever it is (a pitch cannot tell: winemine's window shrunk to 0.6x
+    was told to "uncover the whole game, or learn a look"). Any other error as it is."""
+    if not lattices:
         return exc
-    pack = next((p for p in packs if p.name == exc.skin), None)
-    if pack is None:
+    if isinstance(exc, UnreadableCell):
+        pack = next((p for p in packs if p.name == exc.skin), None)
+        if pack is None:
+            return exc
+        lattice = next((g for g in lattices if exc.at is not None and _holds(g, exc.at)), max(lattices, key=lambda g: g.rows * g.cols))
+        scale = lattice.pitch[0] / pack.pitch[0]
+        if abs(scale - 1) < 0.02:
+            return exc
+        cell = str(exc).split("; ")[0]
+        return UnreadableCell(f"{cell}: the picture is {scale:.2g}x the game's size; save the screenshot at the screen's size "
+                              "(not scaled)", exc.skin, detail=exc.detail, at=exc.at)
+    if not isinstance(exc, NoBoardFound) or not str(exc).startswith("no skin pack reads"):
         return exc
-    lattice = max(lattices, key=lambda g: g.rows * g.cols)
-    scale = lattice.pitch[0] / pack.pitch[0]
-    if abs(scale - 1) < 0.02:
-        return exc
-    cell = str(exc).split("; ")[0]
-    return UnreadableCell(f"{cell}: the picture is {scale:.2g}x the game's size; save the screenshot at the screen's size "
-                          "(not scaled)", exc.skin, detail=exc.detail)
+    head = str(exc).split("; ")[0].removesuffix(" in the screenshot")  # the board it names, where it is
+    return NoBoardFound(f"{head}: if the picture is scaled, save it at the screen's size; a game new to minebot is learnt by "
+                        "playing (`minebot play`)", detail=exc.detail)
+
+
+def _holds(geo: Geometry, point: tuple[int, int]) -> bool:
+    """Whether the point lies on the lattice's cells."""
+    x, y, w, h = geo.region()
+    return x <= point[0] < x + w and y <= point[1] < y + h
 
 
 def _scaled_back(saved: Saved, packs: list[SkinPack], grids: list[Grid], mines: int | None) -> SavedReading | None:
     """A picture scaled in an editor puts cells between pixels, each at its own phase, where a game
     or a browser draws them at whole pixels: scaled back to a pack's own size, the cells lie on whole
     pixels again. For the biggest lattice on the picture, each pack whose pitch it shows at another
-    scale reads the picture scaled back by that scale, forgiving; the first that reads it, placed
-    on the picture as it is."""
+    scale reads the picture scaled back by that scale (_brought_back), forgiving, with its tiles as
+    shrinking and bringing back draws them where the picture was shrunk (_shrunk), on the lattice
+    where they fit best (_snug); the first that reads it, placed on the picture as it is."""
     if not grids:
         return None
     lattice = max((g.geometry for g in grids), key=lambda g: g.rows * g.cols)
     forgiving = as_saved([p for p in packs if not p.learnt and p.scales is not None], saved.gray, lossy=True)
-    scaled: dict[float, np.ndarray] = {}  # packs of one pitch (winemine's, minegauler's, winxp's) share a picture
+    scaled: dict[float, tuple[np.ndarray, tuple[float, float]]] = {}  # packs of one pitch (winemine's, minegauler's, winxp's) share a picture
     for pack in forgiving:
         scale = lattice.pitch[0] / pack.pitch[0]
         if abs(lattice.pitch[1] / pack.pitch[1] - scale) > 0.02 * scale or abs(scale - 1) < 0.02:
             continue
         if scale not in scaled:
-            scaled[scale] = cv2.resize(saved.image, (0, 0), fx=1 / scale, fy=1 / scale,
-                                       interpolation=cv2.INTER_AREA if scale > 1 else cv2.INTER_LINEAR)
-        back = scaled[scale]
+            scaled[scale] = _brought_back(saved.image, lattice.origin, scale)
+        back, (dx, dy) = scaled[scale]
+        trip = _shrunk(pack, scale) if scale < 1 else pack
         try:
-            reading = read(back, [pack], mines=mines)
+            reading = read(back, [trip], mines=mines)
+            snug = _snug(back, reading.geometry, trip)
+            if snug is not reading.geometry:
+                reading = read(back, [trip], geometry=snug, mines=mines)
             geo = reading.geometry
-            geo = replace(geo, origin=(geo.origin[0] * scale, geo.origin[1] * scale), pitch=(geo.pitch[0] * scale, geo.pitch[1] * scale),
-                          cell_px=geo.cell_px * scale, scale=geo.scale * scale, xs=(), ys=())
+            geo = replace(geo, origin=((geo.origin[0] - dx) * scale, (geo.origin[1] - dy) * scale),
+                          pitch=(geo.pitch[0] * scale, geo.pitch[1] * scale), cell_px=geo.cell_px * scale, scale=geo.scale * scale,
+                          xs=(), ys=())
             _check_lattice(geo, grids, saved.image.shape, spare=1)  # scaled, a frame blurs into a line of cells
         except VisionError:
             continue
         if overlap(geo, lattice):
             return SavedReading(replace(reading, geometry=geo), True, tuple(g.geometry for g in grids if not overlap(g.geometry, geo)))
     return None
+
+
+def _brought_back(image: np.ndarray, origin: tuple[float, float], scale: float) -> tuple[np.ndarray, tuple[float, float]]:
+    """The picture brought back from ``scale`` to a pack's own size, and where its pixel (0, 0) went.
+    Shrunk (scale < 1), it is enlarged with the lattice's first cell (``origin``) moved onto a whole
+    pixel: each cell then lies on whole pixels as the pack's tiles do (a picture shrunk to 0.6x, brought
+    back with its cells a third of a pixel off, was read nowhere); enlarged, it is shrunk (averaging areas)."""
+    if scale > 1:
+        return cv2.resize(image, (0, 0), fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA), (0.0, 0.0)
+    dx, dy = (round(o / scale) - o / scale for o in origin)
+    size = (round(image.shape[1] / scale), round(image.shape[0] / scale))
+    move = np.array([[1 / scale, 0, dx], [0, 1 / scale, dy]], dtype=np.float32)
+    return cv2.warpAffine(image, move, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), (dx, dy)
+
+
+def _shrunk(pack: SkinPack, scale: float) -> SkinPack:
+    """The pack with its tiles as a picture shrunk to ``scale`` (< 1), then brought back, shows them:
+    a sheet of SHEET x SHEET copies of each tile is shrunk as an editor shrinks a picture (averaging
+    areas), which puts the copies at as many phases between pixels, and each copy brought back is a
+    tile of that value. (Compared with the tiles as they are, a cell brought back from 0.6x lay up to 45
+    levels off its own: shrinking blurs a digit's strokes into its ground.)"""
+    n = pack.cell_px
+    tiles = []
+    for tile in pack.tiles:
+        sheet = cv2.resize(np.tile(tile.image, (SHEET, SHEET, 1)), (0, 0), fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        back, _ = _brought_back(sheet, (0.0, 0.0), scale)
+        tiles += [replace(tile, image=np.ascontiguousarray(back[r * n : r * n + n, c * n : c * n + n]))
+                  for r in range(SHEET) for c in range(SHEET) if back[r * n : r * n + n, c * n : c * n + n].shape[:2] == (n, n)]
+    return replace(pack, tiles=tuple(tiles))
+
+
+def _snug(image: np.ndarray, geo: Geometry, pack: SkinPack) -> Geometry:
+    """The reading's lattice, or the one up to SNUG pixels beside it where the cells lie nearest
+    their tiles (median RMS, strict: not by a lossy pack's margins). Brought back from a shrunk
+    picture, a lattice two pixels off its cells can pass by margins alone: minegauler's fresh board
+    at 0.6x was read as 64 empty cells (21 levels from the 0 tile), where two pixels away each cell
+    lay 7 levels from the covered tile."""
+    strict = classifier_for(replace(pack, lossy=False))
+    step = max(1, geo.rows * geo.cols // SNUG_CELLS)
+    sample = [(r, c) for i, (r, c) in enumerate(np.ndindex(geo.rows, geo.cols)) if i % step == 0]
+
+    def misfit(dx: int, dy: int) -> float:
+        moved = geo.moved(dx, dy)
+        return float(np.median(strict.match_exact(image, [moved.box(r, c) for r, c in sample])[1]))
+
+    fits = {(dx, dy): misfit(dx, dy) for dx in range(-SNUG, SNUG + 1) for dy in range(-SNUG, SNUG + 1)}
+    dx, dy = min(fits, key=lambda k: fits[k])
+    return geo if (dx, dy) == (0, 0) or fits[dx, dy] >= fits[0, 0] else geo.moved(dx, dy)
 
 
 def _whole_lattice(geo: Geometry, grids: list[Grid], shape: tuple[int, ...]) -> Geometry | None:
