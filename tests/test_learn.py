@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -1700,6 +1701,42 @@ def test_a_game_counted_won_that_nothing_tells_by_the_end_of_the_run_is_said_uns
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [line["game"] for line in lines] == [1, 2, 1]
     assert lines[-1] == {"game": 1, "state": "won", "unsure": True, "retold": True}
+
+
+@pytest.mark.parametrize("button", ["right", "left"])
+def test_a_change_beside_a_flag_the_game_ignores_is_not_the_flags_doing(monkeypatch: pytest.MonkeyPatch, button: str) -> None:
+    """gnome-mines learnt beside two busy cores (2026-11-30, game 20 of 20, its first loss): after the
+    guess that lost, the game drew the other mine beside a flag placed next; the game over ignored
+    the flag, and with no lost game's look known yet the change beside the flag was taken as its own:
+    clicked again, then "the game ignores the clicks", a stop. A flag opens nothing: a change beside
+    it, away from the cells opened, ends the wait with that reading (the flag placed alone, or with
+    clicks on cells called safe: ``button``), no click again."""
+    import bot.learning.sight as sight
+
+    monkeypatch.setattr(sight, "SLOW_GAME", 0.05)
+    mines = np.zeros((9, 9), bool)
+    mines[0, :] = True
+    mines[8, 0] = True  # the top row and a corner: ten
+    drawn = DrawnGame("winemine", "beginner", seed=0)
+    drawn.over_ignores = drawn.near_mines = True  # shows the mines beside the one hit only
+    drawn.game = Game(drawn.level, "safe", layout=mines)
+    learner = _learner(drawn)
+    learner.seed(replace(drawn.pack, tiles=tuple(t for t in drawn.pack.tiles if t.code >= 0 or t.code in (COVERED, FLAG))))
+    assert not learner.looks.ends  # no lost game's look known: the run's first loss
+    before = learner.read(SETTLE)
+    drawn.game.reveal((0, 0))  # lost: drawn after the reading
+    sent: list[str] = []
+    click = drawn.click
+    monkeypatch.setattr(drawn, "click", lambda x, y, button="left": (sent.append(button), click(x, y, button)))
+    if button == "right":
+        learner.sight.click([(1, 0)], "right")
+        after = learner.read_after([(1, 0)], before, "right")
+    else:
+        learner.sight.click([(1, 0)], "right")
+        learner.sight.click([(8, 8)], "left")  # called safe; the game over ignores it too
+        after = learner.read_after([(8, 8)], before, "left", [(1, 0)])
+    assert after[0, 0] != before[0, 0] and after[1, 0] == before[1, 0]
+    assert sent == (["right"] if button == "right" else ["right", "left"])  # neither clicked again
 
 
 def test_a_click_the_game_ignores_beside_a_lost_games_mine_drawn_late_ends_the_wait(monkeypatch: pytest.MonkeyPatch) -> None:

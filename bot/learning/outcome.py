@@ -74,13 +74,20 @@ def _first_cells(mask: np.ndarray) -> str:
     return ", ".join(str((int(r), int(c))) for r, c in np.argwhere(mask)[:4])
 
 
-def changed_apart(clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> np.ndarray:
+def changed_apart(clicked: list[Cell], before: np.ndarray, after: np.ndarray, flags: list[Cell] | None = None) -> np.ndarray:
     """The cells that changed between the readings apart from the clicks (see apart), a click
-    not drawn yet still joining what it opened."""
+    not drawn yet still joining what it opened. ``flags``: cells of ``clicked`` flagged (a right
+    click), which open nothing: what changed beside them is no doing of theirs, and they join
+    nothing (gnome-mines drew a lost game's other mine beside a flag placed after the guess that
+    lost it; taken as the flag's, the flag the game over ignored was clicked again, and the run stopped)."""
+    flagged = set(flags or [])
+    opening = [cell for cell in clicked if cell not in flagged]
     changed = after != before
-    for cell in clicked:
+    for cell in flagged:
+        changed[cell] = False
+    for cell in opening:
         changed[cell] = True
-    return apart(clicked, changed)
+    return apart(opening, changed)
 
 
 class Judge(SuspectGuess):

@@ -143,7 +143,7 @@ class Sight:
             if (overdue := time.perf_counter() - start > limit) and self._end_shown(before, looks):
                 return looks  # a lost game's mine drawn late beside the clicks (gnome-mines): over, not ignoring them
             if overdue and not retried:
-                if changed_apart(cells, before, looks).any():
+                if changed_apart(cells, before, looks, cells if button == "right" else flagged).any():
                     # the game drew something away from the clicks (a game over): no click on a board
                     # that may be over (kmines then asks "Reset the game?" over it)
                     return looks
