@@ -31,6 +31,7 @@ from bot.sim.game import Game
 from bot.userdata import learnt_skins
 from bot.vision import load_image, load_pack
 from bot.vision.grid import find_grid
+from bot.vision.pack import SkinPack
 from bot.vocabulary import CODE_OF, COVERED, EXPLODED, FLAG, MINE, TILE_NAMES, FirstClickRule, State, parse_level
 
 ORIGIN = (40, 90)
@@ -1703,14 +1704,10 @@ def test_a_game_counted_won_that_nothing_tells_by_the_end_of_the_run_is_said_uns
     assert lines[-1] == {"game": 1, "state": "won", "unsure": True, "retold": True}
 
 
-@pytest.mark.parametrize("button", ["right", "left"])
-def test_a_change_beside_a_flag_the_game_ignores_is_not_the_flags_doing(monkeypatch: pytest.MonkeyPatch, button: str) -> None:
-    """gnome-mines learnt beside two busy cores (2026-11-30, game 20 of 20, its first loss): after the
-    guess that lost, the game drew the other mine beside a flag placed next; the game over ignored
-    the flag, and with no lost game's look known yet the change beside the flag was taken as its own:
-    clicked again, then "the game ignores the clicks", a stop. A flag opens nothing: a change beside
-    it, away from the cells opened, ends the wait with that reading (the flag placed alone, or with
-    clicks on cells called safe: ``button``), no click again."""
+def _lost_beside_a_flag_to_be(monkeypatch: pytest.MonkeyPatch, seeded: Callable[[SkinPack], SkinPack]) -> tuple[Learner, np.ndarray, list[str]]:
+    """A learner seeded with winemine's pack as ``seeded`` leaves it, a reading of a new board whose
+    top row and a corner are mines, and the game lost at (0, 0) after that reading, drawn with the
+    mines beside the hit only, ignoring clicks once over; and the buttons of the clicks sent from then on."""
     import bot.learning.sight as sight
 
     monkeypatch.setattr(sight, "SLOW_GAME", 0.05)
@@ -1721,13 +1718,26 @@ def test_a_change_beside_a_flag_the_game_ignores_is_not_the_flags_doing(monkeypa
     drawn.over_ignores = drawn.near_mines = True  # shows the mines beside the one hit only
     drawn.game = Game(drawn.level, "safe", layout=mines)
     learner = _learner(drawn)
-    learner.seed(replace(drawn.pack, tiles=tuple(t for t in drawn.pack.tiles if t.code >= 0 or t.code in (COVERED, FLAG))))
-    assert not learner.looks.ends  # no lost game's look known: the run's first loss
+    learner.seed(seeded(drawn.pack))
     before = learner.read(SETTLE)
     drawn.game.reveal((0, 0))  # lost: drawn after the reading
     sent: list[str] = []
     click = drawn.click
     monkeypatch.setattr(drawn, "click", lambda x, y, button="left": (sent.append(button), click(x, y, button)))
+    return learner, before, sent
+
+
+@pytest.mark.parametrize("button", ["right", "left"])
+def test_a_change_beside_a_flag_the_game_ignores_is_not_the_flags_doing(monkeypatch: pytest.MonkeyPatch, button: str) -> None:
+    """gnome-mines learnt beside two busy cores (2026-11-30, game 20 of 20, its first loss): after the
+    guess that lost, the game drew the other mine beside a flag placed next; the game over ignored
+    the flag, and with no lost game's look known yet the change beside the flag was taken as its own:
+    clicked again, then "the game ignores the clicks", a stop. A flag opens nothing: a change beside
+    it, away from the cells opened, ends the wait with that reading (the flag placed alone, or with
+    clicks on cells called safe: ``button``), no click again."""
+    learner, before, sent = _lost_beside_a_flag_to_be(monkeypatch, lambda pack: replace(
+        pack, tiles=tuple(t for t in pack.tiles if t.code >= 0 or t.code in (COVERED, FLAG))))
+    assert not learner.looks.ends  # no lost game's look known: the run's first loss
     if button == "right":
         learner.sight.click([(1, 0)], "right")
         after = learner.read_after([(1, 0)], before, "right")
@@ -1745,22 +1755,7 @@ def test_a_click_the_game_ignores_beside_a_lost_games_mine_drawn_late_ends_the_w
     the flag, and the learner clicked it again and stopped ("the game ignores the clicks"), the
     changes beside the flag taken as its own. A look of a lost game's end where the reading before
     had none is the game's end: the wait ends with that reading, no click again."""
-    import bot.learning.sight as sight
-
-    monkeypatch.setattr(sight, "SLOW_GAME", 0.05)
-    mines = np.zeros((9, 9), bool)
-    mines[0, :] = True
-    mines[8, 0] = True  # the top row and a corner: ten
-    drawn = DrawnGame("winemine", "beginner", seed=0)
-    drawn.over_ignores = drawn.near_mines = True  # shows the mines beside the one hit only
-    drawn.game = Game(drawn.level, "safe", layout=mines)
-    learner = _learner(drawn)
-    learner.seed(drawn.pack)
-    before = learner.read(SETTLE)
-    drawn.game.reveal((0, 0))  # lost: drawn after the reading
-    sent: list[str] = []
-    click = drawn.click
-    monkeypatch.setattr(drawn, "click", lambda x, y, button="left": (sent.append(button), click(x, y, button)))
+    learner, before, sent = _lost_beside_a_flag_to_be(monkeypatch, lambda pack: pack)
     learner.sight.click([(1, 0)], "right")
     after = learner.read_after([(1, 0)], before, "right")
     assert learner.looks.names().get(int(after[0, 0])) == EXPLODED and after[1, 0] == before[1, 0]

@@ -220,8 +220,8 @@ def _shrunk(pack: SkinPack, scale: float) -> SkinPack:
     for tile in pack.tiles:
         sheet = cv2.resize(np.tile(tile.image, (SHEET, SHEET, 1)), (0, 0), fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         back, _ = _brought_back(sheet, (0.0, 0.0), scale)
-        tiles += [replace(tile, image=np.ascontiguousarray(back[r * n : r * n + n, c * n : c * n + n]))
-                  for r in range(SHEET) for c in range(SHEET) if back[r * n : r * n + n, c * n : c * n + n].shape[:2] == (n, n)]
+        copies = (back[r * n : r * n + n, c * n : c * n + n] for r in range(SHEET) for c in range(SHEET))
+        tiles += [replace(tile, image=np.ascontiguousarray(copy)) for copy in copies if copy.shape[:2] == (n, n)]
     return replace(pack, tiles=tuple(tiles))
 
 
