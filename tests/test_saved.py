@@ -245,3 +245,29 @@ def test_bench_vision_saved_counts_each_way(capsys: pytest.CaptureFixture[str]) 
     for way in ("webp", "x0", "xq", "q0"):
         assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", way) == 1
         assert f"'{way}' is not a way to save a screenshot" in capsys.readouterr().err
+
+
+# Counters read on pictures saved another way than the screen showed them, with what they show (the
+# picture as it is reads that) or None where they are not read. Before: each one a number the game
+# does not show, the mine count made of it (0 mines on a fresh Expert board: every cell "safe").
+SAVED_COUNTERS = {
+    ("xdemineur/expert-fresh", "x1.5"): 99,  # was 0: the timer's "000" (the 9s past the limit)
+    ("winemine/intermediate-fresh", "x1.5"): 40,  # was 4: "040" cut in two by bands of 4 px
+    ("winemine/custom-30x16-140mines-lost", "x2"): None,  # 13 of "134", its 4 too poor a match, on a first mend
+    ("minegauler/expert-fresh", "x2"): 99,  # was 0: "99" as two words, the timer read
+    ("gnome-mines/expert-fresh-hover", "x2"): 99,  # was 9: "0/9 9"
+    ("classic98/hidpi2x-expert-midgame", "x2"): 91,  # was 9: lights 8 px apart as counters of their own
+    ("winxp/hidpi2x-beginner-lost", "x2"): 7,  # was 0
+    ("sprites98-web/web-scale1.5-expert-won", "x2"): None,  # was 999: dotted zeros of a font of its own
+    ("classic98/custom-30x16-190mines-midgame", "x0.8"): 176,  # was 116
+    ("winemine/custom-30x16-140mines-midgame", "q80"): 137,  # was None: red strokes blurred in JPEG's colour
+}
+
+
+@pytest.mark.parametrize("case", sorted(SAVED_COUNTERS), ids="/".join)
+def test_a_saved_pictures_counter_is_the_number_shown_or_unread(case: tuple[str, str]) -> None:
+    shot, how = case
+    image = vision.load_image(FIXTURES / f"{shot}.png")
+    shown = read_saved(saved_as(image, None), vision.load_packs()).reading.counter
+    counter = read_saved(saved_as(image, how), vision.load_packs()).reading.counter
+    assert counter == SAVED_COUNTERS[case] and counter in (shown, None), counter

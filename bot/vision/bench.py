@@ -102,8 +102,9 @@ def _learnt_pack(path: Path, image: np.ndarray, grid: Geometry) -> SkinPack:
 def saved_ways(images: list[Path], ways: list[str]) -> int:
     """Print, for each way a user may save a screenshot (``q80``: JPEG at quality 80; ``gray``;
     ``x1.7``: scaled 1.7 times), how many of the labelled ``images`` that read right as they are
-    read right saved that way, are refused, and are read wrong (another board, or a cell misread:
-    each named). Returns the number read wrong."""
+    read right saved that way, are refused, and are read wrong (another board, a cell misread, or a
+    counter read as another number than the picture as it is shows: each named). Returns the number
+    read wrong."""
     packs = load_packs()
     counts = {way: [0, 0, 0, 0] for way in ways}  # right, refused, another board said to be another, wrong
     wrong = 0
@@ -111,7 +112,7 @@ def saved_ways(images: list[Path], ways: list[str]) -> int:
         label = path.with_suffix(".board")
         if not label.is_file():
             continue
-        truth, image = read_label(label).board.cells, load_image(path)
+        truth, image, shown = read_label(label).board.cells, load_image(path), None
         for way in [None, *ways]:
             try:
                 read = read_saved(saved_as(image, way), packs)
@@ -125,18 +126,20 @@ def saved_ways(images: list[Path], ways: list[str]) -> int:
             if way is None:
                 if not right:
                     break
+                shown = read.reading.counter
                 continue
-            column = 0 if right else 2 if not read.biggest else 3
+            counted = read.reading.counter in (shown, None)
+            column = 0 if right and counted else 2 if not read.biggest else 3
             counts[way][column] += 1
             if column == 3:
                 wrong += 1
-                print(f"read wrong: {path} saved as {way}")
+                print(f"read wrong: {path} saved as {way}" + ("" if counted else f" (counter {read.reading.counter}, not {shown})"))
     print(f"{'saved as':10} {'read right':>10} {'refused':>8} {'another':>8} {'wrong':>6}")
     for way, (good, refused, other, bad) in counts.items():
         print(f"{way:10} {good:10d} {refused:8d} {other:8d} {bad:6d}")
     print("screenshots with a .board file that read right as they are, saved each way: read right, refused with "
           "one line, another board read and said to be another (the biggest did not read), or read wrong "
-          "(another board, or a cell misread)")
+          "(another board, a cell misread, or the counter as another number)")
     return wrong
 
 

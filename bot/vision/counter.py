@@ -26,6 +26,10 @@ import numpy as np
 from bot.vision.pack import SkinPack
 
 DIGIT_LIMIT = 0.05  # counter digits match their picture this well (SQDIFF_NORMED; 0 at 1x)
+# Scaled or saved lossily, a digit is the picture it matches within DIGIT_LOOSE, where every other
+# digit there lies DIGIT_MARGIN times further (xdemineur's 9 enlarged 1.5x: 0.035-0.069, the next
+# digit 0.16-0.19; winemine's 1 in JPEG at quality 80, grey: 0.031, the next 0.31).
+DIGIT_LOOSE, DIGIT_MARGIN = 0.15, 2.0
 # A text glyph matches its picture when their ink (0 paper .. 1 ink) differs by less than this on
 # average, the glyph resized to the picture's size (text drawn at sub-pixel positions shifts its
 # anti-aliasing from one place to the next, so no pixel-exact match is possible).
@@ -39,6 +43,10 @@ SPACE = 0.4  # glyphs further apart than this many glyph heights are two words (
 # smooths a zoomed page).
 LED_INK = 0.2
 LIT_INK = 0.6
+# A segment showing between UNSURE_INK and LIT_INK is neither: the light is not read. Lights of seven
+# segments show none there at any scale; sprites98-web's dotted zeros, a font of their own, show their
+# dot at 0.57 at 1.5x and at 0.59-0.6 enlarged 2x, where "000" was read 999.
+UNSURE_INK = 0.45
 # Where each segment is sampled, as fractions of the light's box (x0, x1, y0, y1), a..g clockwise
 # from the top, g the middle bar.
 SEGMENTS = {
@@ -131,21 +139,23 @@ def _glyphs(pack: SkinPack) -> dict[int | str, np.ndarray]:
     return _GLYPHS[pack]
 
 
-def read_text(image: np.ndarray, pack: SkinPack) -> list[str]:
-    """The lines of digits (and '/') written in the pack's counter ink in ``image`` (see read_glyphs)."""
+def read_text(image: np.ndarray, pack: SkinPack, scale: float = 1.0) -> list[str]:
+    """The lines of digits (and '/') written in the pack's counter ink in ``image``, the game drawn at
+    ``scale`` times the pack's size (see read_glyphs)."""
     assert pack.counter_text is not None
-    return read_glyphs(image, pack.counter_text, _glyphs(pack))
+    return read_glyphs(image, pack.counter_text, _glyphs(pack), scale)
 
 
 def read_glyphs(
-    image: np.ndarray, colours: Colours, glyphs: Mapping[str, np.ndarray] | Mapping[int | str, np.ndarray]
+    image: np.ndarray, colours: Colours, glyphs: Mapping[str, np.ndarray] | Mapping[int | str, np.ndarray], scale: float = 1.0
 ) -> list[str]:
     """The lines of text written in ``colours`` (ink, paper) in ``image``, left to right, each glyph
     read as the one of ``glyphs`` (their ink) it matches, a glyph like none of them (a letter,
     another font) as UNREAD, so that a number it is part of is not taken for a shorter one, and a
-    gap wider than SPACE glyph heights as a space."""
+    gap wider than SPACE glyph heights as a space: heights as the text is drawn, ``scale`` times the
+    glyphs' (gnome-mines' "0/99" enlarged 2x was "0/9 9", read as 9 mines left)."""
     amount = ink_amount(image, *colours)
-    tall = float(np.median([glyph.shape[0] for glyph in glyphs.values()]))
+    tall = float(np.median([glyph.shape[0] for glyph in glyphs.values()])) * scale
     found: list[tuple[int, int, int, str, int]] = []  # x, y centre, height, char, right edge
     for x, y, w, h in glyph_boxes(amount):
         crop = amount[y : y + h, x : x + w]
@@ -170,10 +180,10 @@ def read_glyphs(
 LABEL = re.compile(r"(?<![^ ])(\d+) ?/ ?(\d+)(?![^ ])")  # "flags/mines", a word of its own
 
 
-def label_counter(strip: np.ndarray, pack: SkinPack) -> int | None:
+def label_counter(strip: np.ndarray, pack: SkinPack, scale: float = 1.0) -> int | None:
     """Mines left from a "flags/mines" label (gnome-mines writes it beside the board; kmines and
     sgt-mines below it, "Mines: 0/10", "Marked: 0 / 10")."""
-    return label_value(read_text(strip, pack))
+    return label_value(read_text(strip, pack, scale))
 
 
 def label_value(lines: list[str]) -> int | None:
@@ -184,9 +194,9 @@ def label_value(lines: list[str]) -> int | None:
     return None
 
 
-def text_counter(band: np.ndarray, pack: SkinPack) -> int | None:
+def text_counter(band: np.ndarray, pack: SkinPack, scale: float = 1.0) -> int | None:
     """A counter written as text: the leftmost or rightmost number in ``band``."""
-    return text_value(read_text(band, pack), pack.counter, pack.counter_shortest)
+    return text_value(read_text(band, pack, scale), pack.counter, pack.counter_shortest)
 
 
 def text_value(lines: list[str], side: str, shortest: int = 2) -> int | None:
@@ -195,52 +205,97 @@ def text_value(lines: list[str], side: str, shortest: int = 2) -> int | None:
 
 
 def picture_counter(
-    band: np.ndarray, scale: float, digits: dict[int | str, np.ndarray], side: str, shortest: int = 2
+    band: np.ndarray, scale: float, digits: dict[int | str, np.ndarray], side: str, shortest: int = 2, lossy: bool = False
 ) -> int | None:
     """Seven-segment digits drawn the same everywhere: every digit picture is matched over ``band``;
     the matches form runs of neighbouring digits on one line (the counters), of which the one on
     ``side`` (a pack's ``counter``) is taken, among runs of at least ``shortest`` digits (a pack's
-    ``counter_shortest``: 1 for a counter that drops its leading zeros, as xbomb's)."""
+    ``counter_shortest``: 1 for a counter that drops its leading zeros, as xbomb's).
+
+    At the game's own size a digit matches its picture exactly (DIGIT_LIMIT). Scaled or saved lossily
+    (``lossy``: JPEG), no digit does: the pictures are scaled both ways a picture is (averaging areas,
+    and linearly), JPEG's blurred colour is left out (grey: red digits on black lost their strokes in
+    it), and a digit is the picture it lies clearly nearest (DIGIT_LOOSE, DIGIT_MARGIN), else unread:
+    xdemineur's "099" enlarged 1.5x matched its 9s at 0.069, past DIGIT_LIMIT, and the timer's "000"
+    was read as the counter."""
+    exact = scale == 1 and not lossy
+    if lossy:
+        band = _grey(band)
     found: list[tuple[float, int, int, int, int | str]] = []  # score, x, y, width, digit
+    maps: list[np.ndarray] = []  # each digit's scores over the band
     for digit, picture in digits.items():
-        if scale != 1:
-            picture = cv2.resize(picture, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        ph, pw = picture.shape[:2]
+        if lossy:
+            picture = _grey(picture)
+        shapes = [picture] if scale == 1 else [cv2.resize(picture, None, fx=scale, fy=scale, interpolation=how)
+                                               for how in (cv2.INTER_AREA, cv2.INTER_LINEAR)]
+        ph, pw = shapes[0].shape[:2]
         if band.shape[0] < ph or band.shape[1] < pw:
             return None
-        scores = cv2.matchTemplate(band, picture, cv2.TM_SQDIFF_NORMED)
-        for y, x in zip(*np.nonzero(scores < DIGIT_LIMIT), strict=True):
+        scores = np.min([cv2.matchTemplate(band, shape, cv2.TM_SQDIFF_NORMED) for shape in shapes if shape.shape == shapes[0].shape],
+                        axis=0)
+        maps.append(scores)
+        for y, x in zip(*np.nonzero(scores < (DIGIT_LIMIT if exact else DIGIT_LOOSE * DIGIT_MARGIN)), strict=True):
             found.append((float(scores[y, x]), int(x), int(y), pw, digit))
     kept: list[tuple[float, int, int, int, int | str]] = []
     for match in sorted(found):  # best first; a weaker match overlapping a kept one is the same place
-        if all(abs(match[1] - k[1]) >= k[3] * 0.6 or abs(match[2] - k[2]) > 2 for k in kept):
+        same = [k for k in kept if abs(match[1] - k[1]) < k[3] * 0.6 and abs(match[2] - k[2]) <= 2]
+        if not same and (exact or match[0] < DIGIT_LOOSE):
             kept.append(match)
-    kept.sort(key=lambda m: (m[2] // 4, m[1]))
-    runs: list[list[tuple[float, int, int, int, int | str]]] = []
-    for match in kept:
-        last = runs[-1][-1] if runs else None
-        if last is not None and abs(match[2] - last[2]) <= 2 and match[1] - last[1] <= 1.6 * last[3]:
-            runs[-1].append(match)
+        elif not exact and any(k[4] != match[4] and match[0] < DIGIT_MARGIN * k[0] for k in same):
+            kept = [(k[0], k[1], k[2], k[3], UNREAD) if k in same else k for k in kept]  # two digits fit that place
+    lines: list[list[tuple[float, int, int, int, int | str]]] = []  # matches within 2 px of a line's first
+    for match in sorted(kept, key=lambda m: m[2]):
+        line = next((ln for ln in lines if abs(match[2] - ln[0][2]) <= 2), None)
+        if line is None:
+            lines.append([match])
         else:
-            runs.append([match])
+            line.append(match)
+    runs: list[list[tuple[float, int, int, int, int | str]]] = []
+    for line in lines:  # (scaled, one digit may lie a pixel lower: bands of 4 px once cut a line in two, "040" read 4)
+        for match in sorted(line, key=lambda m: m[1]):
+            if runs and runs[-1][0] in line and match[1] - runs[-1][-1][1] <= 1.6 * runs[-1][-1][3]:
+                runs[-1].append(match)
+            else:
+                runs.append([match])
+    if not exact:  # a digit past a run's end that matched too poorly to be read: the run is not the whole number
+        runs = [[(*m[:4], UNREAD) for m in run] if _digit_beside(run, maps) else run for run in runs]
     return _chosen(["".join(str(m[4]) for m in run) for run in runs], side, shortest)
 
 
-def led_counter(band: np.ndarray, pack: SkinPack) -> int | None:
+def _digit_beside(run: list[tuple[float, int, int, int, int | str]], maps: list[np.ndarray]) -> bool:
+    """Whether a digit-like place (a score under DIGIT_LOOSE * DIGIT_MARGIN) lies one step past
+    either end of a run of digit matches: a step as the run's digits lie apart, or a digit's width
+    (winemine's 4 enlarged 2x matched at 0.153, and "134" was read as 13)."""
+    x0, y, width = run[0][1], run[0][2], run[0][3]
+    step = (run[-1][1] - x0) / (len(run) - 1) if len(run) > 1 else width
+    for x in (round(x0 - step), round(run[-1][1] + step)):
+        for scores in maps:
+            window = scores[max(y - 2, 0) : y + 3, max(x - 2, 0) : max(x + 3, 0)]
+            if window.size and float(window.min()) < DIGIT_LOOSE * DIGIT_MARGIN:
+                return True
+    return False
+
+
+def _grey(picture: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY) if picture.ndim == 3 else picture
+
+
+def led_counter(band: np.ndarray, pack: SkinPack, scale: float = 1.0) -> int | None:
     """Seven-segment lights, decoded segment by segment.
 
     Lit and unlit segments together draw a full "8" for every light, so each counter shows as one
     patch of red on black; black columns split it into its lights, and which segments are lit tells
-    the character. A counter with a light that is no character is not read (None).
+    the character. A counter with a light that is no character is not read (None). Sizes are per 1x,
+    times ``scale`` (classic98 at 4x: its lights, 8 px apart, were patches of their own, and "091" was read 9).
     """
     assert pack.counter_leds is not None
     amount = ink_amount(band, pack.counter_leds, (0, 0, 0))
     mask = (amount >= LED_INK).astype(np.uint8)
     # unlit segments are dotted, and lights stand 2 px apart per 1x: widen to join a counter's lights up
-    patches = cv2.dilate(mask, np.ones((3, 7), np.uint8))
+    patches = cv2.dilate(mask, np.ones((max(round(3 * scale), 3), max(round(7 * scale), 7)), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(patches, connectivity=8)
     # a counter's patch is at least two lights wide (a light is 11x21 px at 1x)
-    counters = sorted(tuple(int(v) for v in box) for box in stats[1:n, :4] if box[3] >= 9 and box[2] >= box[3])
+    counters = sorted(tuple(int(v) for v in box) for box in stats[1:n, :4] if box[3] >= 9 * scale and box[2] >= box[3])
     if not counters:
         return None
     x, y, w, h = counters[0] if pack.counter == "left" else counters[-1]
@@ -260,12 +315,11 @@ def _lights(mask: np.ndarray, amount: np.ndarray) -> str | None:
         h, w = light.shape
         if w < h // 3:  # a sliver, not a light
             return None
-        on = "".join(
-            name for name, (x0, x1, y0, y1) in SEGMENTS.items()
-            if light[int(y0 * h) : max(int(y0 * h) + 1, int(np.ceil(y1 * h))),
-                     int(x0 * w) : max(int(x0 * w) + 1, int(np.ceil(x1 * w)))].mean() > LIT_INK
-        )
-        if on not in SHAPES:
+        inks = {name: float(light[int(y0 * h) : max(int(y0 * h) + 1, int(np.ceil(y1 * h))),
+                                  int(x0 * w) : max(int(x0 * w) + 1, int(np.ceil(x1 * w)))].mean())
+                for name, (x0, x1, y0, y1) in SEGMENTS.items()}
+        on = "".join(name for name, ink in inks.items() if ink > LIT_INK)
+        if on not in SHAPES or any(UNSURE_INK <= ink <= LIT_INK for ink in inks.values()):
             return None
         text += SHAPES[on]
     return text

@@ -172,10 +172,11 @@ def read_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int |
         return None
     strip = counter_strip(image, geometry, pack.counter_at)
     if pack.counter_text is not None:
-        return label_counter(strip, pack) if pack.counter == "label" else text_counter(strip, pack)
+        count = label_counter if pack.counter == "label" else text_counter
+        return count(strip, pack, geometry.scale)
     if pack.counter_leds is not None:
-        return led_counter(strip, pack)
-    return picture_counter(strip, geometry.scale, pack.digits, pack.counter, pack.counter_shortest)
+        return led_counter(strip, pack, geometry.scale)
+    return picture_counter(strip, geometry.scale, pack.digits, pack.counter, pack.counter_shortest, pack.lossy)
 
 
 def board_state(board: Board, flags_to_win: bool = False) -> State:
