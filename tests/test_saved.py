@@ -271,3 +271,28 @@ def test_a_saved_pictures_counter_is_the_number_shown_or_unread(case: tuple[str,
     shown = read_saved(saved_as(image, None), vision.load_packs()).reading.counter
     counter = read_saved(saved_as(image, how), vision.load_packs()).reading.counter
     assert counter == SAVED_COUNTERS[case] and counter in (shown, None), counter
+
+
+@pytest.mark.parametrize("shot", ["classic98/expert-midgame", "gnome-mines/beginner-flag-question-mark", "winemine/expert-midgame-flags"])
+def test_a_screenshot_cut_to_the_board_reads_its_cells(shot: str) -> None:
+    """A picture cut to the board's cells, no counter above or beside it: its cells read right (those
+    whole on it: a cell on the picture's edge may be left out), the counter unread. Before, the
+    empty strip where the counter would be crashed the process (OpenCV, a segfault)."""
+    truth = read_label(FIXTURES / f"{shot}.board").board.cells
+    image = vision.load_image(FIXTURES / f"{shot}.png")
+    x, y, w, h = read_saved(saved_as(image, None), vision.load_packs()).reading.geometry.region()
+    reading = read_saved(saved_as(np.ascontiguousarray(image[y : y + h, x : x + w]), None), vision.load_packs()).reading
+    (ox, oy), (px, py), cells = reading.geometry.origin, reading.geometry.pitch, reading.board.cells
+    row, col = round(oy / py), round(ox / px)
+    assert reading.counter is None and cells.size >= truth.size // 2
+    assert (cells == truth[row : row + cells.shape[0], col : col + cells.shape[1]]).all()
+
+
+def test_a_look_no_pack_knows_is_never_read_as_a_board_of_empty_cells() -> None:
+    """react-minesweeper's fresh board (no pack of its own), cut with 3 px round it: classic98's
+    colours and the lattice alike made it 100 empty cells, a board no game shows (no mine anywhere)."""
+    truth = read_label(FIXTURES / "react-minesweeper" / "scale1.25-fresh.board")
+    (x, y), size = truth.origin, round(truth.pitch[0] * truth.board.cells.shape[1])
+    image = vision.load_image(FIXTURES / "react-minesweeper" / "scale1.25-fresh.png")
+    cut = np.ascontiguousarray(image[y - 3 : y + size + 3, x - 3 : x + size + 3])
+    _right_or_refused(saved_as(cut, None), truth.board.cells)  # fails on a wrong reading

@@ -87,6 +87,8 @@ def ink_amount(image: np.ndarray, ink: tuple[int, int, int], paper: tuple[int, i
 
 def glyph_boxes(amount: np.ndarray) -> list[tuple[int, int, int, int]]:
     """The boxes (x, y, w, h) of the connected blots of ink, at least 5 px high."""
+    if amount.size == 0:  # (OpenCV's connected components of an empty picture crash the process)
+        return []
     mask = (amount > 0.5).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     return [(int(x), int(y), int(w), int(h)) for x, y, w, h in stats[1:n, :4] if h >= 5]

@@ -225,8 +225,10 @@ def locate_cells(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np
     # another look's cells (gnome-mines' empty grey in a classic web game's). Such a board is the
     # pack's only where it reads it as it would a lattice's (see _fit_packs) and the lattice of
     # the cells shows the same board: else the lattice says where the board is.
+    # (never a board with no hidden cell and no mine: react-minesweeper's fresh board, cut to its
+    # lattice, was classic98's 100 empty cells by the colours and the lattice alike)
     grids = find_grids(image)
-    if share >= LINE_SHARE and (not grids or any(_same_cells(geo, grid.geometry) for grid in grids)):
+    if share >= LINE_SHARE and _shown(codes) and (not grids or any(_same_cells(geo, grid.geometry) for grid in grids)):
         return _learnt_first(image, packs, found, share, grids)
     return _locate_by_lattice(image, packs, grids, NoBoardFound(
         f"no Minesweeper board found whole; {UNCOVER}",
@@ -318,11 +320,15 @@ def _fit_packs(
 
 def _possible(codes: np.ndarray) -> bool:
     """Whether a pack's reading of a board found by its lattice is one a game can show: some cell
-    hidden or a mine (every board has a mine somewhere), and no 0 beside a covered cell. A pack
-    whose empty cell is near another look's covered one (winxp's, scaled 3x, and xbomb's dither,
-    blurred) reads a whole foreign board as 0s."""
-    hidden = np.isin(codes, (*HIDDEN, MINE, EXPLODED)).any()
-    return bool(hidden and not zeros_beside_covered(codes).any())
+    hidden or a mine (_shown), and no 0 beside a covered cell. A pack whose empty cell is near
+    another look's covered one (winxp's, scaled 3x, and xbomb's dither, blurred) reads a whole
+    foreign board as 0s."""
+    return _shown(codes) and not zeros_beside_covered(codes).any()
+
+
+def _shown(codes: np.ndarray) -> bool:
+    """Whether some cell is hidden or a mine: every board has a mine somewhere."""
+    return bool(np.isin(codes, (*HIDDEN, MINE, EXPLODED)).any())
 
 
 def _locate_by_colour(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndarray, np.ndarray]:

@@ -171,6 +171,8 @@ def read_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int |
     if not pack.has_counter:
         return None
     strip = counter_strip(image, geometry, pack.counter_at)
+    if strip.size == 0:  # the board at the picture's edge (a screenshot cut to the board): no counter shows
+        return None
     if pack.counter_text is not None:
         count = label_counter if pack.counter == "label" else text_counter
         return count(strip, pack, geometry.scale)
