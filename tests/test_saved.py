@@ -296,3 +296,18 @@ def test_a_look_no_pack_knows_is_never_read_as_a_board_of_empty_cells() -> None:
     image = vision.load_image(FIXTURES / "react-minesweeper" / "scale1.25-fresh.png")
     cut = np.ascontiguousarray(image[y - 3 : y + size + 3, x - 3 : x + size + 3])
     _right_or_refused(saved_as(cut, None), truth.board.cells)  # fails on a wrong reading
+
+
+def test_cells_covered_on_a_picture_as_the_game_drew_it_are_refused_not_read_forgiving() -> None:
+    """A grey band (a dialog's, a window's) over two rows of gnome-mines' board in a PNG: the cells
+    under it match no tile, the rest exactly. Read forgiving, the band was two rows of covered cells
+    and the advice called cells "safe" that hold mines; now refused, saying the board is covered."""
+    shot = FIXTURES / "gnome-mines" / "beginner-flag-question-mark"
+    truth = read_label(shot.with_suffix(".board"))
+    image = vision.load_image(shot.with_suffix(".png"))
+    x, y, w, _ = read_saved(saved_as(image, None), vision.load_packs()).reading.geometry.region()
+    top = y + 3 * round(truth.pitch[1])  # rows 3 and 4
+    image[top : top + 2 * round(truth.pitch[1]), x - 20 : x + w + 20] = 200
+    with pytest.raises(VisionError, match="something covers the board") as refusal:
+        read_saved(saved_as(image, None), vision.load_packs())
+    assert len(str(refusal.value)) <= MESSAGE_CHARS

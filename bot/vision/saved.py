@@ -24,11 +24,12 @@ from bot.vision.geometry import Geometry
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, WHOLE, Grid, find_grids, overlap, same_pitch
 from bot.vision.pack import SkinPack
 from bot.vision.reading import BAND_PITCHES, Reading, read
-from bot.vision.tiles import classifier_for
+from bot.vision.tiles import classifier_for, read_cells
 
 LOSSY_FORMATS = {b"\xff\xd8\xff": "JPEG", b"RIFF": "WebP"}  # the file's first bytes
 SNUG, SNUG_CELLS = 2, 64  # pixels each way a lattice brought back is tried off, on this many cells (_snug)
 SHEET = 5  # copies of a tile a side, shrunk together: the phases between pixels a shrunk picture's cells take (_shrunk)
+EXACT_MEDIAN = 2.0  # RMS levels: a picture whose median cell lies this near its tile is as the game drew it (_covered)
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,6 +109,10 @@ def read_saved(saved: Saved, packs: list[SkinPack], mines: int | None = None, at
             if whole is not None:  # JPEG spoilt a line or two, or the pack stopped short: read where the lattice is
                 with contextlib.suppress(VisionError):
                     reading = read(image, as_packs, geometry=whole.moved(-offset[0], -offset[1]), mines=mines)
+            covered = _covered(image, reading, as_packs) if forgiving and not saved.lossy else None
+            if covered is not None:  # what the exact reading said does not apply: this does
+                first = covered
+                continue
             geo = reading.geometry.moved(*offset)
             # JPEG blurs a frame into a line of cells past a board's edge: a lattice a line bigger
             _check_lattice(geo, grids, saved.image.shape, spare=1 if saved.lossy else 0)
@@ -151,6 +156,28 @@ def _as_saved(exc: VisionError, lattices: list[Geometry], packs: list[SkinPack])
     head = str(exc).split("; ")[0].removesuffix(" in the screenshot")  # the board it names, where it is
     return NoBoardFound(f"{head}: if the picture is scaled, save it at the screen's size; a game new to minebot is learnt by "
                         "playing (`minebot play`)", detail=exc.detail)
+
+
+def _covered(image: np.ndarray, reading: Reading, packs: list[SkinPack]) -> UnreadableCell | None:
+    """The refusal of a forgiving reading of a picture as the game drew it (at the pack's size, most
+    cells exactly their tiles: not JPEG, not scaled) where some cells match no tile: something covers
+    them (a dialog, a window), and they are not to be read as the tile they are least unlike (a grey
+    band over gnome-mines' board was two rows of covered cells, and the solver called cells "safe"
+    that hold mines). None where it stands. (A browser's fractional zoom draws cells at two phases,
+    which a reading without its lines measured one by one does not meet: not asked there.)"""
+    geo = reading.geometry
+    if geo.scale != 1:
+        return None
+    pack = replace(next(p for p in packs if p.name == geo.skin), lossy=False)
+    _, scores = read_cells(image, geo, pack)
+    foreign = scores >= classifier_for(pack).limit(geo.scale)
+    if not foreign.any() or float(np.median(scores)) > EXACT_MEDIAN:
+        return None
+    row, col = (int(v) for v in np.argwhere(foreign)[0])
+    x, y, w, h = geo.box(row, col)
+    return UnreadableCell(f"cell ({row},{col}) at ({x + w // 2},{y + h // 2}) matches no {geo.skin} tile, and "
+                         f"{int(foreign.sum())} cells with it: something covers the board; save it in full view",
+                         geo.skin, at=(x + w // 2, y + h // 2), detail=f"median cell {float(np.median(scores)):.1f} levels from its tile")
 
 
 def _holds(geo: Geometry, point: tuple[int, int]) -> bool:
