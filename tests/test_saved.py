@@ -311,3 +311,16 @@ def test_cells_covered_on_a_picture_as_the_game_drew_it_are_refused_not_read_for
     with pytest.raises(VisionError, match="something covers the board") as refusal:
         read_saved(saved_as(image, None), vision.load_packs())
     assert len(str(refusal.value)) <= MESSAGE_CHARS
+
+
+def test_a_board_parted_by_something_over_it_is_refused_not_read_as_two() -> None:
+    """A grey band across xdemineur's Expert board: its top rows were read as a 30x6 board (its
+    bottom edge no edge: the numbers there count mines under the band) and its bottom rows said to be
+    another board. Now refused, naming both parts."""
+    shot = FIXTURES / "xdemineur" / "expert-fresh"
+    image = vision.load_image(shot.with_suffix(".png"))
+    x, y, w, h = read_saved(saved_as(image, None), vision.load_packs()).reading.geometry.region()
+    image[y + 2 * h // 5 : y + 3 * h // 5, x - 20 : x + w + 20] = 200
+    with pytest.raises(VisionError, match="are one board with something over it") as refusal:
+        read_saved(saved_as(image, None), vision.load_packs())
+    assert len(str(refusal.value)) <= MESSAGE_CHARS

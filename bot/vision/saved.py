@@ -29,6 +29,7 @@ from bot.vision.tiles import classifier_for, read_cells
 LOSSY_FORMATS = {b"\xff\xd8\xff": "JPEG", b"RIFF": "WebP"}  # the file's first bytes
 SNUG, SNUG_CELLS = 2, 64  # pixels each way a lattice brought back is tried off, on this many cells (_snug)
 SHEET = 5  # copies of a tile a side, shrunk together: the phases between pixels a shrunk picture's cells take (_shrunk)
+BAND_CELLS = 10  # lines of cells something over a board may hide between two parts of it (_parted)
 EXACT_MEDIAN = 2.0  # RMS levels: a picture whose median cell lies this near its tile is as the game drew it (_covered)
 
 
@@ -92,7 +93,36 @@ def as_saved(packs: list[SkinPack], gray: bool, lossy: bool) -> list[SkinPack]:
 
 
 def read_saved(saved: Saved, packs: list[SkinPack], mines: int | None = None, at: tuple[int, int] | None = None) -> SavedReading:
-    """Read a saved screenshot (see the module's docstring); ``at``: a point on the board to read."""
+    """Read a saved screenshot (see the module's docstring); ``at``: a point on the board to read.
+    A board with another part of it on the picture, in line with it past something drawn over the
+    rest, is refused: read alone, its edge there is no edge (_parted)."""
+    found = _read_saved(saved, packs, mines, at)
+    geo = found.reading.geometry
+    part = next((other for other in found.others if _parted(geo, other)), None)
+    if part is not None:
+        x, y, _, _ = geo.region()
+        px, py, _, _ = part.region()
+        raise NoBoardFound(f"the {geo.cols}x{geo.rows} board at ({x},{y}) and the {part.cols}x{part.rows} one at ({px},{py}) are "
+                           "one board with something over it; save it in full view")
+    return found
+
+
+def _parted(geo: Geometry, other: Geometry) -> bool:
+    """Whether ``other`` is more of the board ``geo`` holds: a lattice of its pitch whose cells lie in
+    its lines, across the same columns (or rows), within BAND_CELLS lines of it. (A grey band over
+    the middle rows of a board left its top rows, read as a board, and its bottom rows, said to be
+    another.)"""
+    if not same_pitch(geo, other):
+        return False
+    steps = [(other.origin[axis] - geo.origin[axis]) / geo.pitch[axis] for axis in (0, 1)]
+    if any(abs(step - round(step)) > 0.2 for step in steps):
+        return False
+    (cols, rows), (gx, gy, gw, gh), (ox, oy, ow, oh) = (round(step) for step in steps), geo.region(), other.region()
+    gap = max(ox - gx - gw, gx - ox - ow) / geo.pitch[0] if rows == 0 else max(oy - gy - gh, gy - oy - oh) / geo.pitch[1]
+    return ((rows == 0 and other.rows == geo.rows) or (cols == 0 and other.cols == geo.cols)) and gap <= BAND_CELLS
+
+
+def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tuple[int, int] | None) -> SavedReading:
     image, offset = saved.image, (0, 0)
     big_enough = min(image.shape[:2]) >= MIN_CELLS * MIN_CELL_PX  # else read says it is too small
     grids = find_grids(image) if big_enough else []
