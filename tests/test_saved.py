@@ -324,3 +324,15 @@ def test_a_board_parted_by_something_over_it_is_refused_not_read_as_two() -> Non
     with pytest.raises(VisionError, match="are one board with something over it") as refusal:
         read_saved(saved_as(image, None), vision.load_packs())
     assert len(str(refusal.value)) <= MESSAGE_CHARS
+
+
+def test_a_board_whose_corner_something_covers_is_refused_not_read_as_the_part_left() -> None:
+    """A grey box over the bottom-right corner of classic98's board (a PNG at 2x): the columns it
+    does not touch were read as a 5x9 board, "won". The lattice shows the whole 9x9: refused."""
+    shot = FIXTURES / "classic98" / "hidpi2x-beginner-won"
+    image = vision.load_image(shot.with_suffix(".png"))
+    x, y, w, h = read_saved(saved_as(image, None), vision.load_packs()).reading.geometry.region()
+    image[y + 3 * h // 5 : y + h + 30, x + 3 * w // 5 : x + w + 30] = 200
+    with pytest.raises(VisionError, match="something covers the rest") as refusal:
+        read_saved(saved_as(image, None), vision.load_packs())
+    assert len(str(refusal.value)) <= MESSAGE_CHARS

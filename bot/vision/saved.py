@@ -7,7 +7,8 @@ only a board smaller than another lattice on the picture, it is read again forgi
 marked lossy, so that each cell is the tile it is clearly nearest (bot/vision/tiles.py,
 LOSSY_MARGIN), as JPEG's compression and an editor's resampling move every pixel a little. A
 reading never silently stands for another board: what else is on the picture is reported, and
-``at`` picks a board by a point on it.
+``at`` picks a board by a point on it. Nor for a part of one: a board with something drawn over
+it is refused (bot/vision/parts.py).
 """
 
 from __future__ import annotations
@@ -23,14 +24,13 @@ from bot.errors import NoBoardFound, UnreadableCell, VisionError
 from bot.vision.geometry import Geometry
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, WHOLE, Grid, find_grids, overlap, same_pitch
 from bot.vision.pack import SkinPack
+from bot.vision.parts import as_drawn, check_hidden_part, covered_cells, on_picture, parted
 from bot.vision.reading import BAND_PITCHES, Reading, read
-from bot.vision.tiles import classifier_for, read_cells
+from bot.vision.tiles import classifier_for
 
 LOSSY_FORMATS = {b"\xff\xd8\xff": "JPEG", b"RIFF": "WebP"}  # the file's first bytes
 SNUG, SNUG_CELLS = 2, 64  # pixels each way a lattice brought back is tried off, on this many cells (_snug)
 SHEET = 5  # copies of a tile a side, shrunk together: the phases between pixels a shrunk picture's cells take (_shrunk)
-BAND_CELLS = 10  # lines of cells something over a board may hide between two parts of it (_parted)
-EXACT_MEDIAN = 2.0  # RMS levels: a picture whose median cell lies this near its tile is as the game drew it (_covered)
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,31 +95,16 @@ def as_saved(packs: list[SkinPack], gray: bool, lossy: bool) -> list[SkinPack]:
 def read_saved(saved: Saved, packs: list[SkinPack], mines: int | None = None, at: tuple[int, int] | None = None) -> SavedReading:
     """Read a saved screenshot (see the module's docstring); ``at``: a point on the board to read.
     A board with another part of it on the picture, in line with it past something drawn over the
-    rest, is refused: read alone, its edge there is no edge (_parted)."""
+    rest, is refused: read alone, its edge there is no edge (bot/vision/parts.py)."""
     found = _read_saved(saved, packs, mines, at)
     geo = found.reading.geometry
-    part = next((other for other in found.others if _parted(geo, other)), None)
+    part = next((other for other in found.others if parted(geo, other)), None)
     if part is not None:
         x, y, _, _ = geo.region()
         px, py, _, _ = part.region()
         raise NoBoardFound(f"the {geo.cols}x{geo.rows} board at ({x},{y}) and the {part.cols}x{part.rows} one at ({px},{py}) are "
                            "one board with something over it; save it in full view")
     return found
-
-
-def _parted(geo: Geometry, other: Geometry) -> bool:
-    """Whether ``other`` is more of the board ``geo`` holds: a lattice of its pitch whose cells lie in
-    its lines, across the same columns (or rows), within BAND_CELLS lines of it. (A grey band over
-    the middle rows of a board left its top rows, read as a board, and its bottom rows, said to be
-    another.)"""
-    if not same_pitch(geo, other):
-        return False
-    steps = [(other.origin[axis] - geo.origin[axis]) / geo.pitch[axis] for axis in (0, 1)]
-    if any(abs(step - round(step)) > 0.2 for step in steps):
-        return False
-    (cols, rows), (gx, gy, gw, gh), (ox, oy, ow, oh) = (round(step) for step in steps), geo.region(), other.region()
-    gap = max(ox - gx - gw, gx - ox - ow) / geo.pitch[0] if rows == 0 else max(oy - gy - gh, gy - oy - oh) / geo.pitch[1]
-    return ((rows == 0 and other.rows == geo.rows) or (cols == 0 and other.cols == geo.cols)) and gap <= BAND_CELLS
 
 
 def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tuple[int, int] | None) -> SavedReading:
@@ -139,13 +124,15 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
             if whole is not None:  # JPEG spoilt a line or two, or the pack stopped short: read where the lattice is
                 with contextlib.suppress(VisionError):
                     reading = read(image, as_packs, geometry=whole.moved(-offset[0], -offset[1]), mines=mines)
-            covered = _covered(image, reading, as_packs) if forgiving and not saved.lossy else None
+            covered = covered_cells(image, reading, as_packs, offset) if forgiving and not saved.lossy else None
             if covered is not None:  # what the exact reading said does not apply: this does
                 first = covered
                 continue
             geo = reading.geometry.moved(*offset)
             # JPEG blurs a frame into a line of cells past a board's edge: a lattice a line bigger
             _check_lattice(geo, grids, saved.image.shape, spare=1 if saved.lossy else 0)
+            if not saved.lossy and as_drawn(image, reading, as_packs):
+                check_hidden_part(geo, grids, saved.image.shape)
         except VisionError as exc:
             first = first or exc
             continue
@@ -186,28 +173,6 @@ def _as_saved(exc: VisionError, lattices: list[Geometry], packs: list[SkinPack])
     head = str(exc).split("; ")[0].removesuffix(" in the screenshot")  # the board it names, where it is
     return NoBoardFound(f"{head}: if the picture is scaled, save it at the screen's size; a game new to minebot is learnt by "
                         "playing (`minebot play`)", detail=exc.detail)
-
-
-def _covered(image: np.ndarray, reading: Reading, packs: list[SkinPack]) -> UnreadableCell | None:
-    """The refusal of a forgiving reading of a picture as the game drew it (at the pack's size, most
-    cells exactly their tiles: not JPEG, not scaled) where some cells match no tile: something covers
-    them (a dialog, a window), and they are not to be read as the tile they are least unlike (a grey
-    band over gnome-mines' board was two rows of covered cells, and the solver called cells "safe"
-    that hold mines). None where it stands. (A browser's fractional zoom draws cells at two phases,
-    which a reading without its lines measured one by one does not meet: not asked there.)"""
-    geo = reading.geometry
-    if geo.scale != 1:
-        return None
-    pack = replace(next(p for p in packs if p.name == geo.skin), lossy=False)
-    _, scores = read_cells(image, geo, pack)
-    foreign = scores >= classifier_for(pack).limit(geo.scale)
-    if not foreign.any() or float(np.median(scores)) > EXACT_MEDIAN:
-        return None
-    row, col = (int(v) for v in np.argwhere(foreign)[0])
-    x, y, w, h = geo.box(row, col)
-    return UnreadableCell(f"cell ({row},{col}) at ({x + w // 2},{y + h // 2}) matches no {geo.skin} tile, and "
-                         f"{int(foreign.sum())} cells with it: something covers the board; save it in full view",
-                         geo.skin, at=(x + w // 2, y + h // 2), detail=f"median cell {float(np.median(scores)):.1f} levels from its tile")
 
 
 def _holds(geo: Geometry, point: tuple[int, int]) -> bool:
@@ -306,7 +271,7 @@ def _whole_lattice(geo: Geometry, grids: list[Grid], shape: tuple[int, ...]) -> 
     line past its edge), as the reading's pack places its cells: where the picture's board is. Of
     a lattice, only its cells whole on the picture count (a window cut at a column's middle)."""
     for grid in grids:
-        lattice = _on_picture(grid.geometry, shape)
+        lattice = on_picture(grid.geometry, shape)
         if lattice is None or grid.filled < WHOLE or not overlap(lattice, geo) or not same_pitch(lattice, geo):
             continue
         if (lattice.rows, lattice.cols) == (geo.rows, geo.cols):
@@ -316,16 +281,6 @@ def _whole_lattice(geo: Geometry, grids: list[Grid], shape: tuple[int, ...]) -> 
         first = geo.origin[0] + col * geo.pitch[0], geo.origin[1] + row * geo.pitch[1]
         return replace(geo, rows=lattice.rows, cols=lattice.cols, origin=first, pitch=lattice.pitch, xs=(), ys=())
     return None
-
-
-def _on_picture(geo: Geometry, shape: tuple[int, ...]) -> Geometry | None:
-    """The part of a lattice whose cells lie whole on a picture of that shape (None: no cell does)."""
-    (x0, y0), (px, py), n = geo.origin, geo.pitch, geo.cell_px
-    cols = [c for c in range(geo.cols) if x0 + c * px >= -0.5 and x0 + c * px + n <= shape[1] + 0.5]
-    rows = [r for r in range(geo.rows) if y0 + r * py >= -0.5 and y0 + r * py + n <= shape[0] + 0.5]
-    if not cols or not rows:
-        return None
-    return geo.part(rows[0], cols[0], len(rows), len(cols))
 
 
 def _check_lattice(geo: Geometry, grids: list[Grid], shape: tuple[int, ...], spare: int = 0) -> None:

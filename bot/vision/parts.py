@@ -1,0 +1,103 @@
+"""A saved picture's board that something else covers in part, or that the picture shows only in
+part: such a reading is refused, never reported as the board (bot/vision/saved.py). A picture as
+the game drew it (at a pack's size, its median cell exactly its tile) shows a cell that matches no
+tile only where something lies over it; two lattices in line are one board parted by what lies
+between them; a lattice over a reading, in its lines, shows where the rest of the board is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from bot.errors import NoBoardFound, UnreadableCell
+from bot.vision.geometry import Geometry
+from bot.vision.grid import Grid, same_board, same_pitch
+from bot.vision.pack import SkinPack, pack_named
+from bot.vision.reading import Reading
+from bot.vision.tiles import classifier_for, read_cells
+
+HALF_SHOWN = 0.5  # a lattice showing this share of its cells is a board, some of it maybe covered (check_hidden_part)
+BAND_CELLS = 10  # lines of cells something over a board may hide between two parts of it (parted)
+EXACT_MEDIAN = 2.0  # RMS levels: a picture whose median cell lies this near its tile is as the game drew it (_strict_scores)
+
+
+def covered_cells(image: np.ndarray, reading: Reading, packs: list[SkinPack], offset: tuple[int, int]) -> UnreadableCell | None:
+    """The refusal of a forgiving reading of a picture as the game drew it (at the pack's size, most
+    cells exactly their tiles: not JPEG, not scaled) where some cells match no tile: something covers
+    them (a dialog, a window), and they are not to be read as the tile they are least unlike (a grey
+    band over gnome-mines' board was two rows of covered cells, and the solver called cells "safe"
+    that hold mines). None where it stands. (A browser's fractional zoom draws cells at two phases,
+    which a reading without its lines measured one by one does not meet: not asked there.) ``offset``:
+    where ``image`` lies on the picture."""
+    geo = reading.geometry
+    scores = _strict_scores(image, reading, packs) if geo.scale == 1 else None
+    if scores is None:
+        return None
+    foreign = scores >= classifier_for(replace(pack_named(packs, geo.skin), lossy=False)).limit(geo.scale)
+    if not foreign.any():
+        return None
+    row, col = (int(v) for v in np.argwhere(foreign)[0])
+    x, y, w, h = geo.moved(*offset).box(row, col)
+    more = int(foreign.sum()) - 1
+    return UnreadableCell(f"cell ({row},{col}) at ({x + w // 2},{y + h // 2}){f' and {more} more' if more else ''} match no "
+                          f"{geo.skin} tile: something covers the board; save it in full view", geo.skin,
+                          at=(x + w // 2, y + h // 2), detail=f"the median cell lies {float(np.median(scores)):.1f} levels from its tile")
+
+
+def as_drawn(image: np.ndarray, reading: Reading, packs: list[SkinPack]) -> bool:
+    """Whether the picture shows the board as the game drew it: its median cell exactly its tile."""
+    return _strict_scores(image, reading, packs) is not None
+
+
+def _strict_scores(image: np.ndarray, reading: Reading, packs: list[SkinPack]) -> np.ndarray | None:
+    """Each cell's distance from its tile, read strictly (not by a lossy pack's margins), where the
+    median cell lies within EXACT_MEDIAN of its own: a picture as the game drew it; else None."""
+    pack = replace(pack_named(packs, reading.geometry.skin), lossy=False)
+    _, scores = read_cells(image, reading.geometry, pack)
+    return scores if float(np.median(scores)) <= EXACT_MEDIAN else None
+
+
+def parted(geo: Geometry, other: Geometry) -> bool:
+    """Whether ``other`` is more of the board ``geo`` holds: a lattice of its pitch whose cells lie in
+    its lines, across the same columns (or rows), within BAND_CELLS lines of it. (A grey band over
+    the middle rows of a board left its top rows, read as a board, and its bottom rows, said to be
+    another.)"""
+    if not same_pitch(geo, other):
+        return False
+    steps = [(other.origin[axis] - geo.origin[axis]) / geo.pitch[axis] for axis in (0, 1)]
+    if any(abs(step - round(step)) > 0.2 for step in steps):
+        return False
+    (across, down), (gx, gy, gw, gh), (ox, oy, ow, oh) = (round(step) for step in steps), geo.region(), other.region()
+    if down == 0 and other.rows == geo.rows:  # beside it
+        return max(ox - gx - gw, gx - ox - ow) <= BAND_CELLS * geo.pitch[0]
+    if across == 0 and other.cols == geo.cols:  # above or below it
+        return max(oy - gy - gh, gy - oy - oh) <= BAND_CELLS * geo.pitch[1]
+    return False
+
+
+def check_hidden_part(geo: Geometry, grids: list[Grid], shape: tuple[int, ...]) -> None:
+    """Refuse a reading of part of a board the rest of which something covers: a lattice over it with
+    its cells in the reading's lines, at least HALF_SHOWN of them showing, a line or more past it
+    (asked of a picture as the game drew it: shrunk, a frame blurs into lines of cells). A grey box
+    over the bottom-right corner of classic98's board left the columns it does not touch, read as a
+    5x9 board; the lattice showed all 9x9, 80% of them."""
+    for grid in grids:
+        lattice = on_picture(grid.geometry, shape)
+        if lattice is None or grid.filled < HALF_SHOWN or not same_board(lattice, geo):
+            continue
+        if max(lattice.rows - geo.rows, lattice.cols - geo.cols) > 0:
+            x, y, _, _ = lattice.region()
+            raise NoBoardFound(f"the {geo.skin} pack reads {geo.cols}x{geo.rows} cells of the {lattice.cols}x{lattice.rows} board at "
+                               f"({x},{y}): something covers the rest; save it in full view")
+
+
+def on_picture(geo: Geometry, shape: tuple[int, ...]) -> Geometry | None:
+    """The part of a lattice whose cells lie whole on a picture of that shape (None: no cell does)."""
+    (x0, y0), (px, py), n = geo.origin, geo.pitch, geo.cell_px
+    cols = [c for c in range(geo.cols) if x0 + c * px >= -0.5 and x0 + c * px + n <= shape[1] + 0.5]
+    rows = [r for r in range(geo.rows) if y0 + r * py >= -0.5 and y0 + r * py + n <= shape[0] + 0.5]
+    if not cols or not rows:
+        return None
+    return geo.part(rows[0], cols[0], len(rows), len(cols))
