@@ -108,6 +108,7 @@ def read_saved(saved: Saved, packs: list[SkinPack], mines: int | None = None, at
 
 
 def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tuple[int, int] | None) -> SavedReading:
+    """The reading read_saved gives, before its parts are checked: exact, then forgiving, then scaled back."""
     image, offset = saved.image, (0, 0)
     big_enough = min(image.shape[:2]) >= MIN_CELLS * MIN_CELL_PX  # else read says it is too small
     grids = find_grids(image) if big_enough else []
