@@ -233,8 +233,7 @@ def picture_counter(
         ph, pw = shapes[0].shape[:2]
         if band.shape[0] < ph or band.shape[1] < pw:
             return None
-        scores = np.min([cv2.matchTemplate(band, shape, cv2.TM_SQDIFF_NORMED) for shape in shapes if shape.shape == shapes[0].shape],
-                        axis=0)
+        scores = np.min([cv2.matchTemplate(band, shape, cv2.TM_SQDIFF_NORMED) for shape in shapes], axis=0)
         maps.append(scores)
         for y, x in zip(*np.nonzero(scores < (DIGIT_LIMIT if exact else DIGIT_LOOSE * DIGIT_MARGIN)), strict=True):
             found.append((float(scores[y, x]), int(x), int(y), pw, digit))

@@ -20,20 +20,19 @@ from bot.vision.tiles import classifier_for, read_cells
 
 HALF_SHOWN = 0.5  # a lattice showing this share of its cells is a board, some of it maybe covered (check_hidden_part)
 BAND_CELLS = 10  # lines of cells something over a board may hide between two parts of it (parted)
-EXACT_MEDIAN = 2.0  # RMS levels: a picture whose median cell lies this near its tile is as the game drew it (_strict_scores)
+EXACT_MEDIAN = 2.0  # RMS levels: a picture whose median cell lies this near its tile is as the game drew it (strict_scores)
 
 
-def covered_cells(image: np.ndarray, reading: Reading, packs: list[SkinPack], offset: tuple[int, int]) -> UnreadableCell | None:
+def covered_cells(reading: Reading, scores: np.ndarray | None, packs: list[SkinPack], offset: tuple[int, int]) -> UnreadableCell | None:
     """The refusal of a forgiving reading of a picture as the game drew it (at the pack's size, most
     cells exactly their tiles: not JPEG, not scaled) where some cells match no tile: something covers
     them (a dialog, a window), and they are not to be read as the tile they are least unlike (a grey
     band over gnome-mines' board was two rows of covered cells, and the solver called cells "safe"
     that hold mines). None where it stands. (A browser's fractional zoom draws cells at two phases,
-    which a reading without its lines measured one by one does not meet: not asked there.) ``offset``:
-    where ``image`` lies on the picture."""
+    which a reading without its lines measured one by one does not meet: not asked there.) ``scores``:
+    strict_scores's; ``offset``: where the image read lies on the picture."""
     geo = reading.geometry
-    scores = _strict_scores(image, reading, packs) if geo.scale == 1 else None
-    if scores is None:
+    if scores is None or geo.scale != 1:
         return None
     foreign = scores >= classifier_for(replace(pack_named(packs, geo.skin), lossy=False)).limit(geo.scale)
     if not foreign.any():
@@ -46,12 +45,7 @@ def covered_cells(image: np.ndarray, reading: Reading, packs: list[SkinPack], of
                           at=(x + w // 2, y + h // 2), detail=f"the median cell lies {float(np.median(scores)):.1f} levels from its tile")
 
 
-def as_drawn(image: np.ndarray, reading: Reading, packs: list[SkinPack]) -> bool:
-    """Whether the picture shows the board as the game drew it: its median cell exactly its tile."""
-    return _strict_scores(image, reading, packs) is not None
-
-
-def _strict_scores(image: np.ndarray, reading: Reading, packs: list[SkinPack]) -> np.ndarray | None:
+def strict_scores(image: np.ndarray, reading: Reading, packs: list[SkinPack]) -> np.ndarray | None:
     """Each cell's distance from its tile, read strictly (not by a lossy pack's margins), where the
     median cell lies within EXACT_MEDIAN of its own: a picture as the game drew it; else None."""
     pack = replace(pack_named(packs, reading.geometry.skin), lossy=False)

@@ -24,7 +24,7 @@ from bot.errors import NoBoardFound, UnreadableCell, VisionError
 from bot.vision.geometry import Geometry
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, WHOLE, Grid, find_grids, overlap, same_pitch
 from bot.vision.pack import SkinPack
-from bot.vision.parts import as_drawn, check_hidden_part, covered_cells, on_picture, parted
+from bot.vision.parts import check_hidden_part, covered_cells, on_picture, parted, strict_scores
 from bot.vision.reading import BAND_PITCHES, Reading, read
 from bot.vision.tiles import classifier_for
 
@@ -125,14 +125,15 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
             if whole is not None:  # JPEG spoilt a line or two, or the pack stopped short: read where the lattice is
                 with contextlib.suppress(VisionError):
                     reading = read(image, as_packs, geometry=whole.moved(-offset[0], -offset[1]), mines=mines)
-            covered = covered_cells(image, reading, as_packs, offset) if forgiving and not saved.lossy else None
+            drawn = None if saved.lossy else strict_scores(image, reading, as_packs)  # None: not as the game drew it
+            covered = covered_cells(reading, drawn, as_packs, offset) if forgiving else None
             if covered is not None:  # what the exact reading said does not apply: this does
                 first = covered
                 continue
             geo = reading.geometry.moved(*offset)
             # JPEG blurs a frame into a line of cells past a board's edge: a lattice a line bigger
             _check_lattice(geo, grids, saved.image.shape, spare=1 if saved.lossy else 0)
-            if not saved.lossy and as_drawn(image, reading, as_packs):
+            if drawn is not None:
                 check_hidden_part(geo, grids, saved.image.shape)
         except VisionError as exc:
             first = first or exc
