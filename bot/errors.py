@@ -60,6 +60,10 @@ class NoBoardFound(VisionError):
     """No skin's board was found in the image."""
 
 
+class CutBoard(NoBoardFound):
+    """A board that runs on past the picture's edge: any reading of it would be a part."""
+
+
 class UnreadableCell(VisionError):
     """A cell whose picture matches no tile of the skin (``skin``, where known), its middle ``at`` (x, y) where known."""
 

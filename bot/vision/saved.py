@@ -20,11 +20,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bot.errors import NoBoardFound, UnreadableCell, VisionError
+from bot.errors import CutBoard, NoBoardFound, UnreadableCell, VisionError
 from bot.vision.geometry import Geometry
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, WHOLE, Grid, find_grids, overlap, same_pitch
-from bot.vision.pack import SkinPack
-from bot.vision.parts import check_hidden_part, covered_cells, on_picture, parted, strict_scores
+from bot.vision.pack import SkinPack, pack_named
+from bot.vision.parts import check_cut, check_hidden_part, covered_cells, on_picture, parted, runs_off, strict_scores
 from bot.vision.reading import BAND_PITCHES, Reading, read
 from bot.vision.tiles import classifier_for
 
@@ -121,7 +121,11 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
         try:
             as_packs = as_saved(packs, saved.gray, forgiving)
             reading = read(image, as_packs, mines=mines)
-            whole = _whole_lattice(reading.geometry.moved(*offset), grids, saved.image.shape)
+            whole = _whole_lattice(reading.geometry.moved(*offset), grids, saved.image.shape, to_edge=not forgiving)
+            if forgiving and whole != _whole_lattice(reading.geometry.moved(*offset), grids, saved.image.shape, to_edge=True):
+                x, y, _, _ = reading.geometry.moved(*offset).region()
+                raise CutBoard(f"the {reading.geometry.skin} board at ({x},{y}) ends at the picture's edge, where its cells cannot be "
+                               "told from a frame; save the screenshot with a margin round the board")
             if whole is not None:  # JPEG spoilt a line or two, or the pack stopped short: read where the lattice is
                 with contextlib.suppress(VisionError):
                     reading = read(image, as_packs, geometry=whole.moved(-offset[0], -offset[1]), mines=mines)
@@ -132,9 +136,12 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
                 continue
             geo = reading.geometry.moved(*offset)
             # JPEG blurs a frame into a line of cells past a board's edge: a lattice a line bigger
-            _check_lattice(geo, grids, saved.image.shape, spare=1 if saved.lossy else 0)
+            _check_lattice(geo, grids, saved.image.shape, spare=1 if saved.lossy else 0, to_edge=not forgiving)
             if drawn is not None:
                 check_hidden_part(geo, grids, saved.image.shape)
+            check_cut(image, reading.geometry, pack_named(as_packs, geo.skin))
+        except CutBoard:
+            raise  # read by its own pack where it is: no other reading of it is more than a part
         except VisionError as exc:
             first = first or exc
             continue
@@ -148,15 +155,16 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
     if found:
         return max(found, key=lambda f: f.reading.geometry.rows * f.reading.geometry.cols)
     assert first is not None
-    raise _as_saved(first, lattices, packs)
+    raise _as_saved(first, lattices, packs, saved.image.shape)
 
 
-def _as_saved(exc: VisionError, lattices: list[Geometry], packs: list[SkinPack]) -> VisionError:
+def _as_saved(exc: VisionError, lattices: list[Geometry], packs: list[SkinPack], shape: tuple[int, ...]) -> VisionError:
     """An error on a picture scaled from the game's size, said so, with what to do with a saved
     picture (no pointer to move there, nothing to uncover): a cell that matches no tile where its
     lattice's pitch is another than the pack's. A lattice no pack reads is said to be a scaled picture
     or a game new to minebot, whichever it is (a pitch cannot tell: winemine's window shrunk to 0.6x
-    was told to "uncover the whole game, or learn a look"). Any other error as it is."""
+    was told to "uncover the whole game, or learn a look"), or one cut by the picture's edge, said so.
+    Any other error as it is."""
     if not lattices:
         return exc
     if isinstance(exc, UnreadableCell):
@@ -173,6 +181,8 @@ def _as_saved(exc: VisionError, lattices: list[Geometry], packs: list[SkinPack])
     if not isinstance(exc, NoBoardFound) or not str(exc).startswith("no skin pack reads"):
         return exc
     head = str(exc).split("; ")[0].removesuffix(" in the screenshot")  # the board it names, where it is
+    if runs_off(lattices[0], shape):  # the lattice the error names
+        return CutBoard(f"{head}: it runs on past the picture's edge; save the whole board", detail=exc.detail)
     return NoBoardFound(f"{head}: if the picture is scaled, save it at the screen's size; a game new to minebot is learnt by "
                         "playing (`minebot play`)", detail=exc.detail)
 
@@ -213,6 +223,7 @@ def _scaled_back(saved: Saved, packs: list[SkinPack], grids: list[Grid], mines: 
                           pitch=(geo.pitch[0] * scale, geo.pitch[1] * scale), cell_px=geo.cell_px * scale, scale=geo.scale * scale,
                           xs=(), ys=())
             _check_lattice(geo, grids, saved.image.shape, spare=1)  # scaled, a frame blurs into a line of cells
+            check_cut(saved.image, geo, pack)
         except VisionError:
             continue
         if overlap(geo, lattice):
@@ -268,31 +279,52 @@ def _snug(image: np.ndarray, geo: Geometry, pack: SkinPack) -> Geometry:
     return geo if (dx, dy) == (0, 0) or fits[dx, dy] >= fits[0, 0] else geo.moved(dx, dy)
 
 
-def _whole_lattice(geo: Geometry, grids: list[Grid], shape: tuple[int, ...]) -> Geometry | None:
+def _whole_lattice(geo: Geometry, grids: list[Grid], shape: tuple[int, ...], to_edge: bool = False) -> Geometry | None:
     """A whole lattice of the reading's pitch over it, of another size (a part of it, or it and a
     line past its edge), as the reading's pack places its cells: where the picture's board is. Of
-    a lattice, only its cells whole on the picture count (a window cut at a column's middle)."""
+    a lattice, only its cells whole on the picture count (a window cut at a column's middle). With
+    ``to_edge`` (a reading by exact tiles), the lattice runs on to the reading's edge cells where
+    they end at the picture's edge (_to_edge); not so a forgiving reading's: a frame at the edge
+    of a shrunk picture blurs into a line of cells (winemine's at 0.6x, read as a 31st column)."""
     for grid in grids:
         lattice = on_picture(grid.geometry, shape)
         if lattice is None or grid.filled < WHOLE or not overlap(lattice, geo) or not same_pitch(lattice, geo):
             continue
-        if (lattice.rows, lattice.cols) == (geo.rows, geo.cols):
-            return None
         (lx, ly), (px, py) = lattice.origin, lattice.pitch
-        col, row = round((lx - geo.origin[0]) / px), round((ly - geo.origin[1]) / py)
+        col, cols, row, rows = round((lx - geo.origin[0]) / px), lattice.cols, round((ly - geo.origin[1]) / py), lattice.rows
+        if to_edge:
+            (col, cols), (row, rows) = _to_edge(geo, 0, col, cols, shape), _to_edge(geo, 1, row, rows, shape)
+        if (rows, cols) == (geo.rows, geo.cols):
+            return None
         first = geo.origin[0] + col * geo.pitch[0], geo.origin[1] + row * geo.pitch[1]
-        return replace(geo, rows=lattice.rows, cols=lattice.cols, origin=first, pitch=lattice.pitch, xs=(), ys=())
+        return replace(geo, rows=rows, cols=cols, origin=first, pitch=lattice.pitch, xs=(), ys=())
     return None
 
 
-def _check_lattice(geo: Geometry, grids: list[Grid], shape: tuple[int, ...], spare: int = 0) -> None:
+def _to_edge(geo: Geometry, axis: int, first: int, count: int, shape: tuple[int, ...]) -> tuple[int, int]:
+    """A lattice's first line and number of lines across ``axis`` (0: columns, 1: rows), in the
+    reading's numbering, taken on to the reading's edge line where that line's cells end at the
+    picture's edge: no line shows there to find. (A screenshot cut to winemine's cells gave a
+    lattice without its first row and column, and the board was read without them, numbers that
+    count mines in them and all.)"""
+    lines, size = (geo.cols, shape[1]) if axis == 0 else (geo.rows, shape[0])
+    reach = geo.pitch[axis] - geo.cell_px + 2  # the gap between cells, and a pixel of rounding either way
+    start = geo.origin[axis]
+    if first == 1 and start <= reach:
+        first, count = 0, count + 1
+    if first + count == lines - 1 and start + (lines - 1) * geo.pitch[axis] + geo.cell_px >= size - reach:
+        count += 1
+    return first, count
+
+
+def _check_lattice(geo: Geometry, grids: list[Grid], shape: tuple[int, ...], spare: int = 0, to_edge: bool = False) -> None:
     """Refuse a reading of another size than a whole lattice of its pitch over it. In grey a pack
     may find its covered cell's shade in another look (gnome-mines' in react-minesweeper's, with a
     column past it); scaled, a pack its covered cells alone, at a scale it lists but the picture
     does not have (xdemineur at 1.7x, 8 of its 12 columns); in JPEG a pack may stop short of a
     line the compression spoilt (classic98 at quality 85: 4 of 9 rows, "won"). ``spare``: lines
-    the lattice may have past the reading's edges, at most, each way."""
-    lattice = _whole_lattice(geo, grids, shape)
+    the lattice may have past the reading's edges, at most, each way; ``to_edge``: _whole_lattice's."""
+    lattice = _whole_lattice(geo, grids, shape, to_edge)
     if lattice is not None and not all(0 <= extra <= spare for extra in (lattice.rows - geo.rows, lattice.cols - geo.cols)):
         x, y, _, _ = lattice.region()
         raise NoBoardFound(f"the {geo.skin} pack reads {geo.cols}x{geo.rows} cells where the lattice shows a "
