@@ -18,7 +18,7 @@ import pytest
 from bot import vision
 from bot.cli import main
 from bot.errors import MESSAGE_CHARS, VisionError
-from bot.vision.bench import saved_as
+from bot.vision.bench import edited, saved_as
 from bot.vision.labels import read_label
 from bot.vision.saved import Saved, read_saved
 
@@ -205,7 +205,7 @@ def test_a_scaled_picture_no_pack_reads_is_refused_saying_what_to_do(capsys: pyt
     assert "save it at the screen's size" in err[0] and "uncover" not in err[0], err
 
 
-@pytest.mark.parametrize("way", ["x0.5", "x0.25", "q80", "gray"])
+@pytest.mark.parametrize("way", ["x0.5", "x0.25", "q80", "gray", "cells", "corner"])
 def test_bench_vision_takes_every_way_it_names(way: str, capsys: pytest.CaptureFixture[str]) -> None:
     """Each way the help names is taken (``--saved x0.5`` stopped with a traceback: a 1x1 picture shrunk to nothing)."""
     assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", way) == 0
@@ -239,9 +239,9 @@ def test_a_reading_of_another_size_than_the_lattice_is_refused(shot: str, how: s
 
 def test_bench_vision_saved_counts_each_way(capsys: pytest.CaptureFixture[str]) -> None:
     """The figures command: each way a row of read right, refused, another board, wrong; a way it does not know refused first."""
-    assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", "q80,gray") == 0
-    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()[1:3]}
-    assert rows == {"q80": ["1", "0", "0", "0"], "gray": ["1", "0", "0", "0"]}
+    assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", "q80,gray,half") == 0
+    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()[1:4]}
+    assert rows == {"q80": ["1", "0", "0", "0"], "gray": ["1", "0", "0", "0"], "half": ["0", "1", "0", "0"]}
     for way in ("webp", "x0", "xq", "q0"):
         assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", way) == 1
         assert f"'{way}' is not a way to save a screenshot" in capsys.readouterr().err
@@ -277,15 +277,11 @@ CUT_TO_CELLS = ["classic98/expert-midgame", "gnome-mines/beginner-flag-question-
                 "xdemineur/custom-10x12-40mines-five", "winxp/hidpi2x-expert-midgame", "sprites98-web/web-scale1.5-beginner-lost"]
 
 
-def _cut_to_cells(shot: str, left: float = 0, top: float = 0) -> tuple[Saved, np.ndarray]:
-    """The fixture cut to its board's cells, less ``left`` and ``top`` cells (fractions cut a line
-    through its cells), as a PNG; and its true board."""
+def _edited(shot: str, way: str) -> tuple[Saved, np.ndarray]:
+    """The fixture edited round its board one of bench-vision's ways (bench.EDITS), and its true board."""
     truth = read_label(FIXTURES / f"{shot}.board").board.cells
     image = vision.load_image(FIXTURES / f"{shot}.png")
-    geo = read_saved(saved_as(image, None), vision.load_packs()).reading.geometry
-    x, y, w, h = geo.region()
-    x0, y0 = round(x + left * geo.pitch[0]), round(y + top * geo.pitch[1])
-    return saved_as(np.ascontiguousarray(image[y0 : y + h, x0 : x + w]), None), truth
+    return edited(image, way, read_saved(saved_as(image, None), vision.load_packs()).reading.geometry), truth
 
 
 @pytest.mark.parametrize("shot", CUT_TO_CELLS)
@@ -294,20 +290,20 @@ def test_a_screenshot_cut_to_the_board_reads_its_cells(shot: str) -> None:
     right, the counter unread. The first empty strip where the counter would be crashed the process
     (OpenCV, a segfault); then its edge cells were left out (62 of 91 fixtures cut so: the lattice
     finder sees no line at the picture's edge), their neighbours' numbers counting mines in them."""
-    saved, truth = _cut_to_cells(shot)
+    saved, truth = _edited(shot, "cells")
     reading = read_saved(saved, vision.load_packs()).reading
     assert reading.counter is None
     assert reading.board.cells.shape == truth.shape, f"read {reading.geometry.cols}x{reading.geometry.rows}"
     assert (reading.board.cells == truth).all()
 
 
-@pytest.mark.parametrize("left, top", [(0.5, 0.5), (0, 2.5), (0.34, 0)])
+@pytest.mark.parametrize("way", ["half", "row", "third"])
 @pytest.mark.parametrize("shot", CUT_TO_CELLS)
-def test_a_screenshot_cut_through_a_line_of_cells_is_refused(shot: str, left: float, top: float) -> None:
+def test_a_screenshot_cut_through_a_line_of_cells_is_refused(shot: str, way: str) -> None:
     """Cut through a row or column of cells, a picture was read as the board less that line, right
-    for what it read (80 of 91 fixtures cut half a cell in), with numbers beside the cut line that
+    for what it read (89 of 91 fixtures cut half a cell in), with numbers beside the cut line that
     count mines in it: the advice called cells safe by a board that is not the game's."""
-    saved, _ = _cut_to_cells(shot, left, top)
+    saved, _ = _edited(shot, way)
     with pytest.raises(VisionError, match="runs on past the picture's") as refusal:
         read_saved(saved, vision.load_packs())
     assert len(str(refusal.value)) <= MESSAGE_CHARS
@@ -318,7 +314,7 @@ def test_a_board_read_forgiving_to_the_pictures_edge_is_refused_not_read_as_a_pa
     pixel phases), the lattice without the lines at the picture's edge made it 29x15 of 30x16. A
     forgiving reading cannot tell a cell at the edge from a frame blurred (winemine's at 0.6x read
     as a 31st column): refused."""
-    saved, _ = _cut_to_cells("sprites98-web/web-scale1.75-expert-lost")
+    saved, _ = _edited("sprites98-web/web-scale1.75-expert-lost", "cells")
     with pytest.raises(VisionError, match="ends at the picture's edge") as refusal:
         read_saved(saved, vision.load_packs())
     assert len(str(refusal.value)) <= MESSAGE_CHARS

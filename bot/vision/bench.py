@@ -99,12 +99,21 @@ def _learnt_pack(path: Path, image: np.ndarray, grid: Geometry) -> SkinPack:
     return SkinPack(name="bench", cell_px=book.cut, pitch=grid.pitch, rule="safe", scales=None, tiles=tuple(tiles), learnt=True)
 
 
+EDITS = {  # what a user may do to a screenshot before saving it (saved_ways): cut it, or leave something over the board
+    "cells": "cut to the board's cells", "margin": "cut 3 px round the cells", "half": "cut half a cell into the top row and left column",
+    "third": "cut a third of a cell into the outer columns", "row": "cut through the third row",
+    "band": "a grey band across the middle fifth of the board", "box": "a grey box over the middle of the board",
+    "corner": "a grey box over the board's bottom-right corner",
+}
+
+
 def saved_ways(images: list[Path], ways: list[str]) -> int:
     """Print, for each way a user may save a screenshot (``q80``: JPEG at quality 80; ``gray``;
-    ``x1.7``: scaled 1.7 times), how many of the labelled ``images`` that read right as they are
-    read right saved that way, are refused, and are read wrong (another board, a cell misread, or a
-    counter read as another number than the picture as it is shows: each named). Returns the number
-    read wrong."""
+    ``x1.7``: scaled 1.7 times; one of EDITS), how many of the labelled ``images`` that read right
+    as they are read right saved that way, are refused, read another board and say so, and are
+    read wrong (a part of the board, a cell misread, or a counter read as another number than the
+    picture as it is shows: each named). Cut through cells or covered in part, no picture can read
+    right: refused is the right answer. Returns the number read wrong."""
     packs = load_packs()
     counts = {way: [0, 0, 0, 0] for way in ways}  # right, refused, another board said to be another, wrong
     wrong = 0
@@ -112,22 +121,23 @@ def saved_ways(images: list[Path], ways: list[str]) -> int:
         label = path.with_suffix(".board")
         if not label.is_file():
             continue
-        truth, image, shown = read_label(label).board.cells, load_image(path), None
-        for way in [None, *ways]:
+        truth, image = read_label(label).board.cells, load_image(path)
+        try:
+            as_it_is = read_saved(saved_as(image, None), packs)
+        except VisionError:
+            continue  # no pack reads it as it is: not a case for this table
+        if as_it_is.reading.board.cells.shape != truth.shape or not (as_it_is.reading.board.cells == truth).all():
+            continue
+        board, shown = as_it_is.reading.geometry, as_it_is.reading.counter
+        for way in ways:
+            picture = edited(image, way, board) if way in EDITS else saved_as(image, way)
             try:
-                read = read_saved(saved_as(image, way), packs)
+                read = read_saved(picture, packs)
             except VisionError:
-                if way is None:
-                    break  # no pack reads it as it is: not a case for this table
                 counts[way][1] += 1
                 continue
             cells = read.reading.board.cells
             right = cells.shape == truth.shape and bool((cells == truth).all())
-            if way is None:
-                if not right:
-                    break
-                shown = read.reading.counter
-                continue
             counted = read.reading.counter in (shown, None)
             column = 0 if right and counted else 2 if not read.biggest else 3
             counts[way][column] += 1
@@ -138,9 +148,30 @@ def saved_ways(images: list[Path], ways: list[str]) -> int:
     for way, (good, refused, other, bad) in counts.items():
         print(f"{way:10} {good:10d} {refused:8d} {other:8d} {bad:6d}")
     print("screenshots with a .board file that read right as they are, saved each way: read right, refused with "
-          "one line, another board read and said to be another (the biggest did not read), or read wrong "
-          "(another board, a cell misread, or the counter as another number)")
+          "one line, another board read and said to be another (the biggest did not read), or "
+          "read wrong (a part of the board, a cell misread, or the counter as another number)")
+    for way in (w for w in ways if w in EDITS):
+        print(f"{way}: {EDITS[way]}")
     return wrong
+
+
+def edited(image: np.ndarray, way: str, board: Geometry) -> Saved:
+    """``image`` as a user would edit it round its ``board`` (a way in EDITS), as a PNG."""
+    x, y, w, h = board.region()
+    px, py = board.pitch
+    cuts = {"cells": (x, y, x + w, y + h), "margin": (x - 3, y - 3, x + w + 3, y + h + 3),
+            "half": (x + px / 2, y + py / 2, x + w, y + h), "third": (x + px / 3, y, x + w - px / 3, y + h),
+            "row": (x - 10, y + 2.5 * py, x + w + 10, y + h + 10)}
+    covers = {"band": (x - 20, y + 0.4 * h, x + w + 20, y + 0.6 * h), "box": (x + 0.25 * w, y + 0.3 * h, x + 0.75 * w, y + 0.7 * h),
+              "corner": (x + 0.6 * w, y + 0.6 * h, x + w + 30, y + h + 30)}
+    if way in cuts:
+        x0, y0, x1, y1 = (max(round(v), 0) for v in cuts[way])
+        return Saved(np.ascontiguousarray(image[y0:y1, x0:x1]), "PNG", False)
+    x0, y0, x1, y1 = (max(round(v), 0) for v in covers[way])
+    covered = image.copy()
+    covered[y0:y1, x0:x1] = 200  # a dialog's grey, its top edge lit
+    covered[y0 : y0 + 2, x0:x1] = 255
+    return Saved(covered, "PNG", False)
 
 
 def saved_as(image: np.ndarray, way: str | None) -> Saved:
@@ -158,8 +189,10 @@ def saved_as(image: np.ndarray, way: str | None) -> Saved:
 
 
 def way_of_saving(way: str) -> tuple[str, float]:
-    """A way to save a screenshot, parsed: ("q", quality), ("gray", 0) or ("x", scale); UsageError
-    for another (said before any work: ``x0.5`` once went to a resize of a 1x1 picture, a traceback)."""
+    """A way to save a screenshot, parsed: ("q", quality), ("gray", 0), ("x", scale) or (an edit, 0);
+    UsageError for another (said before any work: ``x0.5`` once went to a resize of a 1x1 picture, a traceback)."""
+    if way in EDITS:
+        return way, 0.0
     kind, number = ("gray", "0") if way == "gray" else (way[:1], way[1:])
     try:
         value = float(number)
@@ -167,5 +200,5 @@ def way_of_saving(way: str) -> tuple[str, float]:
         value = -1.0
     if kind == "gray" or (kind == "q" and number.isdigit() and 1 <= value <= 100) or (kind == "x" and 0.1 <= value <= 10):
         return kind, value
-    raise UsageError(f"{way!r} is not a way to save a screenshot: qN (JPEG, quality N from 1 to 100), gray or xS "
-                     "(scaled S times, S from 0.1 to 10)")
+    raise UsageError(f"{way!r} is not a way to save a screenshot: qN (JPEG, quality N from 1 to 100), gray, xS "
+                     f"(scaled S times, S from 0.1 to 10) or one of {', '.join(EDITS)}")
