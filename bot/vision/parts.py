@@ -15,13 +15,14 @@ import numpy as np
 
 from bot.errors import CutBoard, NoBoardFound, UnreadableCell
 from bot.vision.geometry import Geometry
-from bot.vision.grid import Grid, same_board, same_pitch
+from bot.vision.grid import Grid, same_board
 from bot.vision.pack import SkinPack, pack_named
 from bot.vision.reading import Reading
 from bot.vision.tiles import LINE_SHARE, SHIFTS, classifier_for, read_cells
 
 HALF_SHOWN = 0.5  # a lattice showing this share of its cells is a board, some of it maybe covered (check_hidden_part)
 BAND_CELLS = 10  # lines of cells something over a board may hide between two parts of it (parted)
+PARTED_PITCH = 0.03  # two parts of a board measure its pitch within this share of it (parted)
 CUT_SHOWN = 0.25  # a line of cells cut by the picture's edge is looked for where this share of a cell shows (check_cut)
 CUT_ALONG = 4.0  # colour levels: a line of cells cut by the picture's edge varies along it by this much at least (_cut_line)
 EXACT_MEDIAN = 2.0  # RMS levels: a picture whose median cell lies this near its tile is as the game drew it (strict_scores)
@@ -61,10 +62,11 @@ def parted(geo: Geometry, other: Geometry) -> bool:
     """Whether ``other`` is more of the board ``geo`` holds: a lattice of its pitch whose cells lie in
     its lines, across the same columns (or rows), within BAND_CELLS lines of it. (A grey band over
     the middle rows of a board left its top rows, read as a board, and its bottom rows, said to be
-    another.)"""
-    if not same_pitch(geo, other):
+    another.) Their pitches may differ by PARTED_PITCH: the few lines of each part measure it
+    roughly (gnome-mines at 1650x850, 47.36 px apart: 48 above a band, 47 below)."""
+    if any(abs(geo.pitch[axis] - other.pitch[axis]) > PARTED_PITCH * geo.pitch[axis] for axis in (0, 1)):
         return False
-    steps = [(other.origin[axis] - geo.origin[axis]) / geo.pitch[axis] for axis in (0, 1)]
+    steps = [(other.origin[axis] - geo.origin[axis]) * 2 / (geo.pitch[axis] + other.pitch[axis]) for axis in (0, 1)]
     if any(abs(step - round(step)) > 0.2 for step in steps):
         return False
     (across, down), (gx, gy, gw, gh), (ox, oy, ow, oh) = (round(step) for step in steps), geo.region(), other.region()
@@ -75,17 +77,18 @@ def parted(geo: Geometry, other: Geometry) -> bool:
     return False
 
 
-def check_hidden_part(geo: Geometry, grids: list[Grid], shape: tuple[int, ...]) -> None:
+def check_hidden_part(geo: Geometry, grids: list[Grid], shape: tuple[int, ...], spare: int = 0) -> None:
     """Refuse a reading of part of a board the rest of which something covers: a lattice over it with
     its cells in the reading's lines, at least HALF_SHOWN of them showing, a line or more past it
     (asked of a picture as the game drew it: shrunk, a frame blurs into lines of cells). A grey box
     over the bottom-right corner of classic98's board left the columns it does not touch, read as a
-    5x9 board; the lattice showed all 9x9, 80% of them."""
+    5x9 board; the lattice showed all 9x9, 80% of them. ``spare``: lines the lattice may have past
+    the reading's edges (a picture scaled back: its frame a line of cells)."""
     for grid in grids:
         lattice = on_picture(grid.geometry, shape)
         if lattice is None or grid.filled < HALF_SHOWN or not same_board(lattice, geo):
             continue
-        if max(lattice.rows - geo.rows, lattice.cols - geo.cols) > 0:
+        if max(lattice.rows - geo.rows, lattice.cols - geo.cols) > spare:
             x, y, _, _ = lattice.region()
             raise NoBoardFound(f"the {geo.skin} pack reads {geo.cols}x{geo.rows} cells of the {lattice.cols}x{lattice.rows} board at "
                                f"({x},{y}): something covers the rest; save it in full view")

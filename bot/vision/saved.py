@@ -223,6 +223,8 @@ def _scaled_back(saved: Saved, packs: list[SkinPack], grids: list[Grid], mines: 
                           pitch=(geo.pitch[0] * scale, geo.pitch[1] * scale), cell_px=geo.cell_px * scale, scale=geo.scale * scale,
                           xs=(), ys=())
             _check_lattice(geo, grids, saved.image.shape, spare=1)  # scaled, a frame blurs into a line of cells
+            if scale > 1:  # enlarged, a frame is a line of cells at most (shrunk, xdemineur's is three)
+                check_hidden_part(geo, grids, saved.image.shape, spare=1)
             check_cut(saved.image, geo, pack)
         except VisionError:
             continue

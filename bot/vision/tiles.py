@@ -42,6 +42,9 @@ ROUNDING = 1.0  # RMS levels a distance worked out in float32 may be off by (up 
 # (winemine), 28 (classic98), 30 (winxp), 42 (minegauler) levels from it, blurred, in JPEG at 80-90.
 LOSSY_MARGIN = 0.15
 LOSSY_RMS = 24.0
+# Colour levels: a flat tile's middle (covered, empty) stays this near its colour in JPEG at 80 and
+# scaled; a grey box of 200 over classic98's board at a browser's 1.25x was its empty cells (192).
+LOSSY_GAP = 7.0
 WHOLE_PX = 0.02  # a pitch this near a whole number of pixels is one (a fitted pitch is a little off)
 
 
@@ -149,9 +152,10 @@ class Classifier:
         best = np.argmin(d2, axis=1)
         nearest = d2[np.arange(len(crops)), best]
         rms = np.sqrt(np.maximum(nearest, 0) / crops.shape[1])
-        if self.lossy:
-            return best, self._lossy_scores(d2, best, nearest, rms)
         gap = np.abs(middles - self.middles[best]).max(axis=1)
+        if self.lossy:  # a flat fill keeps its colour in JPEG and scaled, near enough (LOSSY_GAP)
+            score = self._lossy_scores(d2, best, nearest, rms)
+            return best, np.where(self.flat[best] & (gap > LOSSY_GAP), np.maximum(score, self.tolerance + gap), score)
         return best, np.where(self.flat[best], np.maximum(rms, 8 * gap), rms)
 
     @cached_property
