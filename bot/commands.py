@@ -122,8 +122,10 @@ def play(options: PlayOptions, screen: Screen | None = None) -> int:
             grid = find_grid_on(screen)
         except NoBoardFound:
             raise missed from None
+        tried = [part for part in (p.removeprefix("packs tried: ") for p in missed.detail.split("; "))  # how near a learnt pack came
+                 if any(part.startswith(f"{p.name}@") for p in packs if p.learnt)]  # (xdemineur's, learnt, once missed by the next run)
         print(f"minebot: {f'learnt pack {learnt[0]} does not read' if learnt else 'no skin pack reads'} this board "
-              f"({missed}); learning its look by playing it", file=sys.stderr)
+              f"({missed}{'; ' if tried else ''}{'; '.join(tried)}); learning its look by playing it", file=sys.stderr)
         return _learn(options, screen, mouse, grid, learnt[0] if learnt else None, new_game_key)
     if pack.learnt and not options.dry_run:  # a learnt pack may not know every look yet: play on learning
         # where its pictures line up with the cells, so that what it learns now is cut as they were
