@@ -8,7 +8,8 @@ marked lossy, so that each cell is the tile it is clearly nearest (bot/vision/ti
 LOSSY_MARGIN), as JPEG's compression and an editor's resampling move every pixel a little. A
 reading never silently stands for another board: what else is on the picture is reported, and
 ``at`` picks a board by a point on it. Nor for a part of one: a board with something drawn over
-it is refused (bot/vision/parts.py).
+it, or cut by the picture's edge, is refused (bot/vision/parts.py); cut to its cells, it is read
+whole (_to_edge).
 """
 
 from __future__ import annotations
