@@ -122,8 +122,8 @@ def play(options: PlayOptions, screen: Screen | None = None) -> int:
             grid = find_grid_on(screen)
         except NoBoardFound:
             raise missed from None
-        tried = [part for part in (p.removeprefix("packs tried: ") for p in missed.detail.split("; "))  # how near a learnt pack came
-                 if any(part.startswith(f"{p.name}@") for p in packs if p.learnt)]  # (xdemineur's, learnt, once missed by the next run)
+        tried = [part for part in (line.removeprefix("packs tried: ") for line in missed.detail.split("; "))  # how near a learnt
+                 if any(part.startswith(f"{p.name}@") for p in packs if p.learnt)]  # pack came (xdemineur's once missed by the next run)
         print(f"minebot: {f'learnt pack {learnt[0]} does not read' if learnt else 'no skin pack reads'} this board "
               f"({missed}{'; ' if tried else ''}{'; '.join(tried)}); learning its look by playing it", file=sys.stderr)
         return _learn(options, screen, mouse, grid, learnt[0] if learnt else None, new_game_key)

@@ -80,7 +80,8 @@ def parted(geo: Geometry, other: Geometry) -> bool:
 def check_hidden_part(geo: Geometry, grids: list[Grid], shape: tuple[int, ...], spare: int = 0) -> None:
     """Refuse a reading of part of a board the rest of which something covers: a lattice over it with
     its cells in the reading's lines, at least HALF_SHOWN of them showing, a line or more past it
-    (asked of a picture as the game drew it: shrunk, a frame blurs into lines of cells). A grey box
+    (asked of a picture as the game drew it, and of one enlarged: shrunk, a frame blurs into lines
+    of cells). A grey box
     over the bottom-right corner of classic98's board left the columns it does not touch, read as a
     5x9 board; the lattice showed all 9x9, 80% of them. ``spare``: lines the lattice may have past
     the reading's edges (a picture scaled back: its frame a line of cells)."""

@@ -122,10 +122,11 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
         try:
             as_packs = as_saved(packs, saved.gray, forgiving)
             reading = read(image, as_packs, mines=mines)
-            whole = _whole_lattice(reading.geometry.moved(*offset), grids, saved.image.shape, to_edge=not forgiving)
-            if forgiving and whole != _whole_lattice(reading.geometry.moved(*offset), grids, saved.image.shape, to_edge=True):
-                x, y, _, _ = reading.geometry.moved(*offset).region()
-                raise CutBoard(f"the {reading.geometry.skin} board at ({x},{y}) ends at the picture's edge, where its cells cannot be "
+            placed = reading.geometry.moved(*offset)
+            whole = _whole_lattice(placed, grids, saved.image.shape, to_edge=not forgiving)
+            if forgiving and whole != _whole_lattice(placed, grids, saved.image.shape, to_edge=True):
+                x, y, _, _ = placed.region()
+                raise CutBoard(f"the {placed.skin} board at ({x},{y}) ends at the picture's edge, where its cells cannot be "
                                "told from a frame; save the screenshot with a margin round the board")
             if whole is not None:  # JPEG spoilt a line or two, or the pack stopped short: read where the lattice is
                 with contextlib.suppress(VisionError):
