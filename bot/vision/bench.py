@@ -100,7 +100,8 @@ def _learnt_pack(path: Path, image: np.ndarray, grid: Geometry) -> SkinPack:
 
 
 EDITS = {  # what a user may do to a screenshot before saving it (saved_ways): cut it, or leave something over the board
-    "cells": "cut to the board's cells", "margin": "cut 3 px round the cells", "half": "cut half a cell into the top row and left column",
+    "cells": "cut to the board's cells", "margin": "cut 3 px round the cells", "room": "cut 0.7 of a cell round the cells",
+    "half": "cut half a cell into the top row and left column", "end": "cut half a cell into the bottom row and right column",
     "third": "cut a third of a cell into the outer columns", "row": "cut through the third row",
     "band": "a grey band across the middle fifth of the board", "box": "a grey box over the middle of the board",
     "corner": "a grey box over the board's bottom-right corner",
@@ -160,7 +161,8 @@ def edited(image: np.ndarray, way: str, board: Geometry) -> Saved:
     x, y, w, h = board.region()
     px, py = board.pitch
     cuts = {"cells": (x, y, x + w, y + h), "margin": (x - 3, y - 3, x + w + 3, y + h + 3),
-            "half": (x + px / 2, y + py / 2, x + w, y + h), "third": (x + px / 3, y, x + w - px / 3, y + h),
+            "room": (x - 0.7 * px, y - 0.7 * py, x + w + 0.7 * px, y + h + 0.7 * py),
+            "half": (x + px / 2, y + py / 2, x + w, y + h), "end": (x - 10, y - 10, x + w - px / 2, y + h - py / 2), "third": (x + px / 3, y, x + w - px / 3, y + h),
             "row": (x - 10, y + 2.5 * py, x + w + 10, y + h + 10)}
     covers = {"band": (x - 20, y + 0.4 * h, x + w + 20, y + 0.6 * h), "box": (x + 0.25 * w, y + 0.3 * h, x + 0.75 * w, y + 0.7 * h),
               "corner": (x + 0.6 * w, y + 0.6 * h, x + w + 30, y + h + 30)}

@@ -141,7 +141,7 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
             _check_lattice(geo, grids, saved.image.shape, spare=1 if saved.lossy else 0, to_edge=not forgiving)
             if drawn is not None:
                 check_hidden_part(geo, grids, saved.image.shape)
-            check_cut(image, reading.geometry, pack_named(as_packs, geo.skin))
+            check_cut(image, reading.geometry, reading.board.cells, pack_named(as_packs, geo.skin))
         except CutBoard:
             raise  # read by its own pack where it is: no other reading of it is more than a part
         except VisionError as exc:
@@ -227,7 +227,7 @@ def _scaled_back(saved: Saved, packs: list[SkinPack], grids: list[Grid], mines: 
             _check_lattice(geo, grids, saved.image.shape, spare=1)  # scaled, a frame blurs into a line of cells
             if scale > 1:  # enlarged, a frame is a line of cells at most (shrunk, xdemineur's is three)
                 check_hidden_part(geo, grids, saved.image.shape, spare=1)
-            check_cut(saved.image, geo, pack)
+            check_cut(saved.image, geo, reading.board.cells, pack)
         except VisionError:
             continue
         if overlap(geo, lattice):
