@@ -131,7 +131,7 @@ def saved_ways(images: list[Path], ways: list[str]) -> int:
             continue
         board, shown = as_it_is.reading.geometry, as_it_is.reading.counter
         for way in ways:
-            picture = edited(image, way, board) if way in EDITS else saved_as(image, way)
+            picture = _saved_so(image, way, board)
             try:
                 read = read_saved(picture, packs)
             except VisionError:
@@ -151,8 +151,8 @@ def saved_ways(images: list[Path], ways: list[str]) -> int:
     print("screenshots with a .board file that read right as they are, saved each way: read right, refused with "
           "one line, another board read and said to be another (the biggest did not read), or "
           "read wrong (a part of the board, a cell misread, or the counter as another number)")
-    for way in (w for w in ways if w in EDITS):
-        print(f"{way}: {EDITS[way]}")
+    for edit in dict.fromkeys(w.split("+")[0] for w in ways if w.split("+")[0] in EDITS):
+        print(f"{edit}: {EDITS[edit]}")
     return wrong
 
 
@@ -176,6 +176,15 @@ def edited(image: np.ndarray, way: str, board: Geometry) -> Saved:
     return Saved(covered, "PNG", False)
 
 
+def _saved_so(image: np.ndarray, way: str, board: Geometry) -> Saved:
+    """``image`` saved one way, or edited then saved (``cells+q80``: cut to the cells, as JPEG at 80)."""
+    edit, _, then = way.rpartition("+")  # "q80": ("", "", "q80")
+    if not edit and then in EDITS:
+        edit, then = then, ""
+    picture = edited(image, edit, board) if edit else saved_as(image, None)
+    return saved_as(picture.image, then) if then else picture
+
+
 def saved_as(image: np.ndarray, way: str | None) -> Saved:
     """``image`` as a user would save it: ``qN`` JPEG at quality N, ``gray``, ``xS`` scaled S times; None: as it is."""
     if way is None:
@@ -192,9 +201,13 @@ def saved_as(image: np.ndarray, way: str | None) -> Saved:
 
 def way_of_saving(way: str) -> tuple[str, float]:
     """A way to save a screenshot, parsed: ("q", quality), ("gray", 0), ("x", scale) or (an edit, 0);
-    UsageError for another (said before any work: ``x0.5`` once went to a resize of a 1x1 picture, a traceback)."""
+    UsageError for another (said before any work: ``x0.5`` once went to a resize of a 1x1 picture, a
+    traceback). An edit then a way (``cells+q80``) is the way's."""
     if way in EDITS:
         return way, 0.0
+    edit, plus, way = way.rpartition("+")
+    if plus and edit not in EDITS:
+        raise UsageError(f"{edit!r} is not an edit of a screenshot: one of {', '.join(EDITS)}")
     kind, number = ("gray", "0") if way == "gray" else (way[:1], way[1:])
     try:
         value = float(number)
@@ -203,4 +216,4 @@ def way_of_saving(way: str) -> tuple[str, float]:
     if kind == "gray" or (kind == "q" and number.isdigit() and 1 <= value <= 100) or (kind == "x" and 0.1 <= value <= 10):
         return kind, value
     raise UsageError(f"{way!r} is not a way to save a screenshot: qN (JPEG, quality N from 1 to 100), gray, xS "
-                     f"(scaled S times, S from 0.1 to 10) or one of {', '.join(EDITS)}")
+                     f"(scaled S times, S from 0.1 to 10) or one of {', '.join(EDITS)}, or an edit then a way: cells+q80")

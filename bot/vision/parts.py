@@ -28,7 +28,9 @@ OWN_CELLS = 4  # cells of each look on the board met as the picture draws them (
 CUT_LIMIT = 16.0  # RMS levels: what shows of a cell past a reading lies this near the same part of a cell or tile (_line_shows)
 CUT_SHARE = 0.75  # of a line of cells past a reading, this share shows cells (_line_shows: one look of 8 may be on no other cell)
 CUT_PX = 16  # pixels across a cell's picture measured (_line_shows: gnome-mines' at 2.6x is 110; every 6th)
-CUT_SHIFTS = (-2, -1, 0, 1, 2)  # pixels a cell past a reading may lie off the line its neighbours give (_past)
+# pixels a cell past a reading may lie off the line its neighbours give (_past), as far as 2 each way
+CUT_SHIFTS = ((0, 0), *((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if dx or dy))
+CUT_FAR = 3 * CUT_LIMIT  # RMS levels: a cell this far from every tile where the line lies is no cell at any shift
 CUT_ALONG = 4.0  # colour levels: a line of cells cut by the picture's edge varies along it by this much at least (_cut_line)
 EXACT_MEDIAN = 2.0  # RMS levels: a picture whose median cell lies this near its tile is as the game drew it (strict_scores)
 
@@ -111,45 +113,54 @@ def on_picture(geo: Geometry, shape: tuple[int, ...]) -> Geometry | None:
 
 
 def check_cut(image: np.ndarray, geo: Geometry, cells: np.ndarray, pack: SkinPack) -> None:
-    """Refuse a reading of part of a board: past a side, the next line of cells (_past) shows, cell
-    by cell, the same part of a cell as the picture draws the board's own (``cells``: their codes,
-    a few of each look) or of the pack's tile (_line_shows). Cut by the picture's edge there (CUT_SHOWN
-    of it at least), the board runs on past it: a screenshot cut through winemine's first row was
-    read without it, its numbers counting mines in that row all the same. Whole, the reading stopped
+    """Refuse a reading of part of a board: past a side, a line of cells (_past) shows, cell by cell,
+    the same part of a cell as the picture draws the board's own (``cells``: their codes, a few of
+    each look) or of the pack's tile (_line_shows). Cut by the picture's edge there (CUT_SHOWN of
+    it at least), the board runs on past it: a screenshot cut through winemine's first row was read
+    without it, its numbers counting mines in that row all the same. Whole, the reading stopped
     short of it: a web game's board at 1.25x cut through its top row, read forgiving, was read
-    without the whole row below that too. The board's own cells meet a look its pack only resembles:
-    a web game's bevelled cells, read as winxp's at 3.3x, cut through, were read as the rest."""
+    without the whole row below that too. Up to BAND_CELLS lines on: something lies over the board
+    between (in JPEG the lattice finder sees less of a board, and the part past a grey band was read
+    as the board). The board's own cells meet a look the pack only resembles: a web game's bevelled
+    cells, read as winxp's at 3.3x, cut through, were read as the rest."""
     n = round(geo.cell_px)
     blur = geo.scale != 1 or pack.scales is None
     sizing = cv2.INTER_AREA if n < pack.cell_px else cv2.INTER_LINEAR
     tiles = [_soft(cv2.resize(t.image, (n, n), interpolation=sizing), blur) for t in pack.tiles]
     tiles += [_soft(image[y : y + n, x : x + n], blur) for x, y, _, _ in _own(geo, cells, image.shape)]
     rows, cols = range(geo.rows), range(geo.cols)
-    sides = {"top": _past(geo, [(0, c) for c in cols], (1, 0)), "bottom": _past(geo, [(geo.rows - 1, c) for c in cols], (-1, 0)),
-             "left": _past(geo, [(r, 0) for r in rows], (0, 1)), "right": _past(geo, [(r, geo.cols - 1) for r in rows], (0, -1))}
-    stacked = np.stack(tiles)
-    shows = {side: _line_shows(image, line, stacked, blur) for side, line in sides.items()}
-    cut, more = ([side for side, kind in shows.items() if kind == wanted] for wanted in ("cut", "whole"))
+    edges = {"top": ([(0, c) for c in cols], (1, 0)), "bottom": ([(geo.rows - 1, c) for c in cols], (-1, 0)),
+             "left": ([(r, 0) for r in rows], (0, 1)), "right": ([(r, geo.cols - 1) for r in rows], (0, -1))}
+    stacked, shows = np.stack(tiles), {}
+    for side, (edge, inward) in edges.items():
+        for lines in range(1, BAND_CELLS + 1):  # past something over the board too: whole lines there
+            shows[side] = _line_shows(image, _past(geo, edge, inward, lines), stacked, blur)
+            if shows[side] != "none":
+                shows[side] = shows[side] if lines == 1 else "beyond" if shows[side] == "whole" else None
+                break
+    cut, more, beyond = ([side for side, kind in shows.items() if kind == wanted] for wanted in ("cut", "whole", "beyond"))
+    read = f"the {geo.skin} pack reads {geo.cols}x{geo.rows} cells, and the board's cells go on past"
     if cut:
         raise CutBoard(f"the {geo.skin} board runs on past the picture's {_edges(cut)}: its cells there are cut; save the whole board")
+    if beyond:
+        raise NoBoardFound(f"{read} something over the board at their {_edges(beyond)}; save it in full view")
     if more:
-        raise NoBoardFound(f"the {geo.skin} pack reads {geo.cols}x{geo.rows} cells, and the board's cells go on past their "
-                           f"{_edges(more)}; save the screenshot at the screen's size")
+        raise NoBoardFound(f"{read} their {_edges(more)}; save the screenshot at the screen's size")
 
 
 def _edges(sides: list[str]) -> str:
     return f"{' and '.join(sides)} edge{'s' if len(sides) > 1 else ''}"
 
 
-def _past(geo: Geometry, edge: list[tuple[int, int]], inward: tuple[int, int]) -> list[tuple[int, int, int, int]]:
-    """The boxes of the line of cells past an edge line, each as far from its edge cell as the cell
-    in from it is (a game that lays cells out in whole pixels at a fractional pitch spaces them 34
-    and 35 px apart: the pitch put gnome-mines' line past its top 2 px off)."""
+def _past(geo: Geometry, edge: list[tuple[int, int]], inward: tuple[int, int], lines: int) -> list[tuple[int, int, int, int]]:
+    """The boxes of the line of cells ``lines`` past an edge line, each that many times as far from
+    its edge cell as the cell in from it is (a game that lays cells out in whole pixels at a
+    fractional pitch spaces them 34 and 35 px apart: the pitch put gnome-mines' line past its top 2 px off)."""
     past = []
     for r, c in edge:
         x, y, w, h = geo.box(r, c)
         ix, iy, _, _ = geo.box(min(max(r + inward[0], 0), geo.rows - 1), min(max(c + inward[1], 0), geo.cols - 1))
-        past.append((2 * x - ix, 2 * y - iy, w, h))
+        past.append((x + lines * (x - ix), y + lines * (y - iy), w, h))
     return past
 
 
@@ -167,19 +178,21 @@ def _own(geo: Geometry, cells: np.ndarray, shape: tuple[int, ...]) -> list[tuple
 
 
 def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles: np.ndarray, blur: bool) -> str | None:
-    """Whether a line of cells past a reading shows cells: CUT_SHARE of them within CUT_LIMIT of the
-    same part of one of ``tiles`` (at the cells' size, float, blurred where ``blur``), a pixel or two
-    either way; a part that is flat, met by its colour alone, within LOSSY_GAP (gnome-mines' window
-    ground beside its board lay 23.6 levels from its empty tile at 2.6x, the title bar and ground
-    over it 13.7 from it). "cut" where the picture's edge cuts them, "whole" where they show whole;
-    None where they are not cells, or too little of them shows to tell."""
+    """Whether a line of cells past a reading shows cells: of them, CUT_SHARE where the picture's
+    edge cuts them ("cut"), HALF_SHOWN where they show whole (a box may lie over the rest: "whole"),
+    within CUT_LIMIT of the same part of one of ``tiles`` (at the cells' size, float, blurred where
+    ``blur``), a pixel or two either way. A flat part is met by its colour alone: cut, within
+    LOSSY_GAP (gnome-mines' window ground beside its board lay 23.6 levels from its empty tile at
+    2.6x); whole, not at all. "none": no cells there; None: off the picture, or too little shows."""
     height, width = image.shape[:2]
     matched = []
     (left, top, w, h), (right, bottom, _, _) = boxes[0], boxes[-1]
     strip = image[max(top, 0) : min(bottom + h, height), max(left, 0) : min(right + w, width)].astype(np.float32)
     along = 1 if bottom == top else 0  # a row of cells (top, bottom) runs along x
-    if not strip.size or float(strip.std(axis=along).mean()) < CUT_ALONG:
-        return None  # a frame or a ground: the same all along (cells show where each ends)
+    if not strip.size:
+        return None  # off the picture
+    if float(strip.std(axis=along).mean()) < CUT_ALONG:
+        return "none"  # a frame or a ground: the same all along (cells show where each ends)
     whole, step, misses = False, max(1, w // CUT_PX), 0
     for x, y, w, h in boxes:
         x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, width), min(y + h, height)
@@ -187,23 +200,27 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
         if min(x1 - x0, y1 - y0) < CUT_SHOWN * w:
             return None  # too little of it to tell
         best = np.inf
-        for dx, dy in ((dx, dy) for dx in CUT_SHIFTS for dy in CUT_SHIFTS):
+        for dx, dy in CUT_SHIFTS:
+            if (dx, dy) != (0, 0) and best > CUT_FAR:
+                break  # not a pixel or two off a cell: far from every one
             a0, b0, a1, b1 = max(x0 + dx, 0), max(y0 + dy, 0), min(x1 + dx, width), min(y1 + dy, height)
             shown = _soft(image[b0:b1, a0:a1], blur)[::step, ::step]  # every step-th pixel: as good a measure, step**2 times sooner
             part = tiles[:, max(b0 - y - dy, 0) : b1 - y - dy : step, max(a0 - x - dx, 0) : a1 - x - dx : step]
             if part.shape[1:] != shown.shape:
                 continue  # shifted past the tile
             rms = np.sqrt(((part - shown) ** 2).mean(axis=(1, 2, 3)))
-            near = np.flatnonzero((rms < CUT_LIMIT) & (rms > LOSSY_GAP))
-            flat = near[part[near].std(axis=(1, 2)).max(axis=1) < FLAT_STD]  # met by its colour alone: to LOSSY_GAP
-            rms[flat] = np.inf
+            # a flat part is met by its colour alone: to LOSSY_GAP, cut; whole, not at all (a panel's
+            # grey or a title bar is an empty cell's colour: xdemineur's, gnome-mines')
+            near = np.flatnonzero((rms < CUT_LIMIT) & ((rms > LOSSY_GAP) | whole))
+            rms[near[part[near].std(axis=(1, 2)).max(axis=1) < FLAT_STD]] = np.inf
             best = min(best, float(rms.min()))
         matched.append(best < CUT_LIMIT)
         misses += best >= CUT_LIMIT
-        if misses > (1 - CUT_SHARE) * len(boxes):
-            return None  # too many are no cells: no need to look at the rest
-    if not matched or float(np.mean(matched)) < CUT_SHARE:
-        return None
+        share = HALF_SHOWN if whole else CUT_SHARE  # whole, a part of the line may be under something
+        if misses > (1 - share) * len(boxes):
+            return "none"  # too many are no cells: no need to look at the rest
+    if not matched or float(np.mean(matched)) < share:
+        return "none"
     return "whole" if whole else "cut"
 
 

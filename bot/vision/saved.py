@@ -139,8 +139,8 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
             geo = reading.geometry.moved(*offset)
             # JPEG blurs a frame into a line of cells past a board's edge: a lattice a line bigger
             _check_lattice(geo, grids, saved.image.shape, spare=1 if saved.lossy else 0, to_edge=not forgiving)
-            if drawn is not None:
-                check_hidden_part(geo, grids, saved.image.shape)
+            if drawn is not None or saved.lossy:  # in JPEG, a frame blurs into a line of cells
+                check_hidden_part(geo, grids, saved.image.shape, spare=0 if drawn is not None else 1)
             check_cut(image, reading.geometry, reading.board.cells, pack_named(as_packs, geo.skin))
         except CutBoard:
             raise  # read by its own pack where it is: no other reading of it is more than a part
