@@ -162,7 +162,8 @@ def edited(image: np.ndarray, way: str, board: Geometry) -> Saved:
     px, py = board.pitch
     cuts = {"cells": (x, y, x + w, y + h), "margin": (x - 3, y - 3, x + w + 3, y + h + 3),
             "room": (x - 0.7 * px, y - 0.7 * py, x + w + 0.7 * px, y + h + 0.7 * py),
-            "half": (x + px / 2, y + py / 2, x + w, y + h), "end": (x - 10, y - 10, x + w - px / 2, y + h - py / 2), "third": (x + px / 3, y, x + w - px / 3, y + h),
+            "half": (x + px / 2, y + py / 2, x + w, y + h), "end": (x - 10, y - 10, x + w - px / 2, y + h - py / 2),
+            "third": (x + px / 3, y, x + w - px / 3, y + h),
             "row": (x - 10, y + 2.5 * py, x + w + 10, y + h + 10)}
     covers = {"band": (x - 20, y + 0.4 * h, x + w + 20, y + 0.6 * h), "box": (x + 0.25 * w, y + 0.3 * h, x + 0.75 * w, y + 0.7 * h),
               "corner": (x + 0.6 * w, y + 0.6 * h, x + w + 30, y + h + 30)}

@@ -31,7 +31,7 @@ CUT_PX = 16  # pixels across a cell's picture measured (_line_shows: gnome-mines
 # pixels a cell past a reading may lie off the line its neighbours give (_past), as far as 2 each way
 CUT_SHIFTS = ((0, 0), *((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if dx or dy))
 CUT_FAR = 3 * CUT_LIMIT  # RMS levels: a cell this far from every tile where the line lies is no cell at any shift
-CUT_ALONG = 4.0  # colour levels: a line of cells cut by the picture's edge varies along it by this much at least (_cut_line)
+CUT_ALONG = 4.0  # colour levels: a line of cells past a reading varies along it by this much at least (_line_shows)
 EXACT_MEDIAN = 2.0  # RMS levels: a picture whose median cell lies this near its tile is as the game drew it (strict_scores)
 
 
@@ -193,7 +193,7 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
         return None  # off the picture
     if float(strip.std(axis=along).mean()) < CUT_ALONG:
         return "none"  # a frame or a ground: the same all along (cells show where each ends)
-    whole, step, misses = False, max(1, w // CUT_PX), 0
+    whole, share, step, misses = False, CUT_SHARE, max(1, w // CUT_PX), 0
     for x, y, w, h in boxes:
         x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, width), min(y + h, height)
         whole = (x1 - x0, y1 - y0) == (w, h)
