@@ -23,6 +23,12 @@ if TYPE_CHECKING:
     from bot.devices.xtest import XTestInput
 
 KEYS_SEEN_WITHIN = 0.5  # s for the press listener to see the bot's own key presses
+# The bot's own pointer moves a move the listener heard may be (PressCount.moves): it hears them
+# late on a busy machine. With the last 16, ace-minesweeper's learning run (1,400 clicks in 22 s,
+# both cores busy with the test suite) stopped on one of its own moves ("the mouse was moved (to
+# 474,284)": a cell of its board). A user's move stops it all the same: a move elsewhere is heard,
+# and before each click the pointer must be where the bot left it.
+OWN_MOVES = 256
 UNHEARD = 64  # of the bot's own button presses, those the listener may be behind before it counts as deaf
 
 Button = Literal["left", "right", "middle", "both"]  # both: left and right pressed together
@@ -238,7 +244,7 @@ class LiveMouse:
         self._send = _sender()  # Windows: its keys too
         self._pointer = self._send or _xtest()  # minebot's own clicks and moves; None: pyautogui's
         self._own_keys = self._own_buttons = 0  # the presses the bot made itself
-        self._own_moves: deque[tuple[int, int]] = deque(maxlen=16)  # where the bot last moved the pointer
+        self._own_moves: deque[tuple[int, int]] = deque(maxlen=OWN_MOVES)  # where the bot last moved the pointer
         self._keys_down = None if self._presses else _key_watch()
 
     def _point(self, x: float, y: float) -> tuple[int, int]:
