@@ -151,7 +151,7 @@ def saved_ways(images: list[Path], ways: list[str]) -> int:
     print("screenshots with a .board file that read right as they are, saved each way: read right, refused with "
           "one line, another board read and said to be another (the biggest did not read), or "
           "read wrong (a part of the board, a cell misread, or the counter as another number)")
-    for edit in dict.fromkeys(w.split("+")[0] for w in ways if w.split("+")[0] in EDITS):
+    for edit in dict.fromkeys(edit for edit, _ in map(_edit_and_way, ways) if edit):
         print(f"{edit}: {EDITS[edit]}")
     return wrong
 
@@ -179,11 +179,16 @@ def edited(image: np.ndarray, way: str, board: Geometry) -> Saved:
 
 def _saved_so(image: np.ndarray, way: str, board: Geometry) -> Saved:
     """``image`` saved one way, or edited then saved (``cells+q80``: cut to the cells, as JPEG at 80)."""
-    edit, _, then = way.rpartition("+")  # "q80": ("", "", "q80")
-    if not edit and then in EDITS:
-        edit, then = then, ""
+    edit, then = _edit_and_way(way)
     picture = edited(image, edit, board) if edit else saved_as(image, None)
     return saved_as(picture.image, then) if then else picture
+
+
+def _edit_and_way(way: str) -> tuple[str, str]:
+    """A way as its edit and its way of saving, either one "" where it has none: ``cells+q80``:
+    ("cells", "q80"); ``cells``: ("cells", ""); ``q80``: ("", "q80")."""
+    edit, _, then = way.rpartition("+")
+    return (then, "") if not edit and then in EDITS else (edit, then)
 
 
 def saved_as(image: np.ndarray, way: str | None) -> Saved:
@@ -204,11 +209,11 @@ def way_of_saving(way: str) -> tuple[str, float]:
     """A way to save a screenshot, parsed: ("q", quality), ("gray", 0), ("x", scale) or (an edit, 0);
     UsageError for another (said before any work: ``x0.5`` once went to a resize of a 1x1 picture, a
     traceback). An edit then a way (``cells+q80``) is the way's."""
-    if way in EDITS:
-        return way, 0.0
-    edit, plus, way = way.rpartition("+")
-    if plus and edit not in EDITS:
+    edit, way = _edit_and_way(way)
+    if edit and edit not in EDITS:
         raise UsageError(f"{edit!r} is not an edit of a screenshot: one of {', '.join(EDITS)}")
+    if not way:
+        return edit, 0.0
     kind, number = ("gray", "0") if way == "gray" else (way[:1], way[1:])
     try:
         value = float(number)

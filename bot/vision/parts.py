@@ -193,7 +193,7 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
         return None  # off the picture
     if float(strip.std(axis=along).mean()) < CUT_ALONG:
         return "none"  # a frame or a ground: the same all along (cells show where each ends)
-    whole, share, step, misses = False, CUT_SHARE, max(1, w // CUT_PX), 0
+    whole, share, step = False, CUT_SHARE, max(1, w // CUT_PX)
     for x, y, w, h in boxes:
         x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, width), min(y + h, height)
         whole = (x1 - x0, y1 - y0) == (w, h)
@@ -215,9 +215,8 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
             rms[near[part[near].std(axis=(1, 2)).max(axis=1) < FLAT_STD]] = np.inf
             best = min(best, float(rms.min()))
         matched.append(best < CUT_LIMIT)
-        misses += best >= CUT_LIMIT
         share = HALF_SHOWN if whole else CUT_SHARE  # whole, a part of the line may be under something
-        if misses > (1 - share) * len(boxes):
+        if matched.count(False) > (1 - share) * len(boxes):
             return "none"  # too many are no cells: no need to look at the rest
     if not matched or float(np.mean(matched)) < share:
         return "none"
