@@ -248,6 +248,23 @@ class WindowsCover:
         self.process.wait(30)
 
 
+def _moved_again(faults: Faults, trace: Trace, before: int, tries: int = 3) -> list[str]:
+    """Wine drops an X move of its window now and then: in a CI run of 2026-12-01 the game never had
+    its WM_MOVE, and the bot played on through 20 games, its clicks right where Windows had the window.
+    A user's move on Windows always reaches the game: the window is moved again (a cell further) until
+    the game's trace shows it; what X said of each move dropped is given back, for the figures."""
+    dropped = []
+    for _ in range(tries):
+        deadline = time.monotonic() + 1
+        while not trace.holds("WM_MOVE", before) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if trace.holds("WM_MOVE", before):
+            break
+        dropped.append(f"no WM_MOVE in 1 s (X has the window at x={faults.window.get_geometry().x})")
+        faults.window_moved_one_cell()
+    return dropped
+
+
 @pytest.mark.parametrize("learning", [False, True], ids=["packed", "learning"])
 @pytest.mark.parametrize("fault", FAULTS)
 def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(fault: str, learning: bool, tmp_path: Path) -> None:
@@ -279,6 +296,7 @@ def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(fault: str
             else:
                 getattr(faults, fault)()
             after = trace.mark()
+            dropped = _moved_again(faults, trace, before) if fault == "window_moved_one_cell" else []
             out, err = bot.communicate(timeout=60)
             if message:  # the game writes its trace on its own time: the fault's message may come a little after
                 deadline = time.monotonic() + 5
@@ -297,7 +315,7 @@ def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(fault: str
     last = err.strip().splitlines()[-1] if err.strip() else ""
     record(f"windows {fault}{' learning' if learning else ''}: {taken} presses before it, {late} after"
            + (f" its {message} ({sent_after} after it was made)" if shown else f" it was made{f' (no {message} in the trace)' if message else ''}")
-           + f"; the bot said: {last}")
+           + (f"; moved again after {', '.join(dropped)}" if dropped else "") + f"; the bot said: {last}")
     assert bot.returncode != 0, err[-2000:]
     assert said in last, err[-2000:]
     assert late <= 1, f"{late} presses reached the game after the fault ({fault})"
