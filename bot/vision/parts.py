@@ -15,7 +15,7 @@ import numpy as np
 
 from bot.errors import CutBoard, NoBoardFound, UnreadableCell
 from bot.vision.geometry import Geometry
-from bot.vision.grid import Grid, same_board
+from bot.vision.grid import Grid, overlap
 from bot.vision.pack import SkinPack, pack_named
 from bot.vision.reading import Reading
 from bot.vision.tiles import FLAT_STD, LOSSY_GAP, classifier_for, read_cells
@@ -94,12 +94,27 @@ def check_hidden_part(geo: Geometry, grids: list[Grid], shape: tuple[int, ...], 
     the reading's edges (a picture scaled back: its frame a line of cells)."""
     for grid in grids:
         lattice = on_picture(grid.geometry, shape)
-        if lattice is None or grid.filled < HALF_SHOWN or not same_board(lattice, geo):
+        if lattice is None or grid.filled < HALF_SHOWN or not on_lines(geo, lattice):
             continue
         if max(lattice.rows - geo.rows, lattice.cols - geo.cols) > spare:
             x, y, _, _ = lattice.region()
             raise NoBoardFound(f"the {geo.skin} pack reads {geo.cols}x{geo.rows} cells of the {lattice.cols}x{lattice.rows} board at "
                                f"({x},{y}): something covers the rest; save it in full view")
+
+
+def on_lines(geo: Geometry, lattice: Geometry) -> bool:
+    """Whether each of a reading's cells lies where one of an overlapping lattice's does, within a
+    fifth of its pitch: one board's. Not by the pitches: a reading of a few lines measures its pitch
+    roughly (gnome-mines' 8x8 board, 46 px apart, a grey box over its corner, in JPEG: 5 rows read
+    47.14 px apart, 2.5% off the lattice's; the reading was let through)."""
+    if not overlap(geo, lattice):
+        return False
+    lines = ([geo.box(0, c)[0] for c in range(geo.cols)], [geo.box(r, 0)[1] for r in range(geo.rows)])
+    for axis, at in enumerate(lines):
+        steps = (np.array(at) - lattice.origin[axis]) / lattice.pitch[axis]
+        if float(np.abs(steps - steps.round()).max()) > 0.2:
+            return False
+    return True
 
 
 def on_picture(geo: Geometry, shape: tuple[int, ...]) -> Geometry | None:
@@ -153,14 +168,17 @@ def _edges(sides: list[str]) -> str:
 
 
 def _past(geo: Geometry, edge: list[tuple[int, int]], inward: tuple[int, int], lines: int) -> list[tuple[int, int, int, int]]:
-    """The boxes of the line of cells ``lines`` past an edge line, each that many times as far from
-    its edge cell as the cell in from it is (a game that lays cells out in whole pixels at a
-    fractional pitch spaces them 34 and 35 px apart: the pitch put gnome-mines' line past its top 2 px off)."""
+    """The boxes of the line of cells ``lines`` past an edge line: the first as far from its edge
+    cell as the cell in from it is (a game that lays cells out in whole pixels at a fractional pitch
+    spaces them 34 and 35 px apart: the pitch put gnome-mines' line past its top 2 px off), each one
+    further a pitch on (steps of the last one alone put a web game's 10th row at 1.5x, 25.54 px
+    apart, 3 px off: a band over its rows 6 to 9 went unseen)."""
     past = []
     for r, c in edge:
         x, y, w, h = geo.box(r, c)
         ix, iy, _, _ = geo.box(min(max(r + inward[0], 0), geo.rows - 1), min(max(c + inward[1], 0), geo.cols - 1))
-        past.append((x + lines * (x - ix), y + lines * (y - iy), w, h))
+        on = [(lines - 1) * float(np.sign(step)) * pitch for step, pitch in zip((x - ix, y - iy), geo.pitch, strict=True)]
+        past.append((x + (x - ix) + round(on[0]), y + (y - iy) + round(on[1]), w, h))
     return past
 
 

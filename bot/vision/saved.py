@@ -54,20 +54,22 @@ class SavedReading:
     reading: Reading
     forgiving: bool  # read by margins (the picture is not pixel-exact: JPEG, scaled, ...)
     others: tuple[Geometry, ...]  # other board-like lattices on the picture, biggest first
+    # boards elsewhere on the picture that a pack placed but were refused (JPEG hid their lattice), and why
+    unread: tuple[tuple[Geometry, str], ...] = ()
 
     @property
     def biggest(self) -> bool:
         """Whether the board read is the biggest on the picture (else the biggest did not read)."""
         size = self.reading.geometry.rows * self.reading.geometry.cols
-        return not any(g.rows * g.cols > size for g in self.others)
+        return not any(g.rows * g.cols > size for g in (*self.others, *(g for g, _ in self.unread)))
 
     def note(self) -> str:
         """A line on how the picture was read, or ""."""
         words = []
         if not self.biggest:
-            big = max(self.others, key=lambda g: g.rows * g.cols)
+            big, why = max([(g, "") for g in self.others] + list(self.unread), key=lambda gw: gw[0].rows * gw[0].cols)
             words.append(f"the biggest board on the picture, {big.cols}x{big.rows} at ({big.region()[0]},{big.region()[1]}), "
-                         "does not read; this is another")
+                         f"does not read{f' ({why})' if why else ''}; this is another")
         if self.forgiving:
             words.append("read forgiving (the picture is not pixel-exact: JPEG or scaled): each cell by its clear nearest tile")
         if self.others:
@@ -118,7 +120,9 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
         image, offset = _around(image, lattices, at)
     first: VisionError | None = None
     found: list[SavedReading] = []
+    unread: list[tuple[Geometry, str]] = []  # boards a pack placed that were then refused, and why
     for forgiving in (False, True):
+        placed = None
         try:
             as_packs = as_saved(packs, saved.gray, forgiving)
             reading = read(image, as_packs, mines=mines)
@@ -142,16 +146,20 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
             if drawn is not None or saved.lossy:  # in JPEG, a frame blurs into a line of cells
                 check_hidden_part(geo, grids, saved.image.shape, spare=0 if drawn is not None else 1)
             check_cut(image, reading.geometry, reading.board.cells, pack_named(as_packs, geo.skin))
-        except CutBoard:
-            raise  # read by its own pack where it is: no other reading of it is more than a part
         except VisionError as exc:
+            if isinstance(exc, CutBoard) and not found:
+                raise  # read by its own pack where it is: no other reading of it is more than a part
             first = first or exc
+            if placed is not None and found and not any(overlap(placed, f.reading.geometry) for f in found):
+                unread.append((placed, str(exc).split("; ")[0]))
             continue
         others = tuple(g for g in lattices if not overlap(g, geo))  # a lattice over the board is the board, seen otherwise
         found.append(SavedReading(replace(reading, geometry=geo), forgiving, others))
-        if at is not None or found[-1].biggest:
+        if at is not None or (found[-1].biggest and not saved.lossy):
             return found[-1]
-        # a bigger board is on the picture: read forgiving, it may be that one
+        # a bigger board is on the picture, or JPEG may have hidden one from the lattices: read forgiving
+    if unread:  # a board there did not read (JPEG, then a band over it): where it is the bigger, the one read is another
+        found = [replace(f, unread=tuple(unread)) for f in found]
     if not found and at is None:
         found += [r for r in (_scaled_back(saved, packs, grids, mines),) if r is not None]
     if found:
