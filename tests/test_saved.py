@@ -446,3 +446,23 @@ def test_a_board_whose_corner_something_covers_is_refused_not_read_as_the_part_l
     with pytest.raises(VisionError, match="something covers the rest") as refusal:
         read_saved(saved_as(image, None), vision.load_packs())
     assert len(str(refusal.value)) <= MESSAGE_CHARS
+
+
+@pytest.mark.parametrize("shot, box, shade, how", [
+    ("gnome-mines/beginner-flag-question-mark", (118, 297, 315, 503), 128, None),
+    ("gnome-mines/expert-fresh-hover", (117, 0, 578, 303), 128, "q80"),
+    ("classic98/expert-midgame", (3, 265, 181, 408), 60, "q80"),
+    ("classic98/hidpi2x-beginner-won", (147, 348, 251, 466), 60, "q80"),
+])
+def test_a_box_of_one_colour_over_the_board_is_never_read_as_its_cells(shot: str, box: tuple[int, int, int, int], shade: int,
+                                                                      how: str | None) -> None:
+    """Boxes a sweep of random boxes over the fixtures found read wrong (2026-12-01): a mid-grey one
+    over gnome-mines' cells read as mines (the tolerant pack's mine tile, its detail smoothed out,
+    23.2 levels from a flat patch: parts.check_flat_cells); a dark one over classic98's left columns
+    at Expert, in JPEG, left 7 of the 16 rows past the reading showing cells, too few for half of it,
+    and 22 of 30 columns were read; one over the top row of its 2x board left empty cells past the
+    reading, their lines taken for a flat colour (parts._line_shows)."""
+    image = vision.load_image(FIXTURES / f"{shot}.png").copy()
+    x0, y0, x1, y1 = box
+    image[y0:y1, x0:x1] = shade
+    assert not _right_or_refused(saved_as(image, how), read_label(FIXTURES / f"{shot}.board").board.cells)  # refused

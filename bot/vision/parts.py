@@ -23,6 +23,7 @@ from bot.vision.tiles import FLAT_STD, LOSSY_GAP, classifier_for, read_cells
 HALF_SHOWN = 0.5  # a lattice showing this share of its cells is a board, some of it maybe covered (check_hidden_part)
 BAND_CELLS = 10  # lines of cells something over a board may hide between two parts of it (parted)
 PARTED_PITCH = 0.03  # two parts of a board measure its pitch within this share of it (parted)
+LINE_SHOWN = 0.25  # a whole line of cells past a reading, something flat over the rest, shows this share of cells (_line_shows)
 CUT_SHOWN = 0.25  # a line of cells cut by the picture's edge is looked for where this share of a cell shows (check_cut)
 OWN_CELLS = 4  # cells of each look on the board met as the picture draws them (check_cut)
 CUT_LIMIT = 16.0  # RMS levels: what shows of a cell past a reading lies this near the same part of a cell or tile (_line_shows)
@@ -127,6 +128,22 @@ def on_picture(geo: Geometry, shape: tuple[int, ...]) -> Geometry | None:
     return geo.part(rows[0], cols[0], len(rows), len(cols))
 
 
+def check_flat_cells(image: np.ndarray, geo: Geometry, cells: np.ndarray, pack: SkinPack) -> None:
+    """Refuse a reading where a cell read as a look with detail (a number, a flag, a mine: every tile
+    of its code varies by FLAT_STD or more) shows one colour on the picture (less than CUT_ALONG
+    either way): something flat lies over it. A tolerant pack's tile, its detail smoothed out at the
+    size it is matched at, lies near a flat patch of its mean colour: a grey box over gnome-mines'
+    board was read as mines, 23.2 levels from the mine tile (its pack takes 24), on a picture whose
+    other cells lay 0.1 from theirs."""
+    detailed = {t.code for t in pack.tiles} - {t.code for t in pack.tiles if float(t.image.std(axis=(0, 1)).max()) < FLAT_STD}
+    height, width = image.shape[:2]
+    for (x, y, w, h), code in zip(geo.boxes, cells.ravel(), strict=True):
+        if int(code) in detailed and x >= 0 and y >= 0 and x + w <= width and y + h <= height:
+            if float(image[y : y + h, x : x + w].std(axis=(0, 1)).max()) < CUT_ALONG:
+                raise NoBoardFound(f"the cell at ({x + w // 2},{y + h // 2}) shows one colour, not the {geo.skin} look it was "
+                                   "read as: something covers the board; save it in full view")
+
+
 def check_cut(image: np.ndarray, geo: Geometry, cells: np.ndarray, pack: SkinPack) -> None:
     """Refuse a reading of part of a board: past a side, a line of cells (_past) shows, cell by cell,
     the same part of a cell as the picture draws the board's own (``cells``: their codes, a few of
@@ -201,7 +218,10 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
     within CUT_LIMIT of the same part of one of ``tiles`` (at the cells' size, float, blurred where
     ``blur``), a pixel or two either way. A flat part is met by its colour alone: cut, within
     LOSSY_GAP (gnome-mines' window ground beside its board lay 23.6 levels from its empty tile at
-    2.6x); whole, not at all. "none": no cells there; None: off the picture, or too little shows."""
+    2.6x); whole, not at all. A whole cell that shows nothing but one colour tells nothing: a dark
+    box over 8 of the 16 rows past classic98's board at Expert, in JPEG, left the 7 rows round it
+    too few for half the line, and 22 of its 30 columns were read as the board. "none": no cells
+    there; None: off the picture, or too little shows."""
     height, width = image.shape[:2]
     matched = []
     (left, top, w, h), (right, bottom, _, _) = boxes[0], boxes[-1]
@@ -215,8 +235,11 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
     for x, y, w, h in boxes:
         x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, width), min(y + h, height)
         whole = (x1 - x0, y1 - y0) == (w, h)
+        share = HALF_SHOWN if whole else CUT_SHARE  # whole, a part of the line may be under something
         if min(x1 - x0, y1 - y0) < CUT_SHOWN * w:
             return None  # too little of it to tell
+        if whole and float(_soft(image[y0:y1, x0:x1], blur).std(axis=(0, 1)).max()) < CUT_ALONG:
+            continue  # flat: something over it, or a flat cell; it tells nothing either way
         best = np.inf
         for dx, dy in CUT_SHIFTS:
             if (dx, dy) != (0, 0) and best > CUT_FAR:
@@ -228,17 +251,20 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
                 continue  # shifted past the tile
             rms = np.sqrt(((part - shown) ** 2).mean(axis=(1, 2, 3)))
             # a flat part is met by its colour alone: to LOSSY_GAP, cut; whole, not at all (a panel's
-            # grey or a title bar is an empty cell's colour: xdemineur's, gnome-mines')
+            # grey or a title bar is an empty cell's colour: xdemineur's, gnome-mines'). Whole, a
+            # part is flat where a patch of its mean colour lies within CUT_LIMIT of it: classic98's
+            # empty cell at 2x, its lines 21 levels spread, is not
             near = np.flatnonzero((rms < CUT_LIMIT) & ((rms > LOSSY_GAP) | whole))
-            rms[near[part[near].std(axis=(1, 2)).max(axis=1) < FLAT_STD]] = np.inf
+            rms[near[part[near].std(axis=(1, 2)).max(axis=1) < (CUT_LIMIT if whole else FLAT_STD)]] = np.inf
             best = min(best, float(rms.min()))
         matched.append(best < CUT_LIMIT)
-        share = HALF_SHOWN if whole else CUT_SHARE  # whole, a part of the line may be under something
         if matched.count(False) > (1 - share) * len(boxes):
             return "none"  # too many are no cells: no need to look at the rest
-    if not matched or float(np.mean(matched)) < share:
-        return "none"
-    return "whole" if whole else "cut"
+    if whole:  # of the cells not flat, HALF_SHOWN; of the line, LINE_SHOWN (a dark box over the rest)
+        shown = sum(matched) >= HALF_SHOWN * len(matched) and sum(matched) >= LINE_SHOWN * len(boxes)
+    else:
+        shown = bool(matched) and float(np.mean(matched)) >= CUT_SHARE
+    return ("whole" if whole else "cut") if shown else "none"
 
 
 def runs_off(lattice: Geometry, shape: tuple[int, ...]) -> bool:

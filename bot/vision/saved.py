@@ -25,7 +25,16 @@ from bot.errors import CutBoard, NoBoardFound, UnreadableCell, VisionError
 from bot.vision.geometry import Geometry
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, WHOLE, Grid, find_grids, overlap, same_pitch
 from bot.vision.pack import SkinPack, pack_named
-from bot.vision.parts import check_cut, check_hidden_part, covered_cells, on_picture, parted, runs_off, strict_scores
+from bot.vision.parts import (
+    check_cut,
+    check_flat_cells,
+    check_hidden_part,
+    covered_cells,
+    on_picture,
+    parted,
+    runs_off,
+    strict_scores,
+)
 from bot.vision.reading import BAND_PITCHES, Reading, read
 from bot.vision.tiles import classifier_for
 
@@ -145,7 +154,7 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
             _check_lattice(geo, grids, saved.image.shape, spare=1 if saved.lossy else 0, to_edge=not forgiving)
             if drawn is not None or saved.lossy:  # in JPEG, a frame blurs into a line of cells
                 check_hidden_part(geo, grids, saved.image.shape, spare=0 if drawn is not None else 1)
-            check_cut(image, reading.geometry, reading.board.cells, pack_named(as_packs, geo.skin))
+            _check_cells(image, reading.geometry, reading.board.cells, pack_named(as_packs, geo.skin))
         except VisionError as exc:
             if isinstance(exc, CutBoard) and not found:
                 raise  # read by its own pack where it is: no other reading of it is more than a part
@@ -197,6 +206,12 @@ def _as_saved(exc: VisionError, lattices: list[Geometry], packs: list[SkinPack],
                         "playing (`minebot play`)", detail=exc.detail)
 
 
+def _check_cells(image: np.ndarray, geo: Geometry, cells: np.ndarray, pack: SkinPack) -> None:
+    """Refuse a reading whose cells show something flat over them, or whose board goes on past it."""
+    check_flat_cells(image, geo, cells, pack)
+    check_cut(image, geo, cells, pack)
+
+
 def _holds(geo: Geometry, point: tuple[int, int]) -> bool:
     """Whether the point lies on the lattice's cells."""
     x, y, w, h = geo.region()
@@ -235,7 +250,7 @@ def _scaled_back(saved: Saved, packs: list[SkinPack], grids: list[Grid], mines: 
             _check_lattice(geo, grids, saved.image.shape, spare=1)  # scaled, a frame blurs into a line of cells
             if scale > 1:  # enlarged, a frame is a line of cells at most (shrunk, xdemineur's is three)
                 check_hidden_part(geo, grids, saved.image.shape, spare=1)
-            check_cut(saved.image, geo, reading.board.cells, pack)
+            _check_cells(saved.image, geo, reading.board.cells, pack)
         except VisionError:
             continue
         if overlap(geo, lattice):
