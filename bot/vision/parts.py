@@ -261,10 +261,10 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
         if matched.count(False) > (1 - share) * len(boxes):
             return "none"  # too many are no cells: no need to look at the rest
     if whole:  # of the cells not flat, HALF_SHOWN; of the line, LINE_SHOWN (a dark box over the rest)
-        shown = sum(matched) >= HALF_SHOWN * len(matched) and sum(matched) >= LINE_SHOWN * len(boxes)
+        cells = sum(matched) >= HALF_SHOWN * len(matched) and sum(matched) >= LINE_SHOWN * len(boxes)
     else:
-        shown = bool(matched) and float(np.mean(matched)) >= CUT_SHARE
-    return ("whole" if whole else "cut") if shown else "none"
+        cells = bool(matched) and float(np.mean(matched)) >= CUT_SHARE
+    return ("whole" if whole else "cut") if cells else "none"
 
 
 def runs_off(lattice: Geometry, shape: tuple[int, ...]) -> bool:
