@@ -206,7 +206,7 @@ def test_a_scaled_picture_no_pack_reads_is_refused_saying_what_to_do(capsys: pyt
     assert "save it at the screen's size" in err[0] and "uncover" not in err[0], err
 
 
-@pytest.mark.parametrize("way", ["x0.5", "x0.25", "q80", "gray", "cells", "corner"])
+@pytest.mark.parametrize("way", ["x0.5", "x0.25", "q80", "gray", "cells", "corner", "spot3", "spot3+q80"])
 def test_bench_vision_takes_every_way_it_names(way: str, capsys: pytest.CaptureFixture[str]) -> None:
     """Each way the help names is taken (``--saved x0.5`` stopped with a traceback: a 1x1 picture shrunk to nothing)."""
     assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", way) == 0
@@ -453,6 +453,8 @@ def test_a_board_whose_corner_something_covers_is_refused_not_read_as_the_part_l
     ("gnome-mines/expert-fresh-hover", (117, 0, 578, 303), 128, "q80"),
     ("classic98/expert-midgame", (3, 265, 181, 408), 60, "q80"),
     ("classic98/hidpi2x-beginner-won", (147, 348, 251, 466), 60, "q80"),
+    ("winemine/beginner-won", (124, 270, 207, 288), 240, "q80"),
+    ("sprites98-web/web-scale1.5-beginner-lost", (0, 275, 35, 406), 240, "q80"),
 ])
 def test_a_box_of_one_colour_over_the_board_is_never_read_as_its_cells(shot: str, box: tuple[int, int, int, int], shade: int,
                                                                       how: str | None) -> None:
@@ -461,7 +463,9 @@ def test_a_box_of_one_colour_over_the_board_is_never_read_as_its_cells(shot: str
     23.2 levels from a flat patch: parts.check_flat_cells); a dark one over classic98's left columns
     at Expert, in JPEG, left 7 of the 16 rows past the reading showing cells, too few for half of it,
     and 22 of 30 columns were read; one over the top row of its 2x board left empty cells past the
-    reading, their lines taken for a flat colour (parts._line_shows)."""
+    reading, their lines taken for a flat colour (parts._line_shows); light ones over a side of the
+    cells past the reading (winemine's bottom rows, the web game's left column at 1.5x) left too few
+    of them whole (parts._flat_side)."""
     image = vision.load_image(FIXTURES / f"{shot}.png").copy()
     x0, y0, x1, y1 = box
     image[y0:y1, x0:x1] = shade

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -105,7 +106,14 @@ EDITS = {  # what a user may do to a screenshot before saving it (saved_ways): c
     "third": "cut a third of a cell into the outer columns", "row": "cut through the third row",
     "band": "a grey band across the middle fifth of the board", "box": "a grey box over the middle of the board",
     "corner": "a grey box over the board's bottom-right corner",
+    "spotN": "a box of one colour (dark, mid-grey, light or white), of a random size and place over the board, drawn by seed N",
 }
+SPOT_SHADES = (60, 128, 200, 240)
+
+
+def _edit_named(name: str) -> str | None:
+    """The key in EDITS of an edit (``spot3``: ``spotN``), or None for a name that is no edit."""
+    return name if name in EDITS else "spotN" if name.startswith("spot") and name[4:].isdigit() else None
 
 
 def saved_ways(images: list[Path], ways: list[str]) -> int:
@@ -152,7 +160,7 @@ def saved_ways(images: list[Path], ways: list[str]) -> int:
           "one line, another board read and said to be another (the biggest did not read), or "
           "read wrong (a part of the board, a cell misread, or the counter as another number)")
     for edit in dict.fromkeys(edit for edit, _ in map(_edit_and_way, ways) if edit):
-        print(f"{edit}: {EDITS[edit]}")
+        print(f"{edit}: {EDITS[str(_edit_named(edit))]}")
     return wrong
 
 
@@ -170,10 +178,17 @@ def edited(image: np.ndarray, way: str, board: Geometry) -> Saved:
     if way in cuts:
         x0, y0, x1, y1 = (max(round(v), 0) for v in cuts[way])
         return Saved(np.ascontiguousarray(image[y0:y1, x0:x1]), "PNG", False)
-    x0, y0, x1, y1 = (max(round(v), 0) for v in covers[way])
     covered = image.copy()
-    covered[y0:y1, x0:x1] = 200  # a dialog's grey, its top edge lit
-    covered[y0 : y0 + 2, x0:x1] = 255
+    if way in covers:
+        x0, y0, x1, y1 = (max(round(v), 0) for v in covers[way])
+        covered[y0:y1, x0:x1] = 200  # a dialog's grey, its top edge lit
+        covered[y0 : y0 + 2, x0:x1] = 255
+        return Saved(covered, "PNG", False)
+    draw = random.Random(f"{way} {x},{y},{w},{h}")  # the same box for a board each run
+    bw, bh = draw.uniform(0.1, 0.6) * w, draw.uniform(0.1, 0.6) * h
+    left, top = x + draw.uniform(-0.2, 1.0) * w - bw / 2, y + draw.uniform(-0.2, 1.0) * h - bh / 2
+    x0, y0, x1, y1 = (max(round(v), 0) for v in (left, top, left + bw, top + bh))
+    covered[y0:y1, x0:x1] = draw.choice(SPOT_SHADES)
     return Saved(covered, "PNG", False)
 
 
@@ -188,7 +203,7 @@ def _edit_and_way(way: str) -> tuple[str, str]:
     """A way as its edit and its way of saving, either one "" where it has none: ``cells+q80``:
     ("cells", "q80"); ``cells``: ("cells", ""); ``q80``: ("", "q80")."""
     edit, _, then = way.rpartition("+")
-    return (then, "") if not edit and then in EDITS else (edit, then)
+    return (then, "") if not edit and _edit_named(then) else (edit, then)
 
 
 def saved_as(image: np.ndarray, way: str | None) -> Saved:
@@ -210,7 +225,7 @@ def way_of_saving(way: str) -> tuple[str, float]:
     UsageError for another (said before any work: ``x0.5`` once went to a resize of a 1x1 picture, a
     traceback). An edit then a way (``cells+q80``) is the way's."""
     edit, way = _edit_and_way(way)
-    if edit and edit not in EDITS:
+    if edit and not _edit_named(edit):
         raise UsageError(f"{edit!r} is not an edit of a screenshot: one of {', '.join(EDITS)}")
     if not way:
         return edit, 0.0

@@ -177,7 +177,7 @@ def check_cut(image: np.ndarray, geo: Geometry, cells: np.ndarray, pack: SkinPac
     if beyond:
         raise NoBoardFound(f"{read} something over the board at their {_edges(beyond)}; save it in full view")
     if more:
-        raise NoBoardFound(f"{read} their {_edges(more)}; save the screenshot at the screen's size")
+        raise NoBoardFound(f"{read} their {_edges(more)}; save the whole board in full view, at the screen's size")
 
 
 def _edges(sides: list[str]) -> str:
@@ -238,7 +238,8 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
         share = HALF_SHOWN if whole else CUT_SHARE  # whole, a part of the line may be under something
         if min(x1 - x0, y1 - y0) < CUT_SHOWN * w:
             return None  # too little of it to tell
-        if whole and float(_soft(image[y0:y1, x0:x1], blur).std(axis=(0, 1)).max()) < CUT_ALONG:
+        crop = _soft(image[y0:y1, x0:x1], blur) if whole else None
+        if crop is not None and float(crop.std(axis=(0, 1)).max()) < CUT_ALONG:
             continue  # flat: something over it, or a flat cell; it tells nothing either way
         best = np.inf
         for dx, dy in CUT_SHIFTS:
@@ -257,6 +258,8 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
             near = np.flatnonzero((rms < CUT_LIMIT) & ((rms > LOSSY_GAP) | whole))
             rms[near[part[near].std(axis=(1, 2)).max(axis=1) < (CUT_LIMIT if whole else FLAT_STD)]] = np.inf
             best = min(best, float(rms.min()))
+        if best >= CUT_LIMIT and crop is not None and _flat_side(crop) >= CUT_SHOWN * w:
+            continue  # something flat over a side of it: no more to be told of it than of a flat one
         matched.append(best < CUT_LIMIT)
         if matched.count(False) > (1 - share) * len(boxes):
             return "none"  # too many are no cells: no need to look at the rest
@@ -265,6 +268,17 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
     else:
         cells = bool(matched) and float(np.mean(matched)) >= CUT_SHARE
     return ("whole" if whole else "cut") if cells else "none"
+
+
+def _flat_side(crop: np.ndarray) -> int:
+    """How many lines of a cell's picture, from one of its sides in, are each of one colour (within
+    CUT_ALONG): where something flat lies over that side of it."""
+    runs = []
+    for axis in (0, 1):
+        flat = crop.std(axis=1 - axis).max(axis=1) < CUT_ALONG  # each row (axis 0) or column (axis 1)
+        for line in (flat, flat[::-1]):
+            runs.append(len(line) if line.all() else int(np.argmin(line)))
+    return max(runs)
 
 
 def runs_off(lattice: Geometry, shape: tuple[int, ...]) -> bool:

@@ -128,6 +128,7 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
     if at is not None:
         image, offset = _around(image, lattices, at)
     first: VisionError | None = None
+    first_placed = False  # whether a pack placed the board the first error is of (that error says more)
     found: list[SavedReading] = []
     unread: list[tuple[Geometry, str]] = []  # boards a pack placed that were then refused, and why
     for forgiving in (False, True):
@@ -147,7 +148,7 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
             drawn = None if saved.lossy else strict_scores(image, reading, as_packs)  # None: not as the game drew it
             covered = covered_cells(reading, drawn, as_packs, offset) if forgiving else None
             if covered is not None:  # what the exact reading said does not apply: this does
-                first = covered
+                first, first_placed = covered, True
                 continue
             geo = reading.geometry.moved(*offset)
             # JPEG blurs a frame into a line of cells past a board's edge: a lattice a line bigger
@@ -158,7 +159,8 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
         except VisionError as exc:
             if isinstance(exc, CutBoard) and not found:
                 raise  # read by its own pack where it is: no other reading of it is more than a part
-            first = first or exc
+            if first is None or (placed is not None and not first_placed):
+                first, first_placed = exc, placed is not None
             if placed is not None and found and not any(overlap(placed, f.reading.geometry) for f in found):
                 unread.append((placed, str(exc).split("; ")[0]))
             continue
