@@ -470,3 +470,12 @@ def test_a_box_of_one_colour_over_the_board_is_never_read_as_its_cells(shot: str
     x0, y0, x1, y1 = box
     image[y0:y1, x0:x1] = shade
     assert not _right_or_refused(saved_as(image, how), read_label(FIXTURES / f"{shot}.board").board.cells)  # refused
+
+
+def test_a_counter_something_covers_in_part_is_unread_not_another_number() -> None:
+    """bench-vision --saved spot2: a dark box over the left of winxp's counter at 2x, "090", left the
+    9 without its left segments, and the counter was read as 30. Its lights are as wide as each other
+    (lit and unlit segments draw a full 8): a narrower one has something over it, and the counter is unread."""
+    saved, truth = _edited("winxp/hidpi2x-expert-midgame", "spot2")
+    read = read_saved(saved, vision.load_packs())
+    assert (read.reading.board.cells == truth).all() and read.reading.counter is None

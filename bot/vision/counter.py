@@ -42,6 +42,9 @@ SPACE = 0.4  # glyphs further apart than this many glyph heights are two words (
 # in dotted dark red (0.25 on average), lit ones in full red (1, a little less where a browser
 # smooths a zoomed page).
 LED_INK = 0.2
+# Every light of a counter is as wide as the others (lit and unlit segments draw a full 8): one this
+# much narrower has something over a side of it (a dark box over the left of winxp's "090" at 2x read 30)
+LIGHT_SHARE = 0.85
 LIT_INK = 0.6
 # A segment showing between UNSURE_INK and LIT_INK is neither: the light is not read. Lights of seven
 # segments show none there at any scale; sprites98-web's dotted zeros, a font of their own, show their
@@ -310,11 +313,12 @@ def _lights(mask: np.ndarray, amount: np.ndarray) -> str | None:
     top, bottom = int(ys.min()), int(ys.max()) + 1
     used = mask[top:bottom].any(axis=0)
     edges = np.flatnonzero(np.diff(np.concatenate(([0], used.astype(np.int8), [0]))))
+    widest = int(np.max(edges[1::2] - edges[::2]))
     text = ""
     for left, right in zip(edges[::2], edges[1::2], strict=True):
         light = amount[top:bottom, left:right]
         h, w = light.shape
-        if w < h // 3:  # a sliver, not a light
+        if w < h // 3 or w < LIGHT_SHARE * widest:  # a sliver, or a light something covers in part, not a light
             return None
         inks = {name: float(light[int(y0 * h) : max(int(y0 * h) + 1, int(np.ceil(y1 * h))),
                                   int(x0 * w) : max(int(x0 * w) + 1, int(np.ceil(x1 * w)))].mean())
