@@ -159,8 +159,8 @@ def saved_ways(images: list[Path], ways: list[str]) -> int:
     print("screenshots with a .board file that read right as they are, saved each way: read right, refused with "
           "one line, another board read and said to be another (the biggest did not read), or "
           "read wrong (a part of the board, a cell misread, or the counter as another number)")
-    for edit in dict.fromkeys(edit for edit, _ in map(_edit_and_way, ways) if edit):
-        print(f"{edit}: {EDITS[str(_edit_named(edit))]}")
+    for edit in dict.fromkeys(_edit_named(edit) for edit, _ in map(_edit_and_way, ways) if edit):
+        print(f"{edit}: {EDITS[str(edit)]}")
     return wrong
 
 
