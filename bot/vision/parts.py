@@ -218,10 +218,11 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
     within CUT_LIMIT of the same part of one of ``tiles`` (at the cells' size, float, blurred where
     ``blur``), a pixel or two either way. A flat part is met by its colour alone: cut, within
     LOSSY_GAP (gnome-mines' window ground beside its board lay 23.6 levels from its empty tile at
-    2.6x); whole, not at all. A whole cell that shows nothing but one colour tells nothing: a dark
-    box over 8 of the 16 rows past classic98's board at Expert, in JPEG, left the 7 rows round it
-    too few for half the line, and 22 of its 30 columns were read as the board. "none": no cells
-    there; None: off the picture, or too little shows."""
+    2.6x); whole, not at all. A whole cell that shows nothing but one colour, or that matches no
+    cell with one colour over a side of it (_flat_side), tells nothing: a dark box over 8 of the 16
+    rows past classic98's board at Expert, in JPEG, left the 7 rows round it too few for half the
+    line, and 22 of its 30 columns were read as the board. "none": no cells there; None: off the
+    picture, or too little shows."""
     height, width = image.shape[:2]
     matched = []
     (left, top, w, h), (right, bottom, _, _) = boxes[0], boxes[-1]
