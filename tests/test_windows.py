@@ -62,6 +62,16 @@ class Trace:
     def holds(self, message: str, since: int = 0) -> bool:
         return self._first(self.lines(since), message) is not None
 
+    def waits_for(self, message: str, since: int, seconds: float) -> bool:
+        """Whether the trace holds ``message`` from ``since`` on within ``seconds``: the game writes its
+        trace on its own time, so a fault's message may come a little after the fault."""
+        deadline = time.monotonic() + seconds
+        while not self.holds(message, since):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.02)
+        return True
+
     def presses(self, since: int = 0, after: str | None = None) -> int:
         """Presses from ``since`` (a mark) on; with ``after``, only those after the first line from
         there that holds it (the fault's own message: the key typed, the window moved, the pointer
@@ -255,10 +265,7 @@ def _moved_again(faults: Faults, trace: Trace, before: int, tries: int = 3) -> l
     the game's trace shows it; what X said of each move dropped is given back, for the figures."""
     dropped = []
     for _ in range(tries):
-        deadline = time.monotonic() + 1
-        while not trace.holds("WM_MOVE", before) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        if trace.holds("WM_MOVE", before):
+        if trace.waits_for("WM_MOVE", before, 1):
             break
         dropped.append(f"no WM_MOVE in 1 s (X has the window at x={faults.window.get_geometry().x})")
         faults.window_moved_one_cell()
@@ -298,14 +305,10 @@ def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(fault: str
             after = trace.mark()
             dropped = _moved_again(faults, trace, before) if fault == "window_moved_one_cell" else []
             out, err = bot.communicate(timeout=60)
-            if message:  # the game writes its trace on its own time: the fault's message may come a little after
-                deadline = time.monotonic() + 5
-                while not trace.holds(message, before) and time.monotonic() < deadline:
-                    time.sleep(0.05)
-            sent_after = trace.presses(after)  # after the fault was made, whenever Wine delivered it
             # from the fault's own message; where the game's trace never shows it (WM_NCMOUSEMOVE, once in a full
             # run of 2026-11-30, after the pointer moved over the frame), from when the fault was made
-            shown = bool(message) and trace.holds(message, before)
+            shown = bool(message) and trace.waits_for(message, before, 5)
+            sent_after = trace.presses(after)  # after the fault was made, whenever Wine delivered it
             late = trace.presses(before, message) if shown else sent_after
             taken = trace.presses() - sent_after
         finally:
