@@ -239,15 +239,16 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
         share = HALF_SHOWN if whole else CUT_SHARE  # whole, a part of the line may be under something
         if min(x1 - x0, y1 - y0) < CUT_SHOWN * w:
             return None  # too little of it to tell
-        crop = _soft(image[y0:y1, x0:x1], blur) if whole else None
-        if crop is not None and float(crop.std(axis=(0, 1)).max()) < CUT_ALONG:
+        crop = _soft(image[y0:y1, x0:x1], blur)  # the cell where its line puts it (shift (0, 0) below)
+        if whole and float(crop.std(axis=(0, 1)).max()) < CUT_ALONG:
             continue  # flat: something over it, or a flat cell; it tells nothing either way
         best = np.inf
         for dx, dy in CUT_SHIFTS:
             if (dx, dy) != (0, 0) and best > CUT_FAR:
                 break  # not a pixel or two off a cell: far from every one
             a0, b0, a1, b1 = max(x0 + dx, 0), max(y0 + dy, 0), min(x1 + dx, width), min(y1 + dy, height)
-            shown = _soft(image[b0:b1, a0:a1], blur)[::step, ::step]  # every step-th pixel: as good a measure, step**2 times sooner
+            moved = crop if (dx, dy) == (0, 0) else _soft(image[b0:b1, a0:a1], blur)
+            shown = moved[::step, ::step]  # every step-th pixel: as good a measure, step**2 times sooner
             part = tiles[:, max(b0 - y - dy, 0) : b1 - y - dy : step, max(a0 - x - dx, 0) : a1 - x - dx : step]
             if part.shape[1:] != shown.shape:
                 continue  # shifted past the tile
@@ -259,7 +260,7 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
             near = np.flatnonzero((rms < CUT_LIMIT) & ((rms > LOSSY_GAP) | whole))
             rms[near[part[near].std(axis=(1, 2)).max(axis=1) < (CUT_LIMIT if whole else FLAT_STD)]] = np.inf
             best = min(best, float(rms.min()))
-        if best >= CUT_LIMIT and crop is not None and _flat_side(crop) >= CUT_SHOWN * w:
+        if best >= CUT_LIMIT and whole and _flat_side(crop) >= CUT_SHOWN * w:
             continue  # something flat over a side of it: no more to be told of it than of a flat one
         matched.append(best < CUT_LIMIT)
         if matched.count(False) > (1 - share) * len(boxes):
