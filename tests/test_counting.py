@@ -17,7 +17,7 @@ import pytest
 
 from bot.learning.naming import Looks
 from bot.vision import counting, load_image, load_packs, read
-from bot.vision.counter import glyph_ink, label_value, picture_counter, read_glyphs
+from bot.vision.counter import chosen_number, glyph_ink, label_value, picture_numbers, read_glyphs
 from bot.vision.counting import CounterWatch, learn_digits, learn_text
 from bot.vision.grid import find_grid
 from bot.vision.labels import read_label
@@ -54,7 +54,9 @@ def test_a_counter_learnt_from_the_strips_reads_every_screenshot_as_the_shipped_
     the shipped pack's own pictures do."""
     learnt = learn_digits(_strips())
     assert learnt is not None
-    assert learnt.side == "right" and learnt.place == "above" and learnt.shortest == 2
+    assert learnt.side == "right" and learnt.place == "above"
+    assert learnt.shortest == 3  # always "010", never "10": one with a digit covered is not read as 1 or 0
+    assert learnt.settings()["counters"] == 2  # the timer beside it: with one covered, neither is read
     assert sorted(learnt.digits) == list(range(10))
     assert len(_read_as_shipped(learnt, "winemine")) >= 8
 
@@ -63,7 +65,7 @@ def _read_as_shipped(learnt: counting.LearntCounter, game: str) -> set[int | Non
     """The counts the shipped pack of ``game`` reads on its screenshots, each read the same by the
     digits ``learnt`` (asserted), none missing."""
     pack = load_packs([game])[0]
-    taught = replace(pack, digits=dict(learnt.digits), counter=learnt.side)
+    taught = replace(pack, digits=dict(learnt.digits), counter=learnt.side, counter_shortest=learnt.shortest, counters=learnt.counters)
     counts = []
     for png in sorted((FIXTURES / game).glob("*.png")):
         image = load_image(png)
@@ -103,7 +105,7 @@ def test_a_counter_beside_a_timer_that_showed_the_same_second_twice_is_learnt_an
     timer_x = strips[0][0].shape[1] * 2 // 3  # the timer's half of the band
     assert any(np.array_equal(kept[0][:, timer_x:], kept[1][:, timer_x:]) for kept in strips.values())
     learnt = learn_digits(strips)
-    assert learnt is not None and (learnt.side, learnt.place, learnt.shortest) == ("left", "above", 2)
+    assert learnt is not None and (learnt.side, learnt.place, learnt.shortest, learnt.counters) == ("left", "above", 3, 2)
     assert len(_read_as_shipped(learnt, "minegauler")) >= 5
 
 
@@ -114,7 +116,7 @@ def test_a_counter_that_shows_lone_digits_is_not_read_from_them_unless_its_pack_
     learnt = learn_digits(_strips(XBOMB / "below"), "below")
     assert learnt is not None
     strips = _strips(XBOMB / "below")
-    reads = {count: picture_counter(strips[count][0], 1.0, dict(learnt.digits), "right") for count in (3, 10)}
+    reads = {count: chosen_number(picture_numbers(strips[count][0], 1.0, dict(learnt.digits)), "right") for count in (3, 10)}
     assert reads == {3: None, 10: 10}
 
 
@@ -231,7 +233,7 @@ def test_a_learnt_counter_is_added_to_a_pack_once(tmp_path: Path) -> None:
     cv2.imwrite(str(folder / "covered.png"), np.zeros((16, 16, 3), np.uint8))
     assert len(add_counter(folder, learnt.digits, learnt.settings())) == 10
     pack = load_pack("learnt-x", tmp_path)
-    assert pack.has_counter and (pack.counter, pack.counter_at, pack.counter_shortest) == ("right", "above", 2)
+    assert pack.has_counter and (pack.counter, pack.counter_at, pack.counter_shortest, pack.counters) == ("right", "above", 3, 2)
     shrunk = {d: p[:, :-1] for d, p in learnt.digits.items()}
     assert add_counter(folder, shrunk, {"counter": "left"}) == []  # never overwritten
     assert load_pack("learnt-x", tmp_path).counter == "right"

@@ -406,7 +406,7 @@ def test_a_grey_box_over_the_board_is_never_read_as_its_cells(shot: str, way: st
 
 
 @pytest.mark.parametrize("shot, way", [("classic98/beginner-won", "corner"), ("winxp/beginner-won", "corner"),
-                                       ("minegauler/expert-midgame-five", "corner"), ("winemine/beginner-won", "corner"),
+                                       ("minegauler/expert-midgame-five", "corner"), ("winemine/expert-fresh", "corner"),
                                        ("minegauler/custom-16x16-80mines-eight", "band"), ("winemine/expert-midgame-flags", "band"),
                                        ("gnome-mines/beginner-flag-question-mark", "corner"), ("sprites98-web/web-scale1.5-expert-won", "band")])
 def test_a_jpeg_of_a_board_something_covers_is_refused_not_read_as_the_part_left(shot: str, way: str) -> None:
@@ -453,7 +453,7 @@ def test_a_board_whose_corner_something_covers_is_refused_not_read_as_the_part_l
     ("gnome-mines/expert-fresh-hover", (117, 0, 578, 303), 128, "q80"),
     ("classic98/expert-midgame", (3, 265, 181, 408), 60, "q80"),
     ("classic98/hidpi2x-beginner-won", (147, 348, 251, 466), 60, "q80"),
-    ("winemine/beginner-won", (124, 270, 207, 288), 240, "q80"),
+    ("winemine/expert-fresh", (124, 270, 207, 288), 240, "q80"),
     ("sprites98-web/web-scale1.5-beginner-lost", (0, 275, 35, 406), 240, "q80"),
 ])
 def test_a_box_of_one_colour_over_the_board_is_never_read_as_its_cells(shot: str, box: tuple[int, int, int, int], shade: int,
@@ -465,7 +465,7 @@ def test_a_box_of_one_colour_over_the_board_is_never_read_as_its_cells(shot: str
     and 22 of 30 columns were read; one over the top row of its 2x board left empty cells past the
     reading, their lines taken for a flat colour (parts._line_shows); light ones over a side of the
     cells past the reading (winemine's bottom rows, the web game's left column at 1.5x) left too few
-    of them whole (parts._flat_side)."""
+    of them whole (a quarter of the line is enough now: parts.LINE_SHOWN)."""
     image = vision.load_image(FIXTURES / f"{shot}.png").copy()
     x0, y0, x1, y1 = box
     image[y0:y1, x0:x1] = shade
@@ -479,3 +479,37 @@ def test_a_counter_something_covers_in_part_is_unread_not_another_number() -> No
     saved, truth = _edited("winxp/hidpi2x-expert-midgame", "spot2")
     read = read_saved(saved, vision.load_packs())
     assert (read.reading.board.cells == truth).all() and read.reading.counter is None
+
+
+@pytest.mark.parametrize("shot", ["xdemineur/expert-flags-question-mark", "winemine/expert-fresh", "classic98/expert-midgame"])
+def test_a_covered_counter_leaves_the_timer_beside_it_unread_not_taken_for_it(shot: str) -> None:
+    """bench-vision --saved spot4: a box over the whole of xdemineur's counter left only its timer,
+    "0016", and it was read as the counter (16 mines left, not 97). A game that draws a timer beside
+    its counter shows two numbers there (its pack's ``counters``): with one covered, neither is read."""
+    image = vision.load_image(FIXTURES / f"{shot}.png").copy()
+    packs = vision.load_packs()
+    read = read_saved(saved_as(image, None), packs).reading
+    pack = next(p for p in packs if p.name == read.geometry.skin)
+    x, y, w, _ = read.geometry.region()
+    counter = slice(x, x + w // 3) if pack.counter == "left" else slice(x + w - w // 3, x + w)
+    image[max(y - 3 * round(read.geometry.pitch[1]), 0) : y, counter] = 200
+    covered = read_saved(saved_as(image, None), packs).reading
+    assert read.counter is not None and (covered.board.cells == read.board.cells).all() and covered.counter is None
+
+
+def test_a_counter_with_its_last_digits_covered_is_unread_not_a_shorter_number() -> None:
+    """bench-vision --saved spot3: a box over the right half of xdemineur's "0010" left "00", read
+    as 0 mines left. Its counter always shows 4 digits (its pack's ``counter_shortest``): a shorter
+    run is a covered one."""
+    saved, truth = _edited("xdemineur/beginner-fresh", "spot3")
+    read = read_saved(saved, vision.load_packs())
+    assert (read.reading.board.cells == truth).all() and read.reading.counter is None
+
+
+def test_a_box_of_text_over_a_side_of_the_board_is_never_read_as_its_edge() -> None:
+    """bench-vision --saved text1+q80: a chat window over minegauler's 4 right columns at Expert, all
+    but their top and bottom 3 rows, its left side on a line of the lattice, in JPEG: 26 of the 30
+    columns were read as the board. The line past the reading showed cells in 6 of its 16 rows, not
+    half of them; a quarter of a line is cells enough now, whatever lies over the rest."""
+    saved, truth = _edited("minegauler/expert-lost-wrong-flags", "text1")
+    assert not _right_or_refused(saved_as(saved.image, "q80"), truth)  # refused

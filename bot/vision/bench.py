@@ -107,13 +107,17 @@ EDITS = {  # what a user may do to a screenshot before saving it (saved_ways): c
     "band": "a grey band across the middle fifth of the board", "box": "a grey box over the middle of the board",
     "corner": "a grey box over the board's bottom-right corner",
     "spotN": "a box of one colour (dark, mid-grey, light or white), of a random size and place over the board, drawn by seed N",
+    "textN": "a box of text (a chat window: dark lines on white), of a random size and place over the board, drawn by seed N",
 }
 SPOT_SHADES = (60, 128, 200, 240)
+CHAT_LINES = ("New message: are we still on for lunch?", "ok", "1 2 3 4 5 6 7 8", "Meeting moved to 14:30, room 5",
+              "||| --- ::: ###", "lol", "see you at 8")
 
 
 def _edit_named(name: str) -> str | None:
     """The key in EDITS of an edit (``spot3``: ``spotN``), or None for a name that is no edit."""
-    return name if name in EDITS else "spotN" if name.startswith("spot") and name[4:].isdigit() else None
+    seeded = f"{name[:4]}N"
+    return name if name in EDITS else seeded if seeded in EDITS and name[4:].isdigit() else None
 
 
 def saved_ways(images: list[Path], ways: list[str]) -> int:
@@ -188,7 +192,16 @@ def edited(image: np.ndarray, way: str, board: Geometry) -> Saved:
     bw, bh = draw.uniform(0.1, 0.6) * w, draw.uniform(0.1, 0.6) * h
     left, top = x + draw.uniform(-0.2, 1.0) * w - bw / 2, y + draw.uniform(-0.2, 1.0) * h - bh / 2
     x0, y0, x1, y1 = (max(round(v), 0) for v in (left, top, left + bw, top + bh))
-    covered[y0:y1, x0:x1] = draw.choice(SPOT_SHADES)
+    x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
+    if way.startswith("spot"):
+        covered[y0:y1, x0:x1] = draw.choice(SPOT_SHADES)
+        return Saved(covered, "PNG", False)
+    box = np.full((max(y1 - y0, 0), max(x1 - x0, 0), 3), 255, np.uint8)  # a chat window: dark lines of text in a grey frame
+    if box.size:
+        box[[0, -1], :] = box[:, [0, -1]] = 160
+        for line in range(1, box.shape[0] // 16 + 1):
+            cv2.putText(box, draw.choice(CHAT_LINES), (4, 16 * line - 3), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (30, 30, 30), 1, cv2.LINE_AA)
+    covered[y0:y1, x0:x1] = box
     return Saved(covered, "PNG", False)
 
 

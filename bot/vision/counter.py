@@ -11,7 +11,9 @@ Games draw them three ways, and a pack says which (bot/vision/pack.py):
   (:func:`read_text`).
 
 Each reader gets the strip of the screenshot to look in and gives the counter's value, or None when
-no counter shows there. A counter left of the others or right of them: the pack's ``counter``.
+no counter shows there. A counter left of the others or right of them: the pack's ``counter``. A game
+that shows a timer beside its counter shows two numbers there (the pack's ``counters``): with one of
+them covered, the one left is not taken for the counter, as which one it is cannot be told.
 """
 
 from __future__ import annotations
@@ -201,21 +203,33 @@ def label_value(lines: list[str]) -> int | None:
 
 def text_counter(band: np.ndarray, pack: SkinPack, scale: float = 1.0) -> int | None:
     """A counter written as text: the leftmost or rightmost number in ``band``."""
-    return text_value(read_text(band, pack, scale), pack.counter, pack.counter_shortest)
+    return chosen_number(text_numbers(read_text(band, pack, scale), pack.counter_shortest), pack.counter, pack.counters)
 
 
 def text_value(lines: list[str], side: str, shortest: int = 2) -> int | None:
     """The leftmost or rightmost number (``side``) of at least ``shortest`` characters in ``lines``."""
-    return _chosen([word for line in lines for word in line.split()], side, shortest)
+    return chosen_number(text_numbers(lines, shortest), side)
 
 
-def picture_counter(
-    band: np.ndarray, scale: float, digits: dict[int | str, np.ndarray], side: str, shortest: int = 2, lossy: bool = False
-) -> int | None:
+def text_numbers(lines: list[str], shortest: int = 2) -> list[str]:
+    """The numbers of at least ``shortest`` characters in ``lines``, left to right."""
+    return numbers_of([word for line in lines for word in line.split()], shortest)
+
+
+def picture_counter(band: np.ndarray, scale: float, pack: SkinPack) -> int | None:
+    """A counter of seven-segment digits drawn the same everywhere (picture_numbers): the number on
+    the pack's side, where as many show as the game draws (its ``counters``)."""
+    numbers = picture_numbers(band, scale, pack.digits, pack.counter_shortest, pack.lossy)
+    return chosen_number(numbers, pack.counter, pack.counters)
+
+
+def picture_numbers(
+    band: np.ndarray, scale: float, digits: dict[int | str, np.ndarray], shortest: int = 2, lossy: bool = False
+) -> list[str]:
     """Seven-segment digits drawn the same everywhere: every digit picture is matched over ``band``;
-    the matches form runs of neighbouring digits on one line (the counters), of which the one on
-    ``side`` (a pack's ``counter``) is taken, among runs of at least ``shortest`` digits (a pack's
-    ``counter_shortest``: 1 for a counter that drops its leading zeros, as xbomb's).
+    the matches form runs of neighbouring digits on one line (the counters and timers), given left
+    to right where at least ``shortest`` digits long (a pack's ``counter_shortest``: 1 for a
+    counter that drops its leading zeros, as xbomb's), a digit that cannot be told as UNREAD.
 
     At the game's own size a digit matches its picture exactly (DIGIT_LIMIT). Scaled or saved lossily
     (``lossy``: JPEG), no digit does: the pictures are scaled both ways a picture is (averaging areas,
@@ -235,7 +249,7 @@ def picture_counter(
                                                for how in (cv2.INTER_AREA, cv2.INTER_LINEAR)]
         ph, pw = shapes[0].shape[:2]
         if band.shape[0] < ph or band.shape[1] < pw:
-            return None
+            return []
         scores = np.min([cv2.matchTemplate(band, shape, cv2.TM_SQDIFF_NORMED) for shape in shapes], axis=0)
         maps.append(scores)
         for y, x in zip(*np.nonzero(scores < (DIGIT_LIMIT if exact else DIGIT_LOOSE * DIGIT_MARGIN)), strict=True):
@@ -263,7 +277,7 @@ def picture_counter(
                 runs.append([match])
     if not exact:  # a digit past a run's end that matched too poorly to be read: the run is not the whole number
         runs = [[(*m[:4], UNREAD) for m in run] if _digit_beside(run, maps) else run for run in runs]
-    return _chosen(["".join(str(m[4]) for m in run) for run in runs], side, shortest)
+    return numbers_of(["".join(str(m[4]) for m in run) for run in runs], shortest)
 
 
 def _digit_beside(run: list[tuple[float, int, int, int, int | str]], maps: list[np.ndarray]) -> bool:
@@ -300,11 +314,11 @@ def led_counter(band: np.ndarray, pack: SkinPack, scale: float = 1.0) -> int | N
     n, _, stats, _ = cv2.connectedComponentsWithStats(patches, connectivity=8)
     # a counter's patch is at least two lights wide (a light is 11x21 px at 1x)
     counters = sorted(tuple(int(v) for v in box) for box in stats[1:n, :4] if box[3] >= 9 * scale and box[2] >= box[3])
-    if not counters:
+    if not counters or len(counters) < pack.counters:
         return None
     x, y, w, h = counters[0] if pack.counter == "left" else counters[-1]
     text = _lights(mask[y : y + h, x : x + w], amount[y : y + h, x : x + w])
-    return None if text is None else _chosen([text], pack.counter)
+    return None if text is None else chosen_number(numbers_of([text], 2), pack.counter)
 
 
 def _lights(mask: np.ndarray, amount: np.ndarray) -> str | None:
@@ -330,12 +344,17 @@ def _lights(mask: np.ndarray, amount: np.ndarray) -> str | None:
     return text
 
 
-def _chosen(numbers: list[str], side: str, shortest: int = 2) -> int | None:
-    """The counter on ``side`` among the numbers found left to right (at least ``shortest`` characters
-    each: a lone digit is more often a stray match than a counter); None where it holds a glyph that
-    could not be read (never a number it does not show)."""
-    numbers = [t for t in numbers if len(t) >= shortest and t.lstrip("-").replace(UNREAD, "0").isdigit()]
-    if not numbers:
+def numbers_of(words: list[str], shortest: int = 2) -> list[str]:
+    """The words that are numbers of at least ``shortest`` characters (a lone digit is more often a
+    stray match than a counter), a glyph that could not be read (UNREAD) taken for a digit."""
+    return [t for t in words if len(t) >= shortest and t.lstrip("-").replace(UNREAD, "0").isdigit()]
+
+
+def chosen_number(numbers: list[str], side: str, counters: int = 1) -> int | None:
+    """The counter on ``side`` among the ``numbers`` found left to right; None where fewer show than
+    the game draws (``counters``: with the counter covered, the timer beside it would be taken for
+    it) or where it holds a glyph that could not be read (never a number it does not show)."""
+    if not numbers or len(numbers) < counters:
         return None
     chosen = numbers[0] if side == "left" else numbers[-1]
     return None if UNREAD in chosen else int(chosen)

@@ -37,14 +37,16 @@ from bot.vision.counter import (
     GLYPH_LIMIT,
     UNREAD,
     Colours,
+    chosen_number,
     describe,
     glyph_boxes,
     glyph_distance,
     glyph_ink,
     ink_amount,
     label_value,
-    picture_counter,
+    picture_numbers,
     read_glyphs,
+    text_numbers,
     text_value,
 )
 
@@ -77,11 +79,12 @@ class LearntCounter:
     place: str = "above"  # the strip: above, below or beside the board
     shortest: int = 2  # the fewest digits it shows (1: it drops leading zeros)
     text: Colours | None = None  # drawn as text: its ink and paper
+    counters: int = 1  # the numbers its strip showed in every picture (2: a timer beside it)
 
     def settings(self) -> dict[str, object]:
         """Its pack.json settings (bot/vision/pack.py)."""
         text = {} if self.text is None else {"counter_text": {"ink": list(self.text[0]), "paper": list(self.text[1])}}
-        return {"counter": self.side, "counter_at": self.place, "counter_shortest": self.shortest, **text}
+        return {"counter": self.side, "counter_at": self.place, "counter_shortest": self.shortest, "counters": self.counters, **text}
 
     def __str__(self) -> str:
         return describe(self.side, self.place)
@@ -111,10 +114,12 @@ def learn_digits(samples: dict[int, list[np.ndarray]], place: str = "above") -> 
         digits: dict[int | str, np.ndarray] = {d: first[d][box].copy() for d in range(10)}
         if len({picture.tobytes() for picture in digits.values()}) < 10:
             continue
+        words = [picture_numbers(band, 1.0, digits, 1) for _, band in shown]
         for shortest in (2, 1):  # a lone digit is taken only where no counter reads without it
             for side in ("left", "right"):
-                if all(picture_counter(band, 1.0, digits, side, shortest) == count for count, band in shown):
-                    return LearntCounter({int(d): picture for d, picture in digits.items()}, side, place, shortest)
+                if all(chosen_number(_longer(found, shortest), side) == count for (count, _), found in zip(shown, words, strict=True)):
+                    shortest, counters = _as_drawn(words, side, [count for count, _ in shown], shortest)
+                    return LearntCounter({int(d): picture for d, picture in digits.items()}, side, place, shortest, counters=counters)
     return None
 
 
@@ -148,8 +153,30 @@ def learn_text(samples: dict[int, list[np.ndarray]], mines: int, place: str = "b
             for shortest in (2,) if side == "label" else (2, 1):
                 if all((label_value(text) if side == "label" else text_value(text, side, shortest)) == left
                        for (left, _), text in zip(shown, read, strict=True)):
-                    return LearntCounter(digits, side, place, shortest, colours)
+                    if side == "label":
+                        return LearntCounter(digits, side, place, shortest, colours)
+                    words = [text_numbers(text, 1) for text in read]
+                    shortest, counters = _as_drawn(words, side, [left for left, _ in shown], shortest)
+                    return LearntCounter(digits, side, place, shortest, colours, counters)
     return None
+
+
+def _as_drawn(words: list[list[str]], side: str, counts: list[int], shortest: int) -> tuple[int, int]:
+    """A counter's fewest digits and the numbers its strip shows, as every strip drew them (``words``:
+    the numbers in each, left to right; ``counts``: what each showed; ``shortest``: the fewest digits
+    that read them all): the counter is as wide as in the narrowest strip where that still reads each
+    one (winemine's "010": 3, so that one with its last digit covered is not read as 1 or 0), and
+    ``counters`` is the numbers in the strip with the fewest (2 where a timer stands beside it)."""
+    chosen = [_longer(found, shortest)[0 if side == "left" else -1] for found in words]
+    width = min(map(len, chosen))
+    if width > shortest and all(chosen_number(_longer(found, width), side) == count for found, count in zip(words, counts, strict=True)):
+        shortest = width
+    return shortest, min(len(_longer(found, shortest)) for found in words)
+
+
+def _longer(numbers: list[str], shortest: int) -> list[str]:
+    """The numbers of at least ``shortest`` digits."""
+    return [number for number in numbers if len(number) >= shortest]
 
 
 def _text_colours(bands: list[np.ndarray]) -> Colours | None:

@@ -25,6 +25,8 @@ by spaces (winemine: ``"alt+g e"``, its Game menu); the game's own size for that
 the counters are below the board instead, ``"beside"`` where right of its upper half (gnome-mines'
 label; default ``"above"``). ``counter_shortest``: the fewest
 digits the counter shows (default 2; 1 where it drops its leading zeros: a lone digit is taken then).
+``counters``: how many numbers the game shows in that strip (default 1; 2 where a timer stands
+beside the counter: with one covered, the other is not read as the counter).
 ``counter_text`` marks counters drawn as text, whose pixels shift with their position:
 ``{"ink": [b, g, r], "paper": [b, g, r]}``; their digit pictures are single glyphs, read one by one.
 ``counter_leds`` marks seven-segment counters read by which segments are lit, with no digit pictures:
@@ -97,6 +99,7 @@ class SkinPack:
     counter: str = "left"  # which counter above the board counts the mines left
     counter_at: str = "above"  # where the counters are: "above", "below" or "beside" the board
     counter_shortest: int = 2  # the fewest digits the counter shows
+    counters: int = 1  # the numbers the game shows in the counter's strip (2: a timer beside the counter)
     chord: str | None = None  # the button that chords: "middle", "both" or "left"; None: the bot does not chord
     counter_text: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None  # text counters: ink, paper
     counter_leds: tuple[int, int, int] | None = None  # seven-segment counters decoded by segment: lit colour
@@ -205,6 +208,7 @@ class _Settings(TypedDict):
     counter: str
     counter_at: str
     counter_shortest: int
+    counters: int
     counter_text: tuple[tuple[int, int, int], tuple[int, int, int]] | None
     counter_leds: tuple[int, int, int] | None
     learnt: bool
@@ -237,6 +241,7 @@ def _settings(meta_path: Path) -> _Settings:
             "counter": str(meta.get("counter", "left")),
             "counter_at": str(meta.get("counter_at", "above")),
             "counter_shortest": int(meta.get("counter_shortest", 2)),
+            "counters": int(meta.get("counters", 1)),
             "counter_text": None if text is None else (_colour(text["ink"]), _colour(text["paper"])),
             "counter_leds": None if leds is None else _colour(leds["lit"]),
             "learnt": bool(meta.get("learnt", False)),

@@ -23,7 +23,9 @@ from bot.vision.tiles import FLAT_STD, LOSSY_GAP, classifier_for, read_cells
 HALF_SHOWN = 0.5  # a lattice showing this share of its cells is a board, some of it maybe covered (check_hidden_part)
 BAND_CELLS = 10  # lines of cells something over a board may hide between two parts of it (parted)
 PARTED_PITCH = 0.03  # two parts of a board measure its pitch within this share of it (parted)
-LINE_SHOWN = 0.25  # a whole line of cells past a reading, something flat over the rest, shows this share of cells (_line_shows)
+# a whole line of cells past a reading, something over the rest, shows this share of cells and so many
+# at least (_line_shows); past the edges of boards read right, none showed more than 1 of 9
+LINE_SHOWN, LINE_CELLS = 0.25, 3
 CUT_SHOWN = 0.25  # a line of cells cut by the picture's edge is looked for where this share of a cell shows (check_cut)
 OWN_CELLS = 4  # cells of each look on the board met as the picture draws them (check_cut)
 CUT_LIMIT = 16.0  # RMS levels: what shows of a cell past a reading lies this near the same part of a cell or tile (_line_shows)
@@ -214,15 +216,15 @@ def _own(geo: Geometry, cells: np.ndarray, shape: tuple[int, ...]) -> list[tuple
 
 def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles: np.ndarray, blur: bool) -> str | None:
     """Whether a line of cells past a reading shows cells: of them, CUT_SHARE where the picture's
-    edge cuts them ("cut"), HALF_SHOWN where they show whole (a box may lie over the rest: "whole"),
+    edge cuts them ("cut"), LINE_SHOWN and LINE_CELLS where they show whole (a box may lie over the
+    rest, of one colour or not: a chat window over minegauler's 4 right columns but their top and
+    bottom 3 rows, in JPEG, left 26 of 30 columns read as the board: "whole"),
     within CUT_LIMIT of the same part of one of ``tiles`` (at the cells' size, float, blurred where
     ``blur``), a pixel or two either way. A flat part is met by its colour alone: cut, within
     LOSSY_GAP (gnome-mines' window ground beside its board lay 23.6 levels from its empty tile at
-    2.6x); whole, not at all. A whole cell that shows nothing but one colour, or that matches no
-    cell with one colour over a side of it (_flat_side), tells nothing: a dark box over 8 of the 16
-    rows past classic98's board at Expert, in JPEG, left the 7 rows round it too few for half the
-    line, and 22 of its 30 columns were read as the board. "none": no cells there; None: off the
-    picture, or too little shows."""
+    2.6x); whole, not at all, so a whole cell of one colour is no cell (a dark box over 8 of the 16
+    rows past classic98's board at Expert, in JPEG, left the 7 rows round it, and 22 of its 30
+    columns were read as the board). "none": no cells there; None: off the picture, or too little shows."""
     height, width = image.shape[:2]
     matched = []
     (left, top, w, h), (right, bottom, _, _) = boxes[0], boxes[-1]
@@ -236,12 +238,13 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
     for x, y, w, h in boxes:
         x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, width), min(y + h, height)
         whole = (x1 - x0, y1 - y0) == (w, h)
-        share = HALF_SHOWN if whole else CUT_SHARE  # whole, a part of the line may be under something
+        share = LINE_SHOWN if whole else CUT_SHARE  # whole, a part of the line may be under something
         if min(x1 - x0, y1 - y0) < CUT_SHOWN * w:
             return None  # too little of it to tell
         crop = _soft(image[y0:y1, x0:x1], blur)  # the cell where its line puts it (shift (0, 0) below)
         if whole and float(crop.std(axis=(0, 1)).max()) < CUT_ALONG:
-            continue  # flat: something over it, or a flat cell; it tells nothing either way
+            matched.append(False)  # flat: something over it, or a flat cell; no cell shows
+            continue
         best = np.inf
         for dx, dy in CUT_SHIFTS:
             if (dx, dy) != (0, 0) and best > CUT_FAR:
@@ -260,27 +263,14 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
             near = np.flatnonzero((rms < CUT_LIMIT) & ((rms > LOSSY_GAP) | whole))
             rms[near[part[near].std(axis=(1, 2)).max(axis=1) < (CUT_LIMIT if whole else FLAT_STD)]] = np.inf
             best = min(best, float(rms.min()))
-        if best >= CUT_LIMIT and whole and _flat_side(crop) >= CUT_SHOWN * w:
-            continue  # something flat over a side of it: no more to be told of it than of a flat one
         matched.append(best < CUT_LIMIT)
         if matched.count(False) > (1 - share) * len(boxes):
             return "none"  # too many are no cells: no need to look at the rest
-    if whole:  # of the cells not flat, HALF_SHOWN; of the line, LINE_SHOWN (a dark box over the rest)
-        cells = sum(matched) >= HALF_SHOWN * len(matched) and sum(matched) >= LINE_SHOWN * len(boxes)
+    if whole:  # something may lie over the rest, whatever it shows
+        cells = sum(matched) >= max(LINE_SHOWN * len(boxes), LINE_CELLS)
     else:
         cells = bool(matched) and float(np.mean(matched)) >= CUT_SHARE
     return ("whole" if whole else "cut") if cells else "none"
-
-
-def _flat_side(crop: np.ndarray) -> int:
-    """How many lines of a cell's picture, from one of its sides in, are each of one colour (within
-    CUT_ALONG): where something flat lies over that side of it."""
-    runs = []
-    for axis in (0, 1):
-        flat = crop.std(axis=1 - axis).max(axis=1) < CUT_ALONG  # each row (axis 0) or column (axis 1)
-        for line in (flat, flat[::-1]):
-            runs.append(len(line) if line.all() else int(np.argmin(line)))
-    return max(runs)
 
 
 def runs_off(lattice: Geometry, shape: tuple[int, ...]) -> bool:

@@ -178,7 +178,7 @@ def read_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int |
         return count(strip, pack, geometry.scale)
     if pack.counter_leds is not None:
         return led_counter(strip, pack, geometry.scale)
-    return picture_counter(strip, geometry.scale, pack.digits, pack.counter, pack.counter_shortest, pack.lossy)
+    return picture_counter(strip, geometry.scale, pack)
 
 
 def board_state(board: Board, flags_to_win: bool = False) -> State:

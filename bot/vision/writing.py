@@ -128,7 +128,7 @@ def learnt_counts(folder: Path | None, key: str) -> list[float]:
 
 def add_counter(folder: Path, digits: dict[int | str, np.ndarray], settings: dict[str, object]) -> list[str]:
     """Give a learnt pack its counter's digit pictures (and a label's "/") and the settings that say
-    which counter counts the mines (``counter``, ``counter_at``, ``counter_shortest``,
+    which counter counts the mines (``counter``, ``counter_at``, ``counter_shortest``, ``counters``,
     ``counter_text``), unless it has digits already. Returns the files written."""
     if any(folder.glob("digit-*.png")):
         return []
