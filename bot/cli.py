@@ -157,7 +157,7 @@ def _parser() -> argparse.ArgumentParser:
     bv.add_argument("--repeat", type=COUNT, default=20)
     bv.add_argument("--saved", metavar="WAYS", help="instead of timing: read each labelled screenshot saved these ways "
                     "(comma list of qN: JPEG at quality N, gray, xS: scaled S times; or edited round the board: cells, margin, room, "
-                    "half, end, third, row: cut there, band, box, corner: a grey box over it, spotN: a box of one colour at random, textN: a box of text, "
+                    "half, end, third, row: cut there, band, box, corner: a grey box over it, spotN: a box of one colour at random, textN: a box of text, pointN: a mouse pointer, "
                     "seed N; or both: cells+q80) and count those "
                     "read right, refused and wrong")
 

@@ -108,16 +108,18 @@ EDITS = {  # what a user may do to a screenshot before saving it (saved_ways): c
     "corner": "a grey box over the board's bottom-right corner",
     "spotN": "a box of one colour (dark, mid-grey, light or white), of a random size and place over the board, drawn by seed N",
     "textN": "a box of text (a chat window: dark lines on white), of a random size and place over the board, drawn by seed N",
+    "pointN": "a mouse pointer (a white arrow edged in black) over a random cell, at 1x or the game's scale, drawn by seed N",
 }
 SPOT_SHADES = (60, 128, 200, 240)
 CHAT_LINES = ("New message: are we still on for lunch?", "ok", "1 2 3 4 5 6 7 8", "Meeting moved to 14:30, room 5",
               "||| --- ::: ###", "lol", "see you at 8")
+POINTER = np.array([(0, 0), (0, 16), (4, 12), (7, 19), (9, 18), (6, 11), (11, 11)], np.float32)  # an arrow's outline at 1x
 
 
 def _edit_named(name: str) -> str | None:
     """The key in EDITS of an edit (``spot3``: ``spotN``), or None for a name that is no edit."""
-    seeded = f"{name[:4]}N"
-    return name if name in EDITS else seeded if seeded in EDITS and name[4:].isdigit() else None
+    seeded = f"{name.rstrip('0123456789')}N"
+    return name if name in EDITS else seeded if seeded in EDITS and name[len(seeded) - 1 :].isdigit() else None
 
 
 def saved_ways(images: list[Path], ways: list[str]) -> int:
@@ -189,6 +191,13 @@ def edited(image: np.ndarray, way: str, board: Geometry) -> Saved:
         covered[y0 : y0 + 2, x0:x1] = 255
         return Saved(covered, "PNG", False)
     draw = random.Random(f"{way} {x},{y},{w},{h}")  # the same box for a board each run
+    if way.startswith("point"):
+        cx, cy, cw, ch = board.box(draw.randrange(board.rows), draw.randrange(board.cols))
+        tip = (cx + draw.uniform(0.1, 0.9) * cw, cy + draw.uniform(0.1, 0.9) * ch)
+        arrow = (POINTER * draw.choice((1.0, board.scale)) + tip).round().astype(np.int32)
+        cv2.fillPoly(covered, [arrow], (255, 255, 255))
+        cv2.polylines(covered, [arrow], True, (0, 0, 0), 1)
+        return Saved(covered, "PNG", False)
     bw, bh = draw.uniform(0.1, 0.6) * w, draw.uniform(0.1, 0.6) * h
     left, top = x + draw.uniform(-0.2, 1.0) * w - bw / 2, y + draw.uniform(-0.2, 1.0) * h - bh / 2
     x0, y0, x1, y1 = (max(round(v), 0) for v in (left, top, left + bw, top + bh))

@@ -44,6 +44,7 @@ from bot.vision.counter import (
     glyph_ink,
     ink_amount,
     label_value,
+    numbers_of,
     picture_numbers,
     read_glyphs,
     text_numbers,
@@ -117,7 +118,7 @@ def learn_digits(samples: dict[int, list[np.ndarray]], place: str = "above") -> 
         words = [picture_numbers(band, 1.0, digits, 1) for _, band in shown]
         for shortest in (2, 1):  # a lone digit is taken only where no counter reads without it
             for side in ("left", "right"):
-                if all(chosen_number(_longer(found, shortest), side) == count for (count, _), found in zip(shown, words, strict=True)):
+                if all(chosen_number(numbers_of(found, shortest), side) == count for (count, _), found in zip(shown, words, strict=True)):
                     shortest, counters = _as_drawn(words, side, [count for count, _ in shown], shortest)
                     return LearntCounter({int(d): picture for d, picture in digits.items()}, side, place, shortest, counters=counters)
     return None
@@ -167,16 +168,11 @@ def _as_drawn(words: list[list[str]], side: str, counts: list[int], shortest: in
     that read them all): the counter is as wide as in the narrowest strip where that still reads each
     one (winemine's "010": 3, so that one with its last digit covered is not read as 1 or 0), and
     ``counters`` is the numbers in the strip with the fewest (2 where a timer stands beside it)."""
-    chosen = [_longer(found, shortest)[0 if side == "left" else -1] for found in words]
+    chosen = [numbers_of(found, shortest)[0 if side == "left" else -1] for found in words]
     width = min(map(len, chosen))
-    if width > shortest and all(chosen_number(_longer(found, width), side) == count for found, count in zip(words, counts, strict=True)):
+    if width > shortest and all(chosen_number(numbers_of(found, width), side) == count for found, count in zip(words, counts, strict=True)):
         shortest = width
-    return shortest, min(len(_longer(found, shortest)) for found in words)
-
-
-def _longer(numbers: list[str], shortest: int) -> list[str]:
-    """The numbers of at least ``shortest`` digits."""
-    return [number for number in numbers if len(number) >= shortest]
+    return shortest, min(len(numbers_of(found, shortest)) for found in words)
 
 
 def _text_colours(bands: list[np.ndarray]) -> Colours | None:

@@ -133,17 +133,37 @@ def on_picture(geo: Geometry, shape: tuple[int, ...]) -> Geometry | None:
 def check_flat_cells(image: np.ndarray, geo: Geometry, cells: np.ndarray, pack: SkinPack) -> None:
     """Refuse a reading where a cell read as a look with detail (a number, a flag, a mine: every tile
     of its code varies by FLAT_STD or more) shows one colour on the picture (less than CUT_ALONG
-    either way): something flat lies over it. A tolerant pack's tile, its detail smoothed out at the
-    size it is matched at, lies near a flat patch of its mean colour: a grey box over gnome-mines'
-    board was read as mines, 23.2 levels from the mine tile (its pack takes 24), on a picture whose
-    other cells lay 0.1 from theirs."""
-    detailed = {t.code for t in pack.tiles} - {t.code for t in pack.tiles if float(t.image.std(axis=(0, 1)).max()) < FLAT_STD}
+    either way), or one read as a flat look (covered, empty) shows more detail in its middle than
+    any tile of its code there, by FLAT_STD: something lies over it. A tolerant pack's tile, its
+    detail smoothed out at the size it is matched at, lies near a flat patch of its mean colour: a
+    grey box over gnome-mines' board was read as mines, 23.2 levels from the mine tile (its pack
+    takes 24), on a picture whose other cells lay 0.1 from theirs; and a patch of dark text on
+    white, smoothed so, is grey: a chat window over its cells, in JPEG, was read as covered cells."""
+    spreads = [(t.code, float(t.image.std(axis=(0, 1)).max()) >= FLAT_STD) for t in pack.tiles]
+    detailed = {code for code, _ in spreads} - {code for code, spread in spreads if not spread}  # every tile of it
+    flat = {code for code, _ in spreads} - {code for code, spread in spreads if spread}
     height, width = image.shape[:2]
+    middles: dict[tuple[int, int, int], float] = {}  # (code, w, h): the most detail a tile of the code shows in its middle
     for (x, y, w, h), code in zip(geo.boxes, cells.ravel(), strict=True):
-        if int(code) in detailed and x >= 0 and y >= 0 and x + w <= width and y + h <= height:
-            if float(image[y : y + h, x : x + w].std(axis=(0, 1)).max()) < CUT_ALONG:
-                raise NoBoardFound(f"the cell at ({x + w // 2},{y + h // 2}) shows one colour, not the {geo.skin} look it was "
-                                   "read as: something covers the board; save it in full view")
+        if x < 0 or y < 0 or x + w > width or y + h > height:
+            continue
+        crop = image[y : y + h, x : x + w]
+        if int(code) in detailed and float(crop.std(axis=(0, 1)).max()) < CUT_ALONG:
+            raise NoBoardFound(f"the cell at ({x + w // 2},{y + h // 2}) shows one colour, not the {geo.skin} look it was "
+                               "read as: something covers the board; save it in full view")
+        if int(code) in flat:
+            if (int(code), w, h) not in middles:
+                middles[int(code), w, h] = max(_middle_detail(cv2.resize(t.image, (w, h), interpolation=cv2.INTER_AREA))
+                                               for t in pack.tiles if t.code == code)
+            if _middle_detail(crop) > middles[int(code), w, h] + FLAT_STD:
+                raise NoBoardFound(f"the cell at ({x + w // 2},{y + h // 2}) shows more than the {geo.skin} look it was read "
+                                   "as: something covers the board (the pointer? a window?); save it in full view")
+
+
+def _middle_detail(cell: np.ndarray) -> float:
+    """How much a cell's middle (three fifths of it each way) varies, smoothed a little (JPEG's ringing)."""
+    h, w = cell.shape[:2]
+    return float(cv2.blur(cell[h // 5 : h - h // 5, w // 5 : w - w // 5], (3, 3)).std(axis=(0, 1)).max())
 
 
 def check_cut(image: np.ndarray, geo: Geometry, cells: np.ndarray, pack: SkinPack) -> None:

@@ -159,8 +159,8 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
         except VisionError as exc:
             if isinstance(exc, CutBoard) and not found:
                 raise  # read by its own pack where it is: no other reading of it is more than a part
-            if first is None or (placed is not None and not first_placed):
-                first, first_placed = exc, placed is not None
+            if first is None or (not first_placed and (placed is not None or isinstance(exc, UnreadableCell))):
+                first, first_placed = exc, placed is not None or isinstance(exc, UnreadableCell)
             if placed is not None and found and not any(overlap(placed, f.reading.geometry) for f in found):
                 unread.append((placed, str(exc).split("; ")[0]))
             continue
@@ -181,8 +181,8 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
 
 def _as_saved(exc: VisionError, lattices: list[Geometry], packs: list[SkinPack], shape: tuple[int, ...]) -> VisionError:
     """An error on a picture scaled from the game's size, said so, with what to do with a saved
-    picture (no pointer to move there, nothing to uncover): a cell that matches no tile where its
-    lattice's pitch is another than the pack's. A lattice no pack reads is said to be a scaled picture
+    picture (no pointer to move there, nothing to uncover): a cell that matches no tile, at the
+    game's size something over it, else the scale. A lattice no pack reads is said to be a scaled picture
     or a game new to minebot, whichever it is (a pitch cannot tell: winemine's window shrunk to 0.6x
     was told to "uncover the whole game, or learn a look"), or one cut by the picture's edge, said so.
     Any other error as it is."""
@@ -194,9 +194,10 @@ def _as_saved(exc: VisionError, lattices: list[Geometry], packs: list[SkinPack],
             return exc
         lattice = next((g for g in lattices if exc.at is not None and _holds(g, exc.at)), max(lattices, key=lambda g: g.rows * g.cols))
         scale = lattice.pitch[0] / pack.pitch[0]
-        if abs(scale - 1) < 0.02:
-            return exc
         cell = str(exc).split("; ")[0]
+        if abs(scale - 1) < 0.02 or pack.scales is None:  # a pointer over it, or a window: none to move there now
+            return UnreadableCell(f"{cell}; something covers it (the pointer?): save the screenshot again with the board in "
+                                  "full view", exc.skin, detail=exc.detail, at=exc.at)
         return UnreadableCell(f"{cell}: the picture is {scale:.2g}x the game's size; save the screenshot at the screen's size "
                               "(not scaled)", exc.skin, detail=exc.detail, at=exc.at)
     if not isinstance(exc, NoBoardFound) or not str(exc).startswith("no skin pack reads"):
