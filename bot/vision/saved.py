@@ -181,8 +181,8 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
 
 def _as_saved(exc: VisionError, lattices: list[Geometry], packs: list[SkinPack], shape: tuple[int, ...]) -> VisionError:
     """An error on a picture scaled from the game's size, said so, with what to do with a saved
-    picture (no pointer to move there, nothing to uncover): a cell that matches no tile, at the
-    game's size something over it, else the scale. A lattice no pack reads is said to be a scaled picture
+    picture (no pointer to move there, nothing to uncover): a cell that matches no tile, at a size
+    the game draws (HiDPI 2x too) something over it, else the scale. A lattice no pack reads is said to be a scaled picture
     or a game new to minebot, whichever it is (a pitch cannot tell: winemine's window shrunk to 0.6x
     was told to "uncover the whole game, or learn a look"), or one cut by the picture's edge, said so.
     Any other error as it is."""
@@ -195,7 +195,7 @@ def _as_saved(exc: VisionError, lattices: list[Geometry], packs: list[SkinPack],
         lattice = next((g for g in lattices if exc.at is not None and _holds(g, exc.at)), max(lattices, key=lambda g: g.rows * g.cols))
         scale = lattice.pitch[0] / pack.pitch[0]
         cell = str(exc).split("; ")[0]
-        if abs(scale - 1) < 0.02 or pack.scales is None:  # a pointer over it, or a window: none to move there now
+        if pack.scales is None or any(abs(scale / s - 1) < 0.02 for s in pack.scales):  # a size the game draws: a pointer over it?
             return UnreadableCell(f"{cell}; something covers it (the pointer?): save the screenshot again with the board in "
                                   "full view", exc.skin, detail=exc.detail, at=exc.at)
         return UnreadableCell(f"{cell}: the picture is {scale:.2g}x the game's size; save the screenshot at the screen's size "
