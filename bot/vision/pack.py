@@ -24,7 +24,8 @@ by spaces (winemine: ``"alt+g e"``, its Game menu); the game's own size for that
 ``"label"``: a text label "flags/mines" (kmines' "Mines: 0/10"). ``counter_at``: ``"below"`` where
 the counters are below the board instead, ``"beside"`` where right of its upper half (gnome-mines'
 label; default ``"above"``). ``counter_shortest``: the fewest
-digits the counter shows (default 2; 1 where it drops its leading zeros: a lone digit is taken then).
+digits the counter shows (default 2; 1 where it drops its leading zeros: a lone digit is taken then;
+3 or 4 where it always shows so many, "010": a shorter run has a digit covered, and is not read).
 ``counters``: how many numbers the game shows in that strip (default 1; 2 where a timer stands
 beside the counter: with one covered, the other is not read as the counter).
 ``counter_text`` marks counters drawn as text, whose pixels shift with their position:
