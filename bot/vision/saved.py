@@ -128,7 +128,7 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
     if at is not None:
         image, offset = _around(image, lattices, at)
     first: VisionError | None = None
-    first_placed = False  # whether a pack placed the board the first error is of (that error says more)
+    first_placed = False  # whether a pack placed the board the first error is of, or it names a cell (it says more)
     found: list[SavedReading] = []
     unread: list[tuple[Geometry, str]] = []  # boards a pack placed that were then refused, and why
     for forgiving in (False, True):
@@ -159,8 +159,9 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
         except VisionError as exc:
             if isinstance(exc, CutBoard) and not found:
                 raise  # read by its own pack where it is: no other reading of it is more than a part
-            if first is None or (not first_placed and (placed is not None or isinstance(exc, UnreadableCell))):
-                first, first_placed = exc, placed is not None or isinstance(exc, UnreadableCell)
+            placing = placed is not None or isinstance(exc, UnreadableCell)  # a board placed, or a cell of one named
+            if first is None or (placing and not first_placed):
+                first, first_placed = exc, placing
             if placed is not None and found and not any(overlap(placed, f.reading.geometry) for f in found):
                 unread.append((placed, str(exc).split("; ")[0]))
             continue
