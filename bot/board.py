@@ -41,7 +41,9 @@ class Board:
     def __post_init__(self) -> None:
         self.cells = np.asarray(self.cells, dtype=np.int8)
         if self.cells.ndim != 2 or 0 in self.cells.shape:
-            raise BoardTextError(f"a board needs at least one row and one column, got shape {self.cells.shape}")
+            raise BoardTextError(
+                f"a board needs at least one row and one column, got shape {self.cells.shape}"
+            )
 
     # -- construction -----------------------------------------------------------------------
     @classmethod

@@ -59,25 +59,44 @@ def _version() -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="minebot", description="Plays Minesweeper by looking at the screen.")
+    parser = argparse.ArgumentParser(
+        prog="minebot", description="Plays Minesweeper by looking at the screen."
+    )
     parser.add_argument("--version", action="version", version=f"minebot {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     b = sub.add_parser("bench", help="win rate of a strategy over seeded simulated games")
-    b.add_argument("--level", default="expert", help="beginner, intermediate, expert or COLSxROWS/MINES")
-    b.add_argument("--rule", default="safe", choices=FIRST_CLICK_RULES, help="first-click rule (default safe)")
+    b.add_argument(
+        "--level", default="expert", help="beginner, intermediate, expert or COLSxROWS/MINES"
+    )
+    b.add_argument(
+        "--rule", default="safe", choices=FIRST_CLICK_RULES, help="first-click rule (default safe)"
+    )
     b.add_argument("--games", type=COUNT, default=1000)
     b.add_argument("--seed", type=NATURAL, default=1)
-    b.add_argument("--strategy", default="best", help=f"one of {', '.join(STRATEGIES)}; a comma list; or all")
+    b.add_argument(
+        "--strategy", default="best", help=f"one of {', '.join(STRATEGIES)}; a comma list; or all"
+    )
     b.add_argument("--jobs", type=NATURAL, default=1, help="processes to use (0: all cores)")
     b.add_argument("--layouts", type=Path, help="play the games of a layouts file instead")
     b.add_argument("--no-flags", action="store_true", help="do not flag certain mines")
-    b.add_argument("--opened", type=COUNT, metavar="CELLS", help="instead of playing: solve one position per game, "
-                   "CELLS of its safe cells opened at random (no cascades); count those solved exactly")
+    b.add_argument(
+        "--opened",
+        type=COUNT,
+        metavar="CELLS",
+        help="instead of playing: solve one position per game, "
+        "CELLS of its safe cells opened at random (no cascades); count those solved exactly",
+    )
     b.add_argument("--json", action="store_true", help="print the figures as JSON")
-    b.add_argument("--save", type=Path, metavar="FILE", help="write each game's result to FILE (one strategy)")
-    b.add_argument("--against", type=Path, metavar="FILE",
-                   help="pair this run with one saved by --save over the same games: the games only each won")
+    b.add_argument(
+        "--save", type=Path, metavar="FILE", help="write each game's result to FILE (one strategy)"
+    )
+    b.add_argument(
+        "--against",
+        type=Path,
+        metavar="FILE",
+        help="pair this run with one saved by --save over the same games: the games only each won",
+    )
 
     s = sub.add_parser("solve", help="analyse a board given as text (a file, or - for stdin)")
     s.add_argument("board", help="board text file: rows of # F ? 0-8 * X x")
@@ -89,86 +108,189 @@ def _parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="read a saved screenshot and print the board and the advice")
     rp.add_argument("image", type=Path)
     rp.add_argument("--skin", help="only try this skin pack")
-    rp.add_argument("--mines", type=NATURAL, help="total mines, when the board is not a standard level")
-    rp.add_argument("--rule", choices=FIRST_CLICK_RULES, help="first-click rule (default: the skin's game)")
+    rp.add_argument(
+        "--mines", type=NATURAL, help="total mines, when the board is not a standard level"
+    )
+    rp.add_argument(
+        "--rule", choices=FIRST_CLICK_RULES, help="first-click rule (default: the skin's game)"
+    )
     rp.add_argument("--json", action="store_true", help="print one JSON object")
-    rp.add_argument("--annotate", type=Path, metavar="OUT.png", help="write the screenshot with the advice drawn on it")
-    rp.add_argument("--at", type=_point, metavar="X,Y", help="read the board at this point of the picture (where it shows several)")
+    rp.add_argument(
+        "--annotate",
+        type=Path,
+        metavar="OUT.png",
+        help="write the screenshot with the advice drawn on it",
+    )
+    rp.add_argument(
+        "--at",
+        type=_point,
+        metavar="X,Y",
+        help="read the board at this point of the picture (where it shows several)",
+    )
 
     pl = sub.add_parser("play", help="find the Minesweeper game on the screen and play it")
-    pl.add_argument("--games", type=COUNT, default=1, help="games to play in a row (starts each new game itself)")
-    pl.add_argument("--level", choices=tuple(LEVELS), help="switch the game to this level where it has keys for it "
-                    "(winemine, minegauler), else check the size")
+    pl.add_argument(
+        "--games",
+        type=COUNT,
+        default=1,
+        help="games to play in a row (starts each new game itself)",
+    )
+    pl.add_argument(
+        "--level",
+        choices=tuple(LEVELS),
+        help="switch the game to this level where it has keys for it "
+        "(winemine, minegauler), else check the size",
+    )
     pl.add_argument("--mines", type=NATURAL, help="total mines, for a custom game")
     pl.add_argument("--skin", help="only look for this skin pack")
     pl.add_argument("--no-flags", action="store_true", help="never flag mines (fewer clicks)")
     pl.add_argument(
-        "--new-game-key", metavar="KEY",
+        "--new-game-key",
+        metavar="KEY",
         help="the game's key for a new game, e.g. F2 or ctrl+n (default: tries F2, N, the face, buttons above the board, Ctrl+N; "
         "never a key that reloads a web page, Ctrl+R or F5, unless given here)",
     )
-    pl.add_argument("--dry-run", action="store_true", help="read and decide once, print the move, click nothing")
-    pl.add_argument("--save-final", type=Path, metavar="OUT.png",
-                    help="save the board's last screenshot here ({game} in the name: the game's number, a file per game)")
-    pl.add_argument("--json", action="store_true", help="print one JSON object per game (with the ms each part took)")
-    pl.add_argument("--profile", action="store_true", help="at the end, say where the games' time went: waiting for "
-                    "the game to draw, reading, solving, the guard's checks, clicking")
     pl.add_argument(
-        "--learn", nargs="?", const="", metavar="NAME",
+        "--dry-run", action="store_true", help="read and decide once, print the move, click nothing"
+    )
+    pl.add_argument(
+        "--save-final",
+        type=Path,
+        metavar="OUT.png",
+        help="save the board's last screenshot here ({game} in the name: the game's number, a file per game)",
+    )
+    pl.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object per game (with the ms each part took)",
+    )
+    pl.add_argument(
+        "--profile",
+        action="store_true",
+        help="at the end, say where the games' time went: waiting for "
+        "the game to draw, reading, solving, the guard's checks, clicking",
+    )
+    pl.add_argument(
+        "--learn",
+        nargs="?",
+        const="",
+        metavar="NAME",
         help="learn the game's look by playing it, with no skin pack (automatic when no pack reads the board); "
         "saved as pack NAME (default: a name of its own) in this user's data folder",
     )
 
-    ad = sub.add_parser("advise", help="watch the screen and print the advice each time the board changes")
+    ad = sub.add_parser(
+        "advise", help="watch the screen and print the advice each time the board changes"
+    )
     ad.add_argument("--mines", type=NATURAL)
     ad.add_argument("--skin")
     ad.add_argument("--once", action="store_true", help="print one reading and stop")
 
-    rc = sub.add_parser("record", help="save a screenshot and the bot's reading of it (OUT.png, OUT.board) to check by eye")
+    rc = sub.add_parser(
+        "record",
+        help="save a screenshot and the bot's reading of it (OUT.png, OUT.board) to check by eye",
+    )
     rc.add_argument("out", type=Path, help="file name without extension")
     rc.add_argument("--mines", type=NATURAL)
     rc.add_argument("--skin")
 
-    dm = sub.add_parser("demo", help="on a machine with no screen: start Xvfb and a real game, play it")
-    dm.add_argument("--game", default="winemine", choices=tuple(GAMES),
-                    help="the real game to start (xbomb, kmines, sgt-mines, ace-minesweeper, pygame-minesweeper, nicegui-minesweeper: no pack ships "
-                    "for them, their look is learnt by playing; nicegui-minesweeper is a web game, in Chromium)")
-    dm.add_argument("--level", default="expert", choices=tuple(LEVELS), help="(nicegui-minesweeper has one size: 10x10, 10 mines; ace-minesweeper 32x32, 200 mines)")
+    dm = sub.add_parser(
+        "demo", help="on a machine with no screen: start Xvfb and a real game, play it"
+    )
+    dm.add_argument(
+        "--game",
+        default="winemine",
+        choices=tuple(GAMES),
+        help="the real game to start (xbomb, kmines, sgt-mines, ace-minesweeper, pygame-minesweeper, nicegui-minesweeper: no pack ships "
+        "for them, their look is learnt by playing; nicegui-minesweeper is a web game, in Chromium)",
+    )
+    dm.add_argument(
+        "--level",
+        default="expert",
+        choices=tuple(LEVELS),
+        help="(nicegui-minesweeper has one size: 10x10, 10 mines; ace-minesweeper 32x32, 200 mines)",
+    )
     dm.add_argument("--games", type=COUNT, default=1)
-    dm.add_argument("--save-final", type=Path, default=Path("minebot-final.png"), metavar="OUT.png", help="as for play")
+    dm.add_argument(
+        "--save-final",
+        type=Path,
+        default=Path("minebot-final.png"),
+        metavar="OUT.png",
+        help="as for play",
+    )
     dm.add_argument("--json", action="store_true")
     dm.add_argument("--profile", action="store_true", help="as for play")
-    dm.add_argument("--learn", nargs="?", const="", metavar="NAME", help="learn the game's look with no skin pack (see play)")
-    dm.add_argument("--scale", type=float, default=1.0, help="a web game's device scale in Chromium (browser zoom: 1 to 2)")
-    dm.add_argument("--shift", type=NATURAL, default=0, help="px to move the game's window right and down (pixel alignment)")
+    dm.add_argument(
+        "--learn",
+        nargs="?",
+        const="",
+        metavar="NAME",
+        help="learn the game's look with no skin pack (see play)",
+    )
+    dm.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="a web game's device scale in Chromium (browser zoom: 1 to 2)",
+    )
+    dm.add_argument(
+        "--shift",
+        type=NATURAL,
+        default=0,
+        help="px to move the game's window right and down (pixel alignment)",
+    )
 
-    ln = sub.add_parser("learn", help="cut a skin pack's tiles from a screenshot and its checked .board file")
+    ln = sub.add_parser(
+        "learn", help="cut a skin pack's tiles from a screenshot and its checked .board file"
+    )
     ln.add_argument("image", type=Path)
-    ln.add_argument("board", type=Path, help="the true board (minebot record writes one to correct)")
+    ln.add_argument(
+        "board", type=Path, help="the true board (minebot record writes one to correct)"
+    )
     ln.add_argument("--skin", help="pack name (default: the game named in the .board file)")
-    ln.add_argument("--face", help="X,Y,W,H of the face button in the screenshot, saved as face-<state>.png")
-    ln.add_argument("--templates", type=Path, help="folder of skin packs (default: this user's learnt packs)")
+    ln.add_argument(
+        "--face", help="X,Y,W,H of the face button in the screenshot, saved as face-<state>.png"
+    )
+    ln.add_argument(
+        "--templates", type=Path, help="folder of skin packs (default: this user's learnt packs)"
+    )
 
-    sk = sub.add_parser("skins", help="list the skin packs minebot reads (shipped and learnt), or remove a learnt one")
+    sk = sub.add_parser(
+        "skins",
+        help="list the skin packs minebot reads (shipped and learnt), or remove a learnt one",
+    )
     sk.add_argument("--remove", metavar="NAME", help="delete this learnt pack (shipped packs stay)")
 
-    bv = sub.add_parser("bench-vision", help="time locating and reading boards in screenshots, per skin")
+    bv = sub.add_parser(
+        "bench-vision", help="time locating and reading boards in screenshots, per skin"
+    )
     bv.add_argument("images", nargs="*", type=Path, help="screenshots (default: fixtures/*/*.png)")
     bv.add_argument("--repeat", type=COUNT, default=20)
-    bv.add_argument("--saved", metavar="WAYS", help="instead of timing: read each labelled screenshot saved these ways "
-                    "(comma list of qN: JPEG at quality N, gray, xS: scaled S times; or edited round the board: cells, margin, room, "
-                    "half, end, third, row: cut there, band, box, corner: a grey box over it, spotN: a box of one colour at random, textN: a box of text, pointN: a mouse pointer, "
-                    "seed N; or both: cells+q80) and count those "
-                    "read right, refused and wrong")
+    bv.add_argument(
+        "--saved",
+        metavar="WAYS",
+        help="instead of timing: read each labelled screenshot saved these ways "
+        "(comma list of qN: JPEG at quality N, gray, xS: scaled S times; or edited round the board: cells, margin, room, "
+        "half, end, third, row: cut there, band, box, corner: a grey box over it, spotN: a box of one colour at random, textN: a box of text, pointN: a mouse pointer, "
+        "seed N; or both: cells+q80) and count those "
+        "read right, refused and wrong",
+    )
 
-    lay = sub.add_parser("layouts", help="write seeded mine layouts to a file other programs can replay")
+    lay = sub.add_parser(
+        "layouts", help="write seeded mine layouts to a file other programs can replay"
+    )
     lay.add_argument("out", type=Path)
     lay.add_argument("--level", default="expert")
     lay.add_argument("--rule", default="safe", choices=FIRST_CLICK_RULES)
     lay.add_argument("--games", type=COUNT, default=1000)
     lay.add_argument("--seed", type=NATURAL, default=1)
     for command in sub.choices.values():  # what every command takes
-        command.add_argument("--verbose", "-v", action="store_true", help="on an error, also print what was measured on the way")
+        command.add_argument(
+            "--verbose",
+            "-v",
+            action="store_true",
+            help="on an error, also print what was measured on the way",
+        )
     return parser
 
 
@@ -182,16 +304,35 @@ def main(*args: str) -> int:
         if ns.command in _COMMANDS:
             return _COMMANDS[ns.command](ns)
         if ns.command in ("play", "demo"):
-            from bot import commands  # the live commands: screen and mouse imports stay out of the rest
+            # the live commands: screen and mouse imports stay out of the rest
+            from bot import (
+                commands,
+            )
 
             if ns.command == "demo":
-                options = commands.PlayOptions(games=ns.games, save_final=ns.save_final, json=ns.json, learn=ns.learn,
-                                               profile=ns.profile)
+                options = commands.PlayOptions(
+                    games=ns.games,
+                    save_final=ns.save_final,
+                    json=ns.json,
+                    learn=ns.learn,
+                    profile=ns.profile,
+                )
                 return commands.demo(ns.game, ns.level, options, ns.scale, ns.shift)
-            return commands.play(commands.PlayOptions(
-                games=ns.games, skin=ns.skin, mines=ns.mines, level=ns.level, dry_run=ns.dry_run, flags=not ns.no_flags,
-                save_final=ns.save_final, json=ns.json, learn=ns.learn, new_game_key=ns.new_game_key, profile=ns.profile,
-            ))
+            return commands.play(
+                commands.PlayOptions(
+                    games=ns.games,
+                    skin=ns.skin,
+                    mines=ns.mines,
+                    level=ns.level,
+                    dry_run=ns.dry_run,
+                    flags=not ns.no_flags,
+                    save_final=ns.save_final,
+                    json=ns.json,
+                    learn=ns.learn,
+                    new_game_key=ns.new_game_key,
+                    profile=ns.profile,
+                )
+            )
         if ns.command in ("advise", "record"):
             from bot.live import watch  # they watch the screen and never click
 
@@ -218,7 +359,10 @@ def _bench(ns: argparse.Namespace) -> int:
     names = list(STRATEGIES) if ns.strategy == "all" else ns.strategy.split(",")
     for name in names:
         if name not in STRATEGIES:
-            print(f"minebot: strategy {name!r} is not one of {', '.join(STRATEGIES)}, all", file=sys.stderr)
+            print(
+                f"minebot: strategy {name!r} is not one of {', '.join(STRATEGIES)}, all",
+                file=sys.stderr,
+            )
             return 2
     if (ns.save or ns.against) and len(names) > 1:
         print("minebot: --save and --against take one strategy", file=sys.stderr)
@@ -230,8 +374,17 @@ def _bench(ns: argparse.Namespace) -> int:
     level = layouts[0].level if layouts else parse_level(ns.level)
     rule = layouts[0].rule if layouts else ns.rule
     if ns.opened:
-        runs = [bench.positions(level, ns.opened, ns.games, ns.seed, name, bench.Progress(name, unit="positions")) for name in names]
-        print(json.dumps([r.as_dict() for r in runs]) if ns.json else "\n".join([bench.Positions.HEADER, *(r.row() for r in runs)]))
+        runs = [
+            bench.positions(
+                level, ns.opened, ns.games, ns.seed, name, bench.Progress(name, unit="positions")
+            )
+            for name in names
+        ]
+        print(
+            json.dumps([r.as_dict() for r in runs])
+            if ns.json
+            else "\n".join([bench.Positions.HEADER, *(r.row() for r in runs)])
+        )
         return 1 if any(r.wrong for r in runs) else 0
     summaries = []
     for name in names:
@@ -248,19 +401,29 @@ def _bench(ns: argparse.Namespace) -> int:
     if ns.json:
         out = [s.as_dict() for s in summaries]
         if pair:
-            out[0]["paired"] = {"against": str(ns.against), "only_here": pair.this_only, "only_there": pair.other_only,
-                                "z": round(pair.z, 3)}
+            out[0]["paired"] = {
+                "against": str(ns.against),
+                "only_here": pair.this_only,
+                "only_there": pair.other_only,
+                "z": round(pair.z, 3),
+            }
         print(json.dumps(out[0] if len(out) == 1 else out))
         return 0
-    print(f"{'strategy':<14}{'level':<22}{'rule':<9}{'games':>7}{'wins':>7}{'win rate':>10}"
-          f"{'95% interval':>17}{'guesses':>9}{'ms/game':>9}")
+    print(
+        f"{'strategy':<14}{'level':<22}{'rule':<9}{'games':>7}{'wins':>7}{'win rate':>10}"
+        f"{'95% interval':>17}{'guesses':>9}{'ms/game':>9}"
+    )
     for s in summaries:
         lo, hi = s.ci95
-        print(f"{s.strategy:<14}{s.level:<22}{s.rule:<9}{s.games:>7}{s.wins:>7}{s.win_rate:>10.2%}"
-              f"{f'{lo:.2%}-{hi:.2%}':>17}{s.guesses_per_game:>9.2f}{s.ms_per_game:>9.1f}")
+        print(
+            f"{s.strategy:<14}{s.level:<22}{s.rule:<9}{s.games:>7}{s.wins:>7}{s.win_rate:>10.2%}"
+            f"{f'{lo:.2%}-{hi:.2%}':>17}{s.guesses_per_game:>9.2f}{s.ms_per_game:>9.1f}"
+        )
     worst = max(s.slowest_decision for s in summaries)
     approx = sum(s.approximate for s in summaries)
-    print(f"slowest single decision: {1000 * worst:.0f} ms; decisions on approximate probabilities: {approx}")
+    print(
+        f"slowest single decision: {1000 * worst:.0f} ms; decisions on approximate probabilities: {approx}"
+    )
     if pair:
         print(pair.line(str(ns.against)))
     bad = sum(s.lost_on_certain for s in summaries)
@@ -274,8 +437,16 @@ def _solve(ns: argparse.Namespace) -> int:
     try:
         text = sys.stdin.read() if ns.board == "-" else Path(ns.board).read_text()
     except (OSError, UnicodeDecodeError) as exc:
-        why = "a folder, not a file" if Path(ns.board).is_dir() else exc.strerror if isinstance(exc, OSError) else "not a text file"
-        raise UsageError(f"cannot read the board {ns.board}: {why}; give a text file of rows of # F ? 0-8 * X x") from None
+        why = (
+            "a folder, not a file"
+            if Path(ns.board).is_dir()
+            else exc.strerror
+            if isinstance(exc, OSError)
+            else "not a text file"
+        )
+        raise UsageError(
+            f"cannot read the board {ns.board}: {why}; give a text file of rows of # F ? 0-8 * X x"
+        ) from None
     board = Board.parse(text, mines=ns.mines)
     analysis = solve(board, ns.strategy, ns.rule, np.random.default_rng(0))
     if ns.json:
@@ -289,7 +460,9 @@ def _solve(ns: argparse.Namespace) -> int:
 def _layouts(ns: argparse.Namespace) -> int:
     level = parse_level(ns.level)
     start = first_click(Board.covered(level.rows, level.cols), ns.rule)
-    count = write_layouts(ns.out, (make_layout(level, ns.rule, start, (ns.seed, i)) for i in range(ns.games)))
+    count = write_layouts(
+        ns.out, (make_layout(level, ns.rule, start, (ns.seed, i)) for i in range(ns.games))
+    )
     print(f"wrote {count} {level} layouts (rule {ns.rule}, first click {start}) to {ns.out}")
     return 0
 

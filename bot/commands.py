@@ -57,12 +57,15 @@ class PlayOptions:
     flags: bool = True
     save_final: Path | None = None
     json: bool = False
-    learn: str | None = None  # learn the look by playing, into this pack ("": a name of its own); None: where no pack reads it
+    # learn the look by playing, into this pack ("": a name of its own); None: where no pack reads it
+    learn: str | None = None
     new_game_key: str | None = None
     profile: bool = False  # say where the games' time went
 
 
-def _mines(options: PlayOptions, skin: str, rows: int, cols: int, counted: int | None = None) -> int:
+def _mines(
+    options: PlayOptions, skin: str, rows: int, cols: int, counted: int | None = None
+) -> int:
     """The game's mine count: --mines, else what its counter says (``counted``), else --level's in
     that game (its size checked), else the standard level's for the board's size."""
     if options.mines:
@@ -71,8 +74,11 @@ def _mines(options: PlayOptions, skin: str, rows: int, cols: int, counted: int |
     if level:
         want = level_of(skin, level)
         if (rows, cols) != (want.rows, want.cols):
-            how = ("--dry-run does not switch levels" if options.dry_run
-                   else "minebot does not know how to switch this game's level")
+            how = (
+                "--dry-run does not switch levels"
+                if options.dry_run
+                else "minebot does not know how to switch this game's level"
+            )
             raise UsageError(
                 f"the game on screen is {cols}x{rows}, not {level} ({want.cols}x{want.rows}), and {how}: "
                 "change it in the game or leave out --level"
@@ -81,7 +87,9 @@ def _mines(options: PlayOptions, skin: str, rows: int, cols: int, counted: int |
         return counted
     mines = level_of(skin, level).mines if level else STANDARD_MINES.get((rows, cols))
     if mines is None:
-        raise UsageError(f"a {cols}x{rows} board is not a standard level: give its mine count with --mines")
+        raise UsageError(
+            f"a {cols}x{rows} board is not a standard level: give its mine count with --mines"
+        )
     return int(mines)
 
 
@@ -89,7 +97,11 @@ def _describe(result: GameResult) -> str:
     if result.won:
         how = "won"
     elif result.state == "lost":
-        how = "LOST ON A CELL CALLED SAFE (a misreading or a bug)" if result.lost_on_certain else "lost on a guess"
+        how = (
+            "LOST ON A CELL CALLED SAFE (a misreading or a bug)"
+            if result.lost_on_certain
+            else "lost on a guess"
+        )
     else:
         how = "stopped (no move)"
     return (
@@ -115,23 +127,47 @@ def play(options: PlayOptions, screen: Screen | None = None) -> int:
     except (NoBoardFound, UnreadableCell) as missed:
         # a learnt pack that finds the board but cannot read all of it has not seen this size of
         # it (kmines draws its cells to fit the window): learnt on, into NAME-<size>px
-        learnt = [p.name for p in packs if p.learnt and isinstance(missed, UnreadableCell) and p.name == missed.skin]
+        learnt = [
+            p.name
+            for p in packs
+            if p.learnt and isinstance(missed, UnreadableCell) and p.name == missed.skin
+        ]
         if not isinstance(missed, NoBoardFound) and not learnt:
             raise
         try:
             grid = find_grid_on(screen)
         except NoBoardFound:
             raise missed from None
-        tried = [part for part in (line.removeprefix("packs tried: ") for line in missed.detail.split("; "))  # how near a learnt
-                 if any(part.startswith(f"{p.name}@") for p in packs if p.learnt)]  # pack came (xdemineur's once missed by the next run)
-        print(f"minebot: {f'learnt pack {learnt[0]} does not read' if learnt else 'no skin pack reads'} this board "
-              f"({missed}{'; ' if tried else ''}{'; '.join(tried)}); learning its look by playing it", file=sys.stderr)
+        # pack came (xdemineur's once missed by the next run)
+        tried = [
+            part
+            # how near a learnt
+            for part in (line.removeprefix("packs tried: ") for line in missed.detail.split("; "))
+            if any(part.startswith(f"{p.name}@") for p in packs if p.learnt)
+        ]
+        print(
+            f"minebot: {f'learnt pack {learnt[0]} does not read' if learnt else 'no skin pack reads'} this board "
+            f"({missed}{'; ' if tried else ''}{'; '.join(tried)}); learning its look by playing it",
+            file=sys.stderr,
+        )
         return _learn(options, screen, mouse, grid, learnt[0] if learnt else None, new_game_key)
-    if pack.learnt and not options.dry_run:  # a learnt pack may not know every look yet: play on learning
+    # a learnt pack may not know every look yet: play on learning
+    if pack.learnt and not options.dry_run:
         # where its pictures line up with the cells, so that what it learns now is cut as they were
-        return _learn(options, screen, mouse, geometry, pack.name, new_game_key, known=pack, counted=reading.counted)
+        return _learn(
+            options,
+            screen,
+            mouse,
+            geometry,
+            pack.name,
+            new_game_key,
+            known=pack,
+            counted=reading.counted,
+        )
     if options.level and options.level in pack.level_keys and not options.dry_run:
-        pack, geometry, reading = switch_level(screen, pack, geometry, reading, mouse, options.level)
+        pack, geometry, reading = switch_level(
+            screen, pack, geometry, reading, mouse, options.level
+        )
     mines = _mines(options, pack.name, geometry.rows, geometry.cols, reading.counted)
     table = LiveTable(screen, mouse, pack, geometry, mines)
     print(
@@ -143,13 +179,18 @@ def play(options: PlayOptions, screen: Screen | None = None) -> int:
         return _dry_run(table, pack, options.json)
     # a shipped pack that has read only a new board's covered cells may know another look's covered
     # tile: the new board is kept, to learn its look from should the pack not read it once opened
-    fresh = screen.grab() if not pack.learnt and not table.proven and table.state == "playing" else None
+    fresh = (
+        screen.grab() if not pack.learnt and not table.proven and table.state == "playing" else None
+    )
     try:
         results = _play_games(options, table, pack, new_game_key, learnable=fresh is not None)
     except _LearnOn as other:
         assert fresh is not None
-        print(f"minebot: skin pack {pack.name} read the new board but not the opened one ({other.__cause__}); "
-              "learning its look by playing on", file=sys.stderr)
+        print(
+            f"minebot: skin pack {pack.name} read the new board but not the opened one ({other.__cause__}); "
+            "learning its look by playing on",
+            file=sys.stderr,
+        )
         return _learn(options, screen, mouse, other.grid, None, new_game_key, fresh=fresh)
     if not options.json:
         _summary(results)
@@ -161,7 +202,9 @@ def _dry_run(table: LiveTable, pack: SkinPack, as_json: bool = False) -> int:
     board = table.board()
     analysis = solve(board, "best", pack.rule, np.random.default_rng())
     if as_json:
-        print(json.dumps({"skin": pack.name, "board": str(board).splitlines(), **analysis.as_dict()}))
+        print(
+            json.dumps({"skin": pack.name, "board": str(board).splitlines(), **analysis.as_dict()})
+        )
         return 0
     print(board)
     print(f"would play: {analysis.move if analysis.move else 'nothing (game over or stuck)'}")
@@ -177,8 +220,13 @@ class _LearnOn(MinebotError):
         self.grid = grid
 
 
-def _play_games(options: PlayOptions, table: LiveTable, pack: SkinPack,
-                new_game_key: str | None, learnable: bool = False) -> list[GameResult]:
+def _play_games(
+    options: PlayOptions,
+    table: LiveTable,
+    pack: SkinPack,
+    new_game_key: str | None,
+    learnable: bool = False,
+) -> list[GameResult]:
     """Play ``options.games`` games on the table, a line for each; where a run stops, say where. Where
     the pack (``learnable``: a shipped one, on a new board) cannot read the first game once opened,
     and the same board stands on its lattice, _LearnOn."""
@@ -195,7 +243,14 @@ def _play_games(options: PlayOptions, table: LiveTable, pack: SkinPack,
             where = f"in game {index + 1} of {options.games} (in play at its last reading)"
             table.spent = Spent()
             result = play_game(
-                table, strategy, pack.rule, rng, flags=options.flags, must_flag=pack.flags_to_win, progress=progress, spent=table.spent
+                table,
+                strategy,
+                pack.rule,
+                rng,
+                flags=options.flags,
+                must_flag=pack.flags_to_win,
+                progress=progress,
+                spent=table.spent,
             )
         except MinebotError as exc:
             progress.clear()
@@ -203,7 +258,10 @@ def _play_games(options: PlayOptions, table: LiveTable, pack: SkinPack,
             if grid is not None:
                 raise _LearnOn(grid) from exc
             won = sum(r.won for r in results)
-            print(f"minebot: stopped {where}; {len(results)} finished before it ({won} won)", file=sys.stderr)
+            print(
+                f"minebot: stopped {where}; {len(results)} finished before it ({won} won)",
+                file=sys.stderr,
+            )
             raise
         progress.clear()
         results.append(result)
@@ -226,27 +284,49 @@ def _unread_look(exc: MinebotError, table: LiveTable) -> Geometry | None:
     except NoBoardFound:
         return None
     was = table.geometry
-    same = all(abs(a - b) <= p / 2 for a, b, p in zip(grid.origin, was.origin, grid.pitch, strict=True))
+    same = all(
+        abs(a - b) <= p / 2 for a, b, p in zip(grid.origin, was.origin, grid.pitch, strict=True)
+    )
     return grid if same and (grid.rows, grid.cols) == (was.rows, was.cols) else None
 
 
-def _report(options: PlayOptions, index: int, table: LiveTable, result: GameResult, results: list[GameResult],
-            ms: dict[str, float]) -> None:
+def _report(
+    options: PlayOptions,
+    index: int,
+    table: LiveTable,
+    result: GameResult,
+    results: list[GameResult],
+    ms: dict[str, float],
+) -> None:
     """A game's line (JSON with --json, with ``ms``: where its time went), and its final screen where asked."""
     # the last board read: None where the game drew its end over the board right after a flag
     board = table.reading.board if table.reading is not None else None
     if options.json:
-        print(json.dumps({
-            "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3),
-            "guesses": result.guesses, "readings": result.decisions, "clicks": result.clicks,
-            "chords": result.chords, "presses": table.presses,  # clicks sent: the guard holds back some planned
-            "lost_on_certain": result.lost_on_certain, "ms": ms,
-            "guessed": result.guessed,  # the cells clicked not called safe (numpy's ints: default=int)
-            "board": str(board).splitlines() if board is not None else [],
-        }, default=int), flush=True)
+        print(
+            json.dumps(
+                {
+                    "game": index + 1,
+                    "state": result.state,
+                    "seconds": round(result.seconds, 3),
+                    "guesses": result.guesses,
+                    "readings": result.decisions,
+                    "clicks": result.clicks,
+                    "chords": result.chords,
+                    "presses": table.presses,  # clicks sent: the guard holds back some planned
+                    "lost_on_certain": result.lost_on_certain,
+                    "ms": ms,
+                    "guessed": result.guessed,  # the cells clicked not called safe (numpy's ints: default=int)
+                    "board": str(board).splitlines() if board is not None else [],
+                },
+                default=int,
+            ),
+            flush=True,
+        )
     else:
         wins = sum(r.won for r in results)
-        print(f"game {index + 1}/{options.games}: {_describe(result)} ({wins} won so far)", flush=True)
+        print(
+            f"game {index + 1}/{options.games}: {_describe(result)} ({wins} won so far)", flush=True
+        )
     _save_final(options.save_final, table.image, index + 1)
 
 
@@ -276,10 +356,13 @@ def _profile(results: list[GameResult], profiles: list[dict[str, float]], out: T
     total = sum(medians.values()) or 1.0
     clicks = statistics.median(results[i].clicks for i in won)
     games = f"{len(won)} won games" if results[won[0]].won else f"{len(won)} games"
-    print(f"time per game, {games} (median of each part, ms): "
-          + ", ".join(f"{part} {ms:.0f} ({ms / total:.0%})" for part, ms in medians.items())
-          + f"; {statistics.median(results[i].decisions for i in won):.0f} readings and {clicks:.0f} clicks a game, "
-          f"{total / max(clicks, 1):.1f} ms a click", file=out)
+    print(
+        f"time per game, {games} (median of each part, ms): "
+        + ", ".join(f"{part} {ms:.0f} ({ms / total:.0%})" for part, ms in medians.items())
+        + f"; {statistics.median(results[i].decisions for i in won):.0f} readings and {clicks:.0f} clicks a game, "
+        f"{total / max(clicks, 1):.1f} ms a click",
+        file=out,
+    )
 
 
 def _pointer_off_the_board(screen: Screen, mouse: Mouse) -> None:
@@ -300,14 +383,23 @@ def find_grid_on(screen: Screen) -> Geometry:
 
 
 def _learn(
-    options: PlayOptions, screen: Screen, mouse: Mouse, geometry: Geometry, name: str | None, new_game_key: str | None,
-    known: SkinPack | None = None, fresh: np.ndarray | None = None, counted: int | None = None,
+    options: PlayOptions,
+    screen: Screen,
+    mouse: Mouse,
+    geometry: Geometry,
+    name: str | None,
+    new_game_key: str | None,
+    known: SkinPack | None = None,
+    fresh: np.ndarray | None = None,
+    counted: int | None = None,
 ) -> int:
     """Play ``options.games`` games learning the look (bot/learning/learn.py), from nothing or from a learnt pack;
     ``fresh``: a grab of the screen on the new board of the game in play, whose first click was played;
     ``counted``: the mine count as the learnt pack's counter gave it."""
     if options.dry_run:
-        raise UsageError("learning a look needs clicks: leave out --dry-run (or give the skin with --skin)")
+        raise UsageError(
+            "learning a look needs clicks: leave out --dry-run (or give the skin with --skin)"
+        )
     mines = _mines(options, "", geometry.rows, geometry.cols, counted)
     learner = Learner(screen, mouse, geometry, mines, name=name, flags=options.flags)
     if known is not None:
@@ -334,42 +426,66 @@ def _learn(
             result = learner.play_game()
         except MinebotError:
             won = sum(r.won for r in results)
-            print(f"minebot: stopped {where}; {len(results)} finished before it ({won} won)", file=sys.stderr)
+            print(
+                f"minebot: stopped {where}; {len(results)} finished before it ({won} won)",
+                file=sys.stderr,
+            )
             raise
         results.append(result)
         profiles.append(learner.sight.spent.of(result.seconds))
         if result.won and learner.judge.unsure is not None:
             unsure[index] = learner.judge.unsure
-        for told in learner.judge.told(unsure, learner.faces):  # a last guess lost, told once the looks or faces say so
+        # a last guess lost, told once the looks or faces say so
+        for told in learner.judge.told(unsure, learner.faces):
             results[told] = dataclasses.replace(results[told], state="lost")
-            print(json.dumps({"game": told + 1, "state": "lost", "retold": True}) if options.json else
-                  f"game {told + 1}/{options.games}: lost, not won: the looks named since, or its face, say its last guess "
-                  "hit a mine", flush=True)
+            print(
+                json.dumps({"game": told + 1, "state": "lost", "retold": True})
+                if options.json
+                else f"game {told + 1}/{options.games}: lost, not won: the looks named since, or its face, say its last guess "
+                "hit a mine",
+                flush=True,
+            )
         named = learner.looks.names()
         line = {
-            "game": index + 1, "state": result.state, "seconds": round(result.seconds, 3), "guesses": result.guesses,
-            "clicks": result.clicks, "lost_on_certain": result.lost_on_certain,
+            "game": index + 1,
+            "state": result.state,
+            "seconds": round(result.seconds, 3),
+            "guesses": result.guesses,
+            "clicks": result.clicks,
+            "lost_on_certain": result.lost_on_certain,
             "guessed": result.guessed,
             "looks_named": "".join(sorted(CHAR_OF[c] for c in set(named.values()))),
             "seconds_learning": round(time.perf_counter() - start, 1),
-            "clicks_learning": sum(r.clicks for r in results), "ms": profiles[-1],
+            "clicks_learning": sum(r.clicks for r in results),
+            "ms": profiles[-1],
         }
         if options.json:
             print(json.dumps(line, default=int), flush=True)
         else:
             wins = sum(r.won for r in results)
-            print(f"game {index + 1}/{options.games}: {_describe(result)} ({wins} won so far); looks named: "
-                  f"{line['looks_named']}", flush=True)
+            print(
+                f"game {index + 1}/{options.games}: {_describe(result)} ({wins} won so far); looks named: "
+                f"{line['looks_named']}",
+                flush=True,
+            )
         if options.save_final:
             _save_final(options.save_final, learner.final_screen(), index + 1)
-    for game in sorted(unsure):  # counted won, but nothing learnt since tells: said so, never passed off as sure
-        print(json.dumps({"game": game + 1, "state": "won", "unsure": True, "retold": True}) if options.json else
-              f"game {game + 1}/{options.games}: won or lost, not sure: its last guess showed a look no game named "
-              "since (the mine hit, a number first seen), or the game drew over it, and its face told neither", flush=True)
+    # counted won, but nothing learnt since tells: said so, never passed off as sure
+    for game in sorted(unsure):
+        print(
+            json.dumps({"game": game + 1, "state": "won", "unsure": True, "retold": True})
+            if options.json
+            else f"game {game + 1}/{options.games}: won or lost, not sure: its last guess showed a look no game named "
+            "since (the mine hit, a number first seen), or the game drew over it, and its face told neither",
+            flush=True,
+        )
     print(f"learnt pack {learner.pack_name()!r} saved in {learnt_skins()}", file=sys.stderr)
     if not learner.sight.counter.learnt:
-        print(f"minebot: no mines counter learnt (seen: {learner.sight.counter.account()}); a board of a size minebot does "
-              "not know needs --mines", file=sys.stderr)
+        print(
+            f"minebot: no mines counter learnt (seen: {learner.sight.counter.account()}); a board of a size minebot does "
+            "not know needs --mines",
+            file=sys.stderr,
+        )
     if options.profile:
         _profile(results, profiles, sys.stderr if options.json else sys.stdout)
     if not options.json:
@@ -383,17 +499,35 @@ def demo(game: str, level: str, options: PlayOptions, scale: float = 1.0, shift:
     if game not in GAMES:
         raise UsageError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
     launcher = GAMES[game]
-    with (virtual_display(launcher.screen), tempfile.TemporaryDirectory(prefix="minebot-game-") as work,
-          start_game(game, level, Path(work), scale, shift)):
+    with (
+        virtual_display(launcher.screen),
+        tempfile.TemporaryDirectory(prefix="minebot-game-") as work,
+        start_game(game, level, Path(work), scale, shift),
+    ):
         size = launcher.levels[level]
-        print(f"started {game} at {level} ({size.cols}x{size.rows}, {size.mines} mines)", file=sys.stderr)
+        print(
+            f"started {game} at {level} ({size.cols}x{size.rows}, {size.mines} mines)",
+            file=sys.stderr,
+        )
         skin = launcher.skin
-        code = play(dataclasses.replace(
-            options, skin=None if options.learn is not None or skin in hidden_skins() or skin not in skin_names() else skin,
-            mines=size.mines, level=None, dry_run=False, flags=launcher.flags, new_game_key=launcher.new_game_key,
-        ))
+        code = play(
+            dataclasses.replace(
+                options,
+                skin=None
+                if options.learn is not None or skin in hidden_skins() or skin not in skin_names()
+                else skin,
+                mines=size.mines,
+                level=None,
+                dry_run=False,
+                flags=launcher.flags,
+                new_game_key=launcher.new_game_key,
+            )
+        )
     if "{game}" in str(options.save_final):
-        print(f"final screenshots: {options.save_final} (one per game, {{game}} its number)", file=sys.stderr)
+        print(
+            f"final screenshots: {options.save_final} (one per game, {{game}} its number)",
+            file=sys.stderr,
+        )
     else:
         print(f"final screenshot: {options.save_final}", file=sys.stderr)
     return code

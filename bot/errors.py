@@ -31,7 +31,9 @@ class InconsistentBoard(MinebotError, ValueError):
     """A board whose numbers, flags and mine count cannot all be true at once; ``cells``: the
     (row, col) of the numbers that contradict, where known."""
 
-    def __init__(self, message: str, cells: tuple[tuple[int, int], ...] = (), *, detail: str = "") -> None:
+    def __init__(
+        self, message: str, cells: tuple[tuple[int, int], ...] = (), *, detail: str = ""
+    ) -> None:
         super().__init__(message, detail=detail)
         self.cells = cells
 
@@ -67,7 +69,14 @@ class CutBoard(NoBoardFound):
 class UnreadableCell(VisionError):
     """A cell whose picture matches no tile of the skin (``skin``, where known), its middle ``at`` (x, y) where known."""
 
-    def __init__(self, message: str, skin: str | None = None, *, detail: str = "", at: tuple[int, int] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        skin: str | None = None,
+        *,
+        detail: str = "",
+        at: tuple[int, int] | None = None,
+    ) -> None:
         super().__init__(message, detail=detail)
         self.skin, self.at = skin, at
 

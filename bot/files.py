@@ -31,7 +31,11 @@ def replay(ns: argparse.Namespace) -> int:
     rule = ns.rule or vision.pack_named(packs, geo.skin).rule
     analysis, contradiction = None, None
     try:
-        analysis = solve(board, "best", rule, np.random.default_rng(0)) if reading.state == "playing" else None
+        analysis = (
+            solve(board, "best", rule, np.random.default_rng(0))
+            if reading.state == "playing"
+            else None
+        )
     except InconsistentBoard as exc:
         contradiction = exc
     if ns.annotate and analysis is not None:
@@ -39,35 +43,65 @@ def replay(ns: argparse.Namespace) -> int:
 
         cv2.imwrite(str(ns.annotate), vision.annotate(image, geo, analysis))
     if ns.json:
-        told = analysis.as_dict() if analysis else {"safe": [], "mines": [], "move": None, "probabilities": None}
+        told = (
+            analysis.as_dict()
+            if analysis
+            else {"safe": [], "mines": [], "move": None, "probabilities": None}
+        )
         move = told.pop("move")
-        print(json.dumps({
-            "skin": geo.skin, "rows": geo.rows, "cols": geo.cols,
-            "origin": [round(v, 2) for v in geo.origin], "pitch": [round(v, 2) for v in geo.pitch],
-            "cell_px": round(geo.cell_px, 2), "state": reading.state, "mines_total": board.mines,
-            "counter": reading.counter,
-            "board": str(board).splitlines(),
-            "forgiving": read.forgiving,
-            "others": [{"cols": g.cols, "rows": g.rows, "at": list(g.region()[:2])} for g in read.others],
-            "contradiction": None if contradiction is None else {"cells": [list(c) for c in contradiction.cells], "why": str(contradiction)},
-            "guess": move if isinstance(move, dict) and move["reason"] in ("guess", "first") else None,
-            **told,
-        }))
+        print(
+            json.dumps(
+                {
+                    "skin": geo.skin,
+                    "rows": geo.rows,
+                    "cols": geo.cols,
+                    "origin": [round(v, 2) for v in geo.origin],
+                    "pitch": [round(v, 2) for v in geo.pitch],
+                    "cell_px": round(geo.cell_px, 2),
+                    "state": reading.state,
+                    "mines_total": board.mines,
+                    "counter": reading.counter,
+                    "board": str(board).splitlines(),
+                    "forgiving": read.forgiving,
+                    "others": [
+                        {"cols": g.cols, "rows": g.rows, "at": list(g.region()[:2])}
+                        for g in read.others
+                    ],
+                    "contradiction": None
+                    if contradiction is None
+                    else {
+                        "cells": [list(c) for c in contradiction.cells],
+                        "why": str(contradiction),
+                    },
+                    "guess": move
+                    if isinstance(move, dict) and move["reason"] in ("guess", "first")
+                    else None,
+                    **told,
+                }
+            )
+        )
         return 0 if contradiction is None else 1
     x, y = geo.origin
-    print(f"skin {geo.skin}, {geo.cols}x{geo.rows}, cell (0,0) at ({x:.0f},{y:.0f}), "
-          f"pitch {geo.pitch[0]:g}x{geo.pitch[1]:g} px, scale {geo.scale:g}, state {reading.state}, "
-          f"mines {board.mines if board.mines is not None else 'unknown'}"
-          + (f" (counter {reading.counter})" if reading.counter is not None else
-             " (no counter read: the standard count for this size; --mines M gives another)" if ns.mines is None and board.mines is not None
-             else ""))
+    print(
+        f"skin {geo.skin}, {geo.cols}x{geo.rows}, cell (0,0) at ({x:.0f},{y:.0f}), "
+        f"pitch {geo.pitch[0]:g}x{geo.pitch[1]:g} px, scale {geo.scale:g}, state {reading.state}, "
+        f"mines {board.mines if board.mines is not None else 'unknown'}"
+        + (
+            f" (counter {reading.counter})"
+            if reading.counter is not None
+            else " (no counter read: the standard count for this size; --mines M gives another)"
+            if ns.mines is None and board.mines is not None
+            else ""
+        )
+    )
     note = read.note()
     if note:
         print(f"note: {note}")
     print(board)
     if contradiction is not None:
         marked = " ".join(f"({r},{c})" for r, c in contradiction.cells) or "-"
-        print(f"contradicts itself at: {marked}", flush=True)  # before the error line, on the terminal too
+        # before the error line, on the terminal too
+        print(f"contradicts itself at: {marked}", flush=True)
         raise contradiction
     if analysis is None:
         print(f"the game is {reading.state}: nothing to advise")
@@ -92,7 +126,15 @@ def learn(ns: argparse.Namespace) -> int:
         raise UsageError("--face takes X,Y,W,H")
     written = cut_pack(vision.load_image(ns.image), label, folder, face)
     if not (folder / "pack.json").exists():  # last: a pack is one once its pictures are in
-        write_json(folder / "pack.json", {"cell_px": label.cell_px, "pitch": list(label.pitch), "rule": "safe", "scales": [1, 1.5, 2]})
+        write_json(
+            folder / "pack.json",
+            {
+                "cell_px": label.cell_px,
+                "pitch": list(label.pitch),
+                "rule": "safe",
+                "scales": [1, 1.5, 2],
+            },
+        )
     print(f"wrote {len(written)} pictures to {folder}: {' '.join(written)}")
     return 0
 
@@ -108,8 +150,14 @@ def skins(ns: argparse.Namespace) -> int:
     if ns.remove:
         folder = learnt / ns.remove
         if not (folder / "pack.json").is_file():
-            where = "shipped with minebot (it stays)" if ns.remove in skin_names(templates_root()) else "not a learnt pack"
-            raise UsageError(f"{ns.remove!r} is {where}; learnt packs: {', '.join(skin_names(learnt)) or 'none'}")
+            where = (
+                "shipped with minebot (it stays)"
+                if ns.remove in skin_names(templates_root())
+                else "not a learnt pack"
+            )
+            raise UsageError(
+                f"{ns.remove!r} is {where}; learnt packs: {', '.join(skin_names(learnt)) or 'none'}"
+            )
         shutil.rmtree(folder)
         print(f"removed {folder}")
         return 0
@@ -123,12 +171,22 @@ def skins(ns: argparse.Namespace) -> int:
         try:
             pack = load_pack(name)
         except SkinPackError as exc:
-            print(f"{name:16} {source:8} cannot load ({exc}); remove it with `minebot skins --remove {name}`")
+            print(
+                f"{name:16} {source:8} cannot load ({exc}); remove it with `minebot skins --remove {name}`"
+            )
             continue
-        scales = "any size" if pack.scales is None else ",".join(f"{s:g}" for s in pack.scales) + "x"
+        scales = (
+            "any size" if pack.scales is None else ",".join(f"{s:g}" for s in pack.scales) + "x"
+        )
         kinds = sorted({t.file.partition("-")[0].removesuffix(".png") for t in pack.tiles})
-        counter = f"mines counter: {describe(pack.counter, pack.counter_at)}" if pack.has_counter else "no mines counter"
-        print(f"{name:16} {source:8} {pack.cell_px:3d} px cells at {scales}; {len(pack.tiles)} pictures ({' '.join(kinds)}); {counter}; {pack.path}")
+        counter = (
+            f"mines counter: {describe(pack.counter, pack.counter_at)}"
+            if pack.has_counter
+            else "no mines counter"
+        )
+        print(
+            f"{name:16} {source:8} {pack.cell_px:3d} px cells at {scales}; {len(pack.tiles)} pictures ({' '.join(kinds)}); {counter}; {pack.path}"
+        )
     print(f"learnt packs are kept in {learnt}")
     return 0
 
@@ -138,7 +196,9 @@ def bench_vision(ns: argparse.Namespace) -> int:
 
     images = ns.images or sorted(Path("fixtures").glob("*/*.png"))
     if not images:
-        raise UsageError("no screenshots given and no fixtures/*/*.png here; run from the repository or name images")
+        raise UsageError(
+            "no screenshots given and no fixtures/*/*.png here; run from the repository or name images"
+        )
     if ns.saved:
         ways = [w.strip() for w in ns.saved.split(",") if w.strip()]
         for way in ways:

@@ -25,7 +25,13 @@ class GameProgress(ProgressLine):
     """A progress line while a live game is played: from its first second on, at most once a
     second (cells open, flags, guesses, seconds); ``clear`` wipes it before the game's line."""
 
-    def __init__(self, label: str, every: float = 1.0, stream: TextIO | None = None, terminal: bool | None = None) -> None:
+    def __init__(
+        self,
+        label: str,
+        every: float = 1.0,
+        stream: TextIO | None = None,
+        terminal: bool | None = None,
+    ) -> None:
         super().__init__(label, every, stream, terminal)
 
     def __call__(self, board: Board, guesses: int) -> None:
@@ -34,8 +40,10 @@ class GameProgress(ProgressLine):
             return
         hidden = int(np.isin(board.cells, HIDDEN).sum())
         to_open = f"/{board.cells.size - board.mines}" if board.mines is not None else ""
-        self.show(f"{board.cells.size - hidden}{to_open} cells open, {int((board.cells == FLAG).sum())} flags, "
-                  f"{guesses} guesses, {seconds:.0f} s")
+        self.show(
+            f"{board.cells.size - hidden}{to_open} cells open, {int((board.cells == FLAG).sum())} flags, "
+            f"{guesses} guesses, {seconds:.0f} s"
+        )
 
 
 class Table(Protocol):
@@ -44,9 +52,13 @@ class Table(Protocol):
     state: State
     chords: bool  # whether the game opens a satisfied number's neighbours in one click
 
-    def board(self, still: bool = False) -> Board: ...  # still: read once the game stood still (a live game)
+    def board(
+        self, still: bool = False
+    ) -> Board: ...  # still: read once the game stood still (a live game)
 
-    def reveal_many(self, cells: list[Cell], chords: Sequence[Cell] = (), guess: bool = False) -> State: ...
+    def reveal_many(
+        self, cells: list[Cell], chords: Sequence[Cell] = (), guess: bool = False
+    ) -> State: ...
 
     def flag(self, cell: Cell) -> None: ...
 
@@ -62,7 +74,9 @@ class GameResult:
     approximate: int = 0  # decisions where an approximation stood in for exact probabilities
     clicks: int = 0  # reveals, chords and flags
     chords: int = 0  # clicks that were chords
-    guessed: tuple[Cell, ...] = ()  # the cells clicked not called safe (guesses, and the first click), in order
+    guessed: tuple[
+        Cell, ...
+    ] = ()  # the cells clicked not called safe (guesses, and the first click), in order
 
     @property
     def won(self) -> bool:
@@ -101,8 +115,10 @@ class Spent:
 
     def of(self, total: float) -> dict[str, float]:
         """The parts of ``total`` seconds, and what none of them took (``other``), in ms."""
-        return {**{part: round(1000 * s, 1) for part, s in self.seconds.items()},
-                "other": round(1000 * max(0.0, total - sum(self.seconds.values())), 1)}
+        return {
+            **{part: round(1000 * s, 1) for part, s in self.seconds.items()},
+            "other": round(1000 * max(0.0, total - sum(self.seconds.values())), 1),
+        }
 
 
 @dataclass
@@ -113,11 +129,20 @@ class Tally:
     readings: int = 0
     clicks: int = 0
     chords: int = 0  # clicks that were chords
-    guessed: list[Cell] = field(default_factory=list)  # the cells clicked not called safe (GameResult.guessed)
+    # the cells clicked not called safe (GameResult.guessed)
+    guessed: list[Cell] = field(default_factory=list)
 
     def result(self, state: State, seconds: float, lost_on_certain: bool) -> GameResult:
-        return GameResult(state, self.guesses, self.readings, seconds, lost_on_certain, clicks=self.clicks, chords=self.chords,
-                          guessed=tuple(self.guessed))
+        return GameResult(
+            state,
+            self.guesses,
+            self.readings,
+            seconds,
+            lost_on_certain,
+            clicks=self.clicks,
+            chords=self.chords,
+            guessed=tuple(self.guessed),
+        )
 
 
 def plan_chords(board: Board, safe: Iterable[Cell]) -> tuple[list[Cell], list[Cell]]:
@@ -142,7 +167,9 @@ def plan_chords(board: Board, safe: Iterable[Cell]) -> tuple[list[Cell], list[Ce
     return pick_chords(options, left)
 
 
-def pick_chords(options: dict[Cell, set[Cell]], safe: Iterable[Cell]) -> tuple[list[Cell], list[Cell]]:
+def pick_chords(
+    options: dict[Cell, set[Cell]], safe: Iterable[Cell]
+) -> tuple[list[Cell], list[Cell]]:
     """Chords from ``options`` (each number a chord may go on: the cells it opens) to open ``safe``,
     greedily, each where it opens at least two cells still to open: (numbers to chord on, cells
     to click one by one)."""
@@ -192,7 +219,9 @@ def play_game(
             spent.seconds["solve"] += took
         decisions += 1
         approximate += not analysis.exact
-        new_flags = [cell for cell in sorted(analysis.mines) if board[cell] == COVERED] if flags else []
+        new_flags = (
+            [cell for cell in sorted(analysis.mines) if board[cell] == COVERED] if flags else []
+        )
         for cell in new_flags:
             game.flag(cell)
         clicks += len(new_flags)
@@ -222,6 +251,14 @@ def play_game(
         else:
             break
     return GameResult(
-        game.state, guesses, decisions, time.perf_counter() - start, lost_on_certain, slowest, approximate, clicks, chorded,
+        game.state,
+        guesses,
+        decisions,
+        time.perf_counter() - start,
+        lost_on_certain,
+        slowest,
+        approximate,
+        clicks,
+        chorded,
         tuple(guessed),
     )

@@ -13,10 +13,16 @@ class ProgressLine:
     """Timed by time.perf_counter: Windows' time.monotonic() moves in 16 ms steps, so a run's first
     seconds may read 0."""
 
-    def __init__(self, label: str, every: float, stream: TextIO | None = None, terminal: bool | None = None) -> None:
+    def __init__(
+        self, label: str, every: float, stream: TextIO | None = None, terminal: bool | None = None
+    ) -> None:
         self.label, self.every = label, every
         self.stream = stream if stream is not None else sys.stderr
-        self.terminal = terminal if terminal is not None else bool(getattr(self.stream, "isatty", lambda: False)())
+        self.terminal = (
+            terminal
+            if terminal is not None
+            else bool(getattr(self.stream, "isatty", lambda: False)())
+        )
         self.start = self.last = time.perf_counter()
         self.width = 0
 

@@ -63,4 +63,6 @@ def learnt_skins() -> Path:
 def hidden_skins() -> set[str]:
     """Skin packs not to load (``MINEBOT_HIDE_SKINS``, comma-separated names): to see how minebot
     does on a look as if it had never seen it."""
-    return {name.strip() for name in os.environ.get("MINEBOT_HIDE_SKINS", "").split(",") if name.strip()}
+    return {
+        name.strip() for name in os.environ.get("MINEBOT_HIDE_SKINS", "").split(",") if name.strip()
+    }

@@ -110,7 +110,8 @@ GAME_LEVELS: dict[str, dict[str, Level]] = {
     "gnome-mines": {**LEVELS, "beginner": _OLD_BEGINNER},
     "minegauler": {**LEVELS, "beginner": _OLD_BEGINNER},
     "xbomb": {**LEVELS, "beginner": _OLD_BEGINNER},
-    "nicegui-minesweeper": {name: Level(name, 10, 10, 10) for name in LEVELS},  # one size at every level
+    # one size at every level
+    "nicegui-minesweeper": {name: Level(name, 10, 10, 10) for name in LEVELS},
     "ace-minesweeper": {name: Level(name, 32, 32, 200) for name in LEVELS},  # the same
     "pygame-minesweeper": {**LEVELS, "beginner": Level("beginner", 10, 10, 10)},
     "google": {  # Google's Minesweeper: easy, medium, hard

@@ -25,7 +25,9 @@ def neighbours(board: Board, cell: Cell) -> list[Cell]:
     ]
 
 
-_COUNTED: dict[int, tuple[Board, tuple[int, dict[Cell, int]]]] = {}  # by id; the board kept alive with it
+_COUNTED: dict[
+    int, tuple[Board, tuple[int, dict[Cell, int]]]
+] = {}  # by id; the board kept alive with it
 
 
 def layout_counts(board: Board) -> tuple[int, dict[Cell, int]]:
@@ -77,7 +79,12 @@ def layouts_to_check(board: Board) -> int:
 def positions(count: int, seed: int = 0, max_layouts: int = 20_000) -> list[Board]:
     """Realistic small positions: seeded games with random safe cells revealed and some mines flagged."""
     rng = np.random.default_rng(seed)
-    sizes = [Level("custom", 4, 5, 4), Level("custom", 5, 5, 6), Level("custom", 5, 6, 8), Level("custom", 6, 6, 9)]
+    sizes = [
+        Level("custom", 4, 5, 4),
+        Level("custom", 5, 5, 6),
+        Level("custom", 5, 6, 8),
+        Level("custom", 6, 6, 9),
+    ]
     found: list[Board] = []
     attempt = 0
     while len(found) < count:

@@ -26,14 +26,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     real games on Xvfb from Linux, the Windows ones included (tests/test_windows.py)."""
     if sys.platform != "win32":
         return
-    skip = pytest.mark.skip(reason="end to end: run from Linux, which starts Xvfb, the games and Windows Python under Wine")
+    skip = pytest.mark.skip(
+        reason="end to end: run from Linux, which starts Xvfb, the games and Windows Python under Wine"
+    )
     for item in items:
         if item.get_closest_marker("e2e"):
             item.add_marker(skip)
 
 
 @pytest.fixture(autouse=True)
-def _own_data_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def _own_data_folder(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
     folder = tmp_path_factory.mktemp("minebot-data")
     monkeypatch.setenv("MINEBOT_DATA", str(folder))
     monkeypatch.setenv("MINEBOT_CACHE", str(folder / "cache"))

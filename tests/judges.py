@@ -54,12 +54,14 @@ import numpy as np
 from bot.games import GAMES_HOME
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
-PICTURES = Path(__file__).resolve().parent / "judge-pictures"  # the judges' own pictures, for games with no pack
+# the judges' own pictures, for games with no pack
+PICTURES = Path(__file__).resolve().parent / "judge-pictures"
 RECORD_WAIT = 5.0  # s a judge waits for a game's record of a win: minegauler writes it after it has drawn the won face (main_window.py, _handle_finished_game: events first), later still on a busy machine
 FACE_MATCH = 0.02  # TM_SQDIFF_NORMED: the game's own face picture on its own screen is ~0.000
 PAPER = 160  # grey level: words are matched by how much darker than this each pixel is (kmines' banner lets the
 # board show through faintly: 0.015 of the match limit on its won games matched by colour, 0.001 so)
-TELLING = re.compile(r"(face|words|sign)-(playing|won|lost)(-\w+)?")  # a picture that tells a state: face-won.png
+# a picture that tells a state: face-won.png
+TELLING = re.compile(r"(face|words|sign)-(playing|won|lost)(-\w+)?")
 
 
 class FaceJudge:
@@ -68,16 +70,24 @@ class FaceJudge:
     in judge-pictures/GAME, else the game's pack in templates/GAME)."""
 
     def __init__(self, game: str, shoot: Callable[[], np.ndarray] | None = None) -> None:
-        folder = PICTURES / game if (PICTURES / game).is_dir() else TEMPLATES / game  # no pack ships for it: its own
-        self.pictures: list[tuple[str, str, np.ndarray]] = []  # the state each tells, its kind (face, words, sign), itself
+        # no pack ships for it: its own
+        folder = PICTURES / game if (PICTURES / game).is_dir() else TEMPLATES / game
+        self.pictures: list[
+            tuple[str, str, np.ndarray]
+        ] = []  # the state each tells, its kind (face, words, sign), itself
         for path in sorted(folder.glob("*.png")):
             named = TELLING.fullmatch(path.stem)
             if named:
                 picture = cv2.imread(str(path))
-                self.pictures.append((named[2], named[1], _ink(picture) if named[1] == "words" else picture))
-        assert "lost" in {state for state, _, _ in self.pictures}, f"no pictures of a lost game for {game} in {folder}"
+                self.pictures.append(
+                    (named[2], named[1], _ink(picture) if named[1] == "words" else picture)
+                )
+        assert "lost" in {state for state, _, _ in self.pictures}, (
+            f"no pictures of a lost game for {game} in {folder}"
+        )
         self.shoot = shoot
-        self.box: tuple[int, int, int, int] | None = None  # where the face was last seen: left, top, width, height
+        # where the face was last seen: left, top, width, height
+        self.box: tuple[int, int, int, int] | None = None
 
     @property
     def shows_play(self) -> bool:
@@ -97,8 +107,17 @@ class FaceJudge:
             seen = ink if kind == "words" else shot
             score, _, at, _ = cv2.minMaxLoc(cv2.matchTemplate(seen, picture, cv2.TM_SQDIFF_NORMED))
             if score <= FACE_MATCH:
-                shown.append((kind == "sign", at[1], state, (at[0], at[1], picture.shape[1], picture.shape[0])))
-        if any(kind == "sign" and state == "lost" for state, kind, _ in self.pictures) and not any(sign for sign, *_ in shown):
+                shown.append(
+                    (
+                        kind == "sign",
+                        at[1],
+                        state,
+                        (at[0], at[1], picture.shape[1], picture.shape[0]),
+                    )
+                )
+        if any(kind == "sign" and state == "lost" for state, kind, _ in self.pictures) and not any(
+            sign for sign, *_ in shown
+        ):
             shown = [seen for seen in shown if seen[2] != "lost"]
         if not shown:
             return None
@@ -110,15 +129,23 @@ class FaceJudge:
         return self.face(self.shoot())
 
 
-def mine_hit(game: str, shot: np.ndarray, board: tuple[int, int, int, int], rows: int, cols: int) -> tuple[int, int] | None:
+def mine_hit(
+    game: str, shot: np.ndarray, board: tuple[int, int, int, int], rows: int, cols: int
+) -> tuple[int, int] | None:
     """Where the game shows the mine a lost game hit on ``shot``: the cell (row, column) of the board
     in ``board`` (left, top, width, height on the screen) under the centre of the game's own
     picture of it (judge-pictures/GAME/sign-lost*.png where the game has them, else its pack's
     exploded.png, cut from the game's screen); None where it shows none."""
-    paths = sorted((PICTURES / game).glob("sign-lost*.png")) or [TEMPLATES / game / "exploded.png"]  # (one a size)
+    # (one a size)
+    paths = sorted((PICTURES / game).glob("sign-lost*.png")) or [TEMPLATES / game / "exploded.png"]
     pictures = [cv2.imread(str(path)) for path in paths]
-    (score, _, at, _), picture = min(((cv2.minMaxLoc(cv2.matchTemplate(shot, picture, cv2.TM_SQDIFF_NORMED)), picture)
-                                      for picture in pictures), key=lambda found: found[0][0])
+    (score, _, at, _), picture = min(
+        (
+            (cv2.minMaxLoc(cv2.matchTemplate(shot, picture, cv2.TM_SQDIFF_NORMED)), picture)
+            for picture in pictures
+        ),
+        key=lambda found: found[0][0],
+    )
     if score > FACE_MATCH:
         return None
     x, y = at[0] + picture.shape[1] / 2 - board[0], at[1] + picture.shape[0] / 2 - board[1]
@@ -138,7 +165,13 @@ class RecordJudge:
     its games to start in different seconds: the judge answers no sooner than ``apart`` seconds
     after it was asked, which is after the game judged started, so the next one starts later."""
 
-    def __init__(self, count: Callable[[], int], face: FaceJudge | None = None, wait: float = RECORD_WAIT, apart: float = 0) -> None:
+    def __init__(
+        self,
+        count: Callable[[], int],
+        face: FaceJudge | None = None,
+        wait: float = RECORD_WAIT,
+        apart: float = 0,
+    ) -> None:
         self.count, self.face, self.wait, self.apart = count, face, wait, apart
         self.seen = self.count()
 
@@ -163,7 +196,9 @@ class RecordJudge:
 def minegauler_wins() -> int:
     """The rows of its highscores table: one a game won, keyed by level, name and the second the
     game started (base.py: PRIMARY KEY, INSERT OR IGNORE), so two wins started in one second are one."""
-    databases = list(GAMES_HOME.glob("minegauler/lib/python3*/site-packages/minegauler/app/data/highscores.db"))
+    databases = list(
+        GAMES_HOME.glob("minegauler/lib/python3*/site-packages/minegauler/app/data/highscores.db")
+    )
     assert len(databases) == 1, f"minegauler's highscores database: {databases}"
     with sqlite3.connect(databases[0]) as db:
         return int(db.execute("SELECT COUNT(*) FROM regular").fetchone()[0])
@@ -171,7 +206,10 @@ def minegauler_wins() -> int:
 
 def gnome_mines_wins(workdir: Path) -> int:
     """The lines of all its scores files (the launcher's ten of 0 s each included)."""
-    return sum(len(p.read_text().splitlines()) for p in (workdir / "data" / "gnome-mines" / "scores").glob("*"))
+    return sum(
+        len(p.read_text().splitlines())
+        for p in (workdir / "data" / "gnome-mines" / "scores").glob("*")
+    )
 
 
 def pygame_minesweeper_wins(workdir: Path) -> int:
@@ -181,10 +219,13 @@ def pygame_minesweeper_wins(workdir: Path) -> int:
     the mine hit as opened (core/board.py, tile_open): a loss with one safe cell still covered (a
     last 50/50 lost) is counted won too (LOSS_RECORDED)."""
     path = workdir / "data" / "pygame-minesweeper" / "high-score.json"
-    return sum(len(times) for times in json.loads(path.read_text()).values()) if path.is_file() else 0
+    return (
+        sum(len(times) for times in json.loads(path.read_text()).values()) if path.is_file() else 0
+    )
 
 
-LOSS_RECORDED = {"pygame-minesweeper"}  # games whose own record may count a lost game won (see above)
+# games whose own record may count a lost game won (see above)
+LOSS_RECORDED = {"pygame-minesweeper"}
 
 
 def judge_for(game: str, workdir: Path, shoot: Callable[[], np.ndarray]) -> FaceJudge | RecordJudge:

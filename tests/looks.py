@@ -31,7 +31,10 @@ def known_share(pack: SkinPack, screenshot: Path, truth: Labelled) -> float:
     codes, scores = read_cells(image, geo, pack)
     within = scores < LOOK_LIMIT
     wrong = np.argwhere(within & (codes != truth.board.cells))
-    misread = [f"{tuple(c)} {CHAR_OF[int(truth.board.cells[tuple(c)])]} as {CHAR_OF[int(codes[tuple(c)])]}" for c in wrong[:5]]
+    misread = [
+        f"{tuple(c)} {CHAR_OF[int(truth.board.cells[tuple(c)])]} as {CHAR_OF[int(codes[tuple(c)])]}"
+        for c in wrong[:5]
+    ]
     assert not len(wrong), f"{screenshot.stem}: {len(wrong)} cells misread: {', '.join(misread)}"
     held = np.isin(truth.board.cells, pack.codes())
     return float(within[held].mean()) if held.any() else 1.0
@@ -42,7 +45,12 @@ def fresh_board(book: LookBook, path: Path, truth: Labelled) -> tuple[np.ndarray
     it shows no covered cell), sorted into ``book`` first, and their looks; else (None, [])."""
     for other in sorted(path.parent.glob("*fresh*.board")):
         fresh = read_label(other)
-        if other != path and (fresh.origin, fresh.pitch, fresh.rows, fresh.cols) == (truth.origin, truth.pitch, truth.rows, truth.cols):
+        if other != path and (fresh.origin, fresh.pitch, fresh.rows, fresh.cols) == (
+            truth.origin,
+            truth.pitch,
+            truth.rows,
+            truth.cols,
+        ):
             looks = book.assign(load_image(other.with_suffix(".png"))).ravel()
             hidden = fresh.board.cells.ravel() == CODE_OF["#"]
             reference = np.where(hidden[:, None, None, None], book.shown, np.nan)

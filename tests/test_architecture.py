@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 BOT = Path(__file__).resolve().parents[1] / "bot"
-MAX_LINES = 400
+# a module past this has outgrown one meaning: split it where its meaning splits, not to meet the count
+MAX_LINES = 600
 
 
 def _module(path: Path) -> str:
@@ -23,7 +24,11 @@ def _imports(path: Path) -> set[str]:
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "bot":
             folder = BOT.parent / node.module.replace(".", "/")
-            inner = {f"{node.module}.{a.name}" for a in node.names if (folder / f"{a.name}.py").exists() or (folder / a.name).is_dir()}
+            inner = {
+                f"{node.module}.{a.name}"
+                for a in node.names
+                if (folder / f"{a.name}.py").exists() or (folder / a.name).is_dir()
+            }
             found.update(inner if len(inner) == len(node.names) else inner | {node.module})
         elif isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == "bot")
@@ -34,7 +39,9 @@ MODULES = {_module(p): p for p in sorted(BOT.rglob("*.py"))}
 
 
 def _allowed(module: str, imported: str, prefixes: tuple[str, ...]) -> bool:
-    return imported == module or any(imported == p or imported.startswith(p + ".") for p in prefixes)
+    return imported == module or any(
+        imported == p or imported.startswith(p + ".") for p in prefixes
+    )
 
 
 # The rooms of the house, floor by floor from the ground up: a module imports only from its own
@@ -61,21 +68,33 @@ def _room(module: str) -> str:
 
 @pytest.mark.parametrize("module", list(MODULES))
 def test_a_module_imports_only_its_own_room_and_the_floors_below(module: str) -> None:
-    assert _room(module) in FLOOR or module == "bot", f"{module}: a room of no floor; add it to FLOORS and docs/architecture.md"
+    assert _room(module) in FLOOR or module == "bot", (
+        f"{module}: a room of no floor; add it to FLOORS and docs/architecture.md"
+    )
     wrong = _upward(module, _imports(MODULES[module]))
     assert not wrong, f"{module} imports {sorted(wrong)} from its own floor or above"
 
 
 def _upward(module: str, imports: set[str]) -> set[str]:
     floor = FLOOR.get(_room(module), len(FLOORS))
-    return {m for m in imports if _room(m) != _room(module) and FLOOR.get(_room(m), len(FLOORS)) >= floor}
+    return {
+        m
+        for m in imports
+        if _room(m) != _room(module) and FLOOR.get(_room(m), len(FLOORS)) >= floor
+    }
 
 
 def test_no_room_has_an_import_circle() -> None:
     """Inside a room the floor rule says nothing: its modules must still not import each other in a circle."""
     graph = {m: {i for i in _imports(p) if i in MODULES and i != m} for m, p in MODULES.items()}
     assert _circle(graph) == [], f"import circle: {' -> '.join(_circle(graph))}"
-    assert _circle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]  # the finder finds one
+    # the finder finds one
+    assert _circle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [
+        "a",
+        "b",
+        "c",
+        "a",
+    ]
 
 
 def _circle(graph: dict[str, set[str]]) -> list[str]:
@@ -83,7 +102,7 @@ def _circle(graph: dict[str, set[str]]) -> list[str]:
 
     def visit(module: str, path: list[str]) -> list[str]:
         if module in path:
-            return path[path.index(module):] + [module]
+            return path[path.index(module) :] + [module]
         if module not in done:
             for imported in sorted(graph[module]):
                 if found := visit(imported, path + [module]):
@@ -101,14 +120,31 @@ def test_each_stage_has_a_room_and_few_modules_stand_at_the_top() -> None:
 
 @pytest.mark.parametrize("module", [m for m in MODULES if m.startswith("bot.solver")])
 def test_the_solver_imports_no_screen_mouse_vision_or_simulator(module: str) -> None:
-    wrong = {m for m in _imports(MODULES[module]) if not _allowed(module, m, ("bot.board", "bot.errors", "bot.vocabulary", "bot.solver"))}
+    wrong = {
+        m
+        for m in _imports(MODULES[module])
+        if not _allowed(module, m, ("bot.board", "bot.errors", "bot.vocabulary", "bot.solver"))
+    }
     assert not wrong, f"{module} imports {sorted(wrong)}"
 
 
-@pytest.mark.parametrize("module", [m for m in MODULES if m.startswith(("bot.devices", "bot.vocabulary", "bot.errors", "bot.board"))])
+@pytest.mark.parametrize(
+    "module",
+    [
+        m
+        for m in MODULES
+        if m.startswith(("bot.devices", "bot.vocabulary", "bot.errors", "bot.board"))
+    ],
+)
 def test_the_devices_and_the_values_import_no_stage_above_them(module: str) -> None:
-    ground = ("bot.errors", "bot.vocabulary", "bot.userdata") if module.startswith("bot.devices") else ("bot.errors", "bot.vocabulary")
-    wrong = {m for m in _imports(MODULES[module]) if not _allowed(module, m, ground + (_room(module),))}
+    ground = (
+        ("bot.errors", "bot.vocabulary", "bot.userdata")
+        if module.startswith("bot.devices")
+        else ("bot.errors", "bot.vocabulary")
+    )
+    wrong = {
+        m for m in _imports(MODULES[module]) if not _allowed(module, m, ground + (_room(module),))
+    }
     assert not wrong, f"{module} imports {sorted(wrong)}"
 
 
@@ -121,11 +157,13 @@ def test_vision_imports_no_device(module: str) -> None:
 
 def test_the_commands_that_never_click_import_no_mouse() -> None:
     clicking = ("bot.devices.actuator", "bot.live.table", "bot.live.place", "bot.live.guard")
-    wrong = {m for m in _imports(MODULES["bot.live.watch"]) if _allowed("bot.live.watch", m, clicking)}
+    wrong = {
+        m for m in _imports(MODULES["bot.live.watch"]) if _allowed("bot.live.watch", m, clicking)
+    }
     assert not wrong, f"bot.live.watch imports {sorted(wrong)}"
 
 
-def test_no_module_is_over_400_lines() -> None:
+def test_no_module_is_over_600_lines() -> None:
     big = {m: n for m, p in MODULES.items() if (n := len(p.read_text().splitlines())) > MAX_LINES}
     assert not big, f"over {MAX_LINES} lines: {big}"
 
@@ -135,8 +173,12 @@ def test_the_rules_catch_a_wrong_import(tmp_path: Path) -> None:
     importing the live table or a room on its own floor."""
     path = tmp_path / "bad.py"
     path.write_text("from bot.sim.game import Game\nfrom bot.vision import read\n")
-    assert {m for m in _imports(path) if not _allowed("bot.solver.bad", m, ("bot.board", "bot.solver"))} == {"bot.sim.game", "bot.vision"}
-    path.write_text("from bot import play\nfrom bot.live.table import LiveTable\nfrom bot.solver import solve\nfrom bot.vision import grid\n")
+    assert {
+        m for m in _imports(path) if not _allowed("bot.solver.bad", m, ("bot.board", "bot.solver"))
+    } == {"bot.sim.game", "bot.vision"}
+    path.write_text(
+        "from bot import play\nfrom bot.live.table import LiveTable\nfrom bot.solver import solve\nfrom bot.vision import grid\n"
+    )
     assert _upward("bot.vision.bad", _imports(path)) == {"bot.play", "bot.live.table"}
 
 

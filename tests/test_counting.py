@@ -55,8 +55,10 @@ def test_a_counter_learnt_from_the_strips_reads_every_screenshot_as_the_shipped_
     learnt = learn_digits(_strips())
     assert learnt is not None
     assert learnt.side == "right" and learnt.place == "above"
-    assert learnt.shortest == 3  # always "010", never "10": one with a digit covered is not read as 1 or 0
-    assert learnt.settings()["counters"] == 2  # the timer beside it: with one covered, neither is read
+    # always "010", never "10": one with a digit covered is not read as 1 or 0
+    assert learnt.shortest == 3
+    # the timer beside it: with one covered, neither is read
+    assert learnt.settings()["counters"] == 2
     assert sorted(learnt.digits) == list(range(10))
     assert len(_read_as_shipped(learnt, "winemine")) >= 8
 
@@ -65,7 +67,13 @@ def _read_as_shipped(learnt: counting.LearntCounter, game: str) -> set[int | Non
     """The counts the shipped pack of ``game`` reads on its screenshots, each read the same by the
     digits ``learnt`` (asserted), none missing."""
     pack = load_packs([game])[0]
-    taught = replace(pack, digits=dict(learnt.digits), counter=learnt.side, counter_shortest=learnt.shortest, counters=learnt.counters)
+    taught = replace(
+        pack,
+        digits=dict(learnt.digits),
+        counter=learnt.side,
+        counter_shortest=learnt.shortest,
+        counters=learnt.counters,
+    )
     counts = []
     for png in sorted((FIXTURES / game).glob("*.png")):
         image = load_image(png)
@@ -77,7 +85,9 @@ def _read_as_shipped(learnt: counting.LearntCounter, game: str) -> set[int | Non
 
 
 @pytest.mark.slow
-def test_a_counter_below_the_board_with_no_leading_zeros_is_learnt_and_reads_every_screenshot() -> None:
+def test_a_counter_below_the_board_with_no_leading_zeros_is_learnt_and_reads_every_screenshot() -> (
+    None
+):
     """xbomb writes the mines left below its board ("UXB :  8", right-aligned, no leading zero),
     and nothing that counts above it: the watch learns the counter below, taking lone digits, and
     its digits read each xbomb screenshot's counter as the mines less the flags on its board (beginner
@@ -85,7 +95,11 @@ def test_a_counter_below_the_board_with_no_leading_zeros_is_learnt_and_reads_eve
     watch = CounterWatch(10)
     watch.samples = {"above": _strips(XBOMB / "above"), "below": _strips(XBOMB / "below")}
     learnt = watch.learn()
-    assert learnt is not None and (learnt.side, learnt.place, learnt.shortest) == ("right", "below", 1)
+    assert learnt is not None and (learnt.side, learnt.place, learnt.shortest) == (
+        "right",
+        "below",
+        1,
+    )
     assert learn_digits(_strips(XBOMB / "above"), "above") is None
     pack = replace(load_packs(["winemine"])[0], digits=dict(learnt.digits), **learnt.settings())
     for board in sorted((FIXTURES / "xbomb").glob("*.board")):
@@ -95,7 +109,9 @@ def test_a_counter_below_the_board_with_no_leading_zeros_is_learnt_and_reads_eve
     assert read_counter(image, find_grid(image), replace(pack, counter_at="above")) is None
 
 
-def test_a_counter_beside_a_timer_that_showed_the_same_second_twice_is_learnt_and_reads_every_screenshot() -> None:
+def test_a_counter_beside_a_timer_that_showed_the_same_second_twice_is_learnt_and_reads_every_screenshot() -> (
+    None
+):
     """minegauler's strips from a 20-game run that learnt no counter: the timer on the right showed
     the same second in both strips of some numbers (they come from different games), so a few of its
     pixels passed for the last digit's, and one box round them all took in the timer. The run of
@@ -103,9 +119,16 @@ def test_a_counter_beside_a_timer_that_showed_the_same_second_twice_is_learnt_an
     screenshot's counter as the shipped pack does."""
     strips = _strips(MINEGAULER)
     timer_x = strips[0][0].shape[1] * 2 // 3  # the timer's half of the band
-    assert any(np.array_equal(kept[0][:, timer_x:], kept[1][:, timer_x:]) for kept in strips.values())
+    assert any(
+        np.array_equal(kept[0][:, timer_x:], kept[1][:, timer_x:]) for kept in strips.values()
+    )
     learnt = learn_digits(strips)
-    assert learnt is not None and (learnt.side, learnt.place, learnt.shortest, learnt.counters) == ("left", "above", 3, 2)
+    assert learnt is not None and (learnt.side, learnt.place, learnt.shortest, learnt.counters) == (
+        "left",
+        "above",
+        3,
+        2,
+    )
     assert len(_read_as_shipped(learnt, "minegauler")) >= 5
 
 
@@ -116,7 +139,10 @@ def test_a_counter_that_shows_lone_digits_is_not_read_from_them_unless_its_pack_
     learnt = learn_digits(_strips(XBOMB / "below"), "below")
     assert learnt is not None
     strips = _strips(XBOMB / "below")
-    reads = {count: chosen_number(picture_numbers(strips[count][0], 1.0, dict(learnt.digits)), "right") for count in (3, 10)}
+    reads = {
+        count: chosen_number(picture_numbers(strips[count][0], 1.0, dict(learnt.digits)), "right")
+        for count in (3, 10)
+    }
     assert reads == {3: None, 10: 10}
 
 
@@ -154,7 +180,9 @@ def test_strips_of_another_size_teach_nothing() -> None:
     assert learn_digits(strips) is None
 
 
-def test_the_watch_keeps_two_strips_a_second_apart_per_number_once_it_held_a_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_watch_keeps_two_strips_a_second_apart_per_number_once_it_held_a_reading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     now = [100.0]
     monkeypatch.setattr(counting.time, "monotonic", lambda: now[0])
     watch = CounterWatch(10)
@@ -165,22 +193,35 @@ def test_the_watch_keeps_two_strips_a_second_apart_per_number_once_it_held_a_rea
         def grab() -> dict[str, np.ndarray]:
             grabs.append(shade)
             return {"above": band + shade, "below": band + shade + 1}
+
         return grab
 
     watch.see(bands(1), 7)  # the first reading with 7 left: the counter may not show it yet
-    for step in (0, 0.5, 1.1, 2.5, 4.0):  # kept at 0 and 1.1 s; the rest is too soon, or one too many
+    # kept at 0 and 1.1 s; the rest is too soon, or one too many
+    for step in (
+        0,
+        0.5,
+        1.1,
+        2.5,
+        4.0,
+    ):
         now[0] = 100 + step
         watch.see(bands(int(10 * step)), 7)
     assert [int(b[0, 0, 0]) for b in watch.samples["above"][7]] == [0, 11]
     assert [int(b[0, 0, 0]) for b in watch.samples["below"][7]] == [1, 12]
-    assert grabs == [0, 11] and not watch.wants(7) and watch.wants(6)  # the strips grabbed only when kept
-    assert not watch.eager(17) and watch.eager(6)  # two strips of numbers ending in 7 kept: no more flags one by one
+    # the strips grabbed only when kept
+    assert grabs == [0, 11] and not watch.wants(7) and watch.wants(6)
+    # two strips of numbers ending in 7 kept: no more flags one by one
+    assert not watch.eager(17) and watch.eager(6)
     watch.see(bands(0), 6)
     assert 6 not in watch.samples["above"]
     for count in range(17, 100, 10):  # numbers ending in 7: SAMPLES_PER_DIGIT of them at most
         watch.see(bands(0), count)
         watch.see(bands(0), count)
-    assert sum(len(kept) for count, kept in watch.samples["above"].items() if count % 10 == 7) == counting.SAMPLES_PER_DIGIT
+    assert (
+        sum(len(kept) for count, kept in watch.samples["above"].items() if count % 10 == 7)
+        == counting.SAMPLES_PER_DIGIT
+    )
     assert not watch.wants(27) and not watch.wants(97)
     watch.learnt = True
     assert not watch.wants(8)
@@ -193,13 +234,16 @@ def test_mines_left_are_told_only_for_a_board_in_play_whose_every_look_is_named(
     looks = Looks(hidden={0: COVERED, 1: FLAG}, possible={2: frozenset({1}), 3: frozenset({1, 2})})
     board = np.array([[0, 1, 2], [0, 0, 1]])
     assert looks.mines_left(board, 10) == 8
-    assert looks.mines_left(np.array([[0, 3]]), 10) is None  # a look not named yet (it may be a flag)
+    # a look not named yet (it may be a flag)
+    assert looks.mines_left(np.array([[0, 3]]), 10) is None
     assert looks.mines_left(np.array([[1, 2]]), 10) is None  # no cell covered: over (flagged whole)
     looks.ends[4] = MINE
     assert looks.mines_left(np.array([[0, 4]]), 10) is None  # a mine shows: over
 
 
-def test_skins_lists_a_learnt_pack_with_its_counter_and_removes_it(capsys: pytest.CaptureFixture[str]) -> None:
+def test_skins_lists_a_learnt_pack_with_its_counter_and_removes_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """`minebot skins`: each pack, shipped or learnt, with where its mines counter is; --remove
     takes a learnt pack away and refuses a shipped one."""
     from bot.cli import main
@@ -229,17 +273,26 @@ def test_a_learnt_counter_is_added_to_a_pack_once(tmp_path: Path) -> None:
     assert learnt is not None
     folder = tmp_path / "learnt-x"
     folder.mkdir()
-    (folder / "pack.json").write_text('{"cell_px": 16, "pitch": [16, 16], "scales": "any", "learnt": true}\n')
+    (folder / "pack.json").write_text(
+        '{"cell_px": 16, "pitch": [16, 16], "scales": "any", "learnt": true}\n'
+    )
     cv2.imwrite(str(folder / "covered.png"), np.zeros((16, 16, 3), np.uint8))
     assert len(add_counter(folder, learnt.digits, learnt.settings())) == 10
     pack = load_pack("learnt-x", tmp_path)
-    assert pack.has_counter and (pack.counter, pack.counter_at, pack.counter_shortest, pack.counters) == ("right", "above", 3, 2)
+    assert pack.has_counter and (
+        pack.counter,
+        pack.counter_at,
+        pack.counter_shortest,
+        pack.counters,
+    ) == ("right", "above", 3, 2)
     shrunk = {d: p[:, :-1] for d, p in learnt.digits.items()}
     assert add_counter(folder, shrunk, {"counter": "left"}) == []  # never overwritten
     assert load_pack("learnt-x", tmp_path).counter == "right"
 
 
-def test_the_watch_keeps_the_mine_count_after_other_numbers_ending_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_watch_keeps_the_mine_count_after_other_numbers_ending_alike(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """learn needs a strip of the mine count: four strips of numbers ending in 0 do not crowd it out
     (a CI run of ace-minesweeper kept 40 strips, none of 200, and learnt no counter)."""
     now = [100.0]
@@ -259,19 +312,27 @@ def test_a_run_that_learns_no_counter_says_what_it_saw() -> None:
     watch = CounterWatch(40)
     for left in (40, 39, 38, 35):
         watch.see(lambda: {"above": np.zeros((4, 4, 3), np.uint8)}, left)
-        watch.see(lambda: {"above": np.zeros((4, 4, 3), np.uint8)}, left)  # the second reading of a number is kept
-    assert watch.account() == "4 strips of 4 numbers (40 to 35); no number ending in 1, 2, 3, 4, 6, 7"
+        # the second reading of a number is kept
+        watch.see(lambda: {"above": np.zeros((4, 4, 3), np.uint8)}, left)
+    assert (
+        watch.account() == "4 strips of 4 numbers (40 to 35); no number ending in 1, 2, 3, 4, 6, 7"
+    )
     once = CounterWatch(10)
     for _ in range(2):
         once.see(lambda: {"above": np.zeros((4, 4, 3), np.uint8)}, 10)
     assert once.account().startswith("1 strip of 1 number (10); no number ending in 1, 2,")
     unseen = CounterWatch(10)
-    assert unseen.account() == "0 strips of 0 numbers; no number ending in 0, 1, 2, 3, 4, 5, 6, 7, 8, 9; not the mine count, 10"
+    assert (
+        unseen.account()
+        == "0 strips of 0 numbers; no number ending in 0, 1, 2, 3, 4, 5, 6, 7, 8, 9; not the mine count, 10"
+    )
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game, place", LABELS)
-def test_a_label_counting_the_flags_up_is_learnt_and_reads_every_screenshot(game: str, place: str) -> None:
+def test_a_label_counting_the_flags_up_is_learnt_and_reads_every_screenshot(
+    game: str, place: str
+) -> None:
     """Text shifts as its numbers widen, and its anti-aliasing with where it falls: no pixel of a
     digit is the same in every strip, so no digits are learnt as pictures. As text, the glyphs of
     the strips spell each one's "flags/10" one way only, and the digits learnt read the counter of
@@ -281,10 +342,19 @@ def test_a_label_counting_the_flags_up_is_learnt_and_reads_every_screenshot(game
     strips = _strips(FIXTURES / game / "counter-strips")
     assert learn_digits(strips, place) is None
     learnt = learn_text(strips, 10, place)
-    assert learnt is not None and (learnt.side, learnt.place) == ("label", place) and learnt.text is not None
+    assert (
+        learnt is not None
+        and (learnt.side, learnt.place) == ("label", place)
+        and learnt.text is not None
+    )
     assert set(learnt.digits) == {*range(10), "/"}
-    pack = replace(load_packs(["gnome-mines"])[0], digits=dict(learnt.digits), counter="label", counter_at=place,
-                   counter_text=learnt.text)
+    pack = replace(
+        load_packs(["gnome-mines"])[0],
+        digits=dict(learnt.digits),
+        counter="label",
+        counter_at=place,
+        counter_text=learnt.text,
+    )
     shipped = load_packs([game])[0] if game == "gnome-mines" else None
     counts = []
     for board in sorted((FIXTURES / game).glob("*.board")):
@@ -313,7 +383,11 @@ def test_a_label_is_read_as_a_word_of_its_own() -> None:
     ends: not a number run into another glyph (a letter, an unread digit)."""
     assert label_value(["? 3/10 ???"]) == 7
     assert label_value(["??????? 3 / 10"]) == 7
-    assert label_value(["?3/10"]) is None and label_value(["3/10?"]) is None and label_value(["3/"]) is None
+    assert (
+        label_value(["?3/10"]) is None
+        and label_value(["3/10?"]) is None
+        and label_value(["3/"]) is None
+    )
 
 
 def test_glyphs_of_one_character_drawn_a_fraction_of_a_pixel_apart_read_alike() -> None:
@@ -325,10 +399,14 @@ def test_glyphs_of_one_character_drawn_a_fraction_of_a_pixel_apart_read_alike() 
     assert learnt is not None and learnt.text is not None
     glyphs = {d: glyph_ink(picture, learnt.text) for d, picture in learnt.digits.items()}
     shown = {left: read_glyphs(kept[0], learnt.text, glyphs) for left, kept in strips.items()}
-    assert all(any(f"{10 - left}/10" in text for text in lines) for left, lines in shown.items()), shown
+    assert all(any(f"{10 - left}/10" in text for text in lines) for left, lines in shown.items()), (
+        shown
+    )
 
 
-def test_the_watch_tries_again_only_with_strips_it_had_not_tried(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_watch_tries_again_only_with_strips_it_had_not_tried(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Learning as text takes half a second: a run that learns no counter does not pay it after
     every game, only when new strips were kept."""
     tries = []

@@ -16,20 +16,28 @@ PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 
 def test_the_readme_stays_short() -> None:
     size = len((REPO / "README.md").read_bytes())
-    assert size <= README_BYTES, f"README.md is {size} bytes: move measurements to docs/measurements.md"
+    assert size <= README_BYTES, (
+        f"README.md is {size} bytes: move measurements to docs/measurements.md"
+    )
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_every_relative_link_leads_to_a_file(page: Path) -> None:
     links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text())
-    dead = [link for link in links if not link.startswith(("http://", "https://")) and not (page.parent / link).exists()]
+    dead = [
+        link
+        for link in links
+        if not link.startswith(("http://", "https://")) and not (page.parent / link).exists()
+    ]
     assert not dead, f"{page.name} links to {dead}"
 
 
 def test_every_command_the_readme_names_exists() -> None:
     commands = set(_parser()._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
     named = set(re.findall(r"`minebot ([a-z][a-z-]*)", (REPO / "README.md").read_text()))
-    assert named and named <= commands, f"the README names {sorted(named - commands)}, not minebot commands"
+    assert named and named <= commands, (
+        f"the README names {sorted(named - commands)}, not minebot commands"
+    )
 
 
 def test_the_readme_has_a_users_sections_and_no_diary() -> None:
@@ -41,5 +49,9 @@ def test_the_readme_has_a_users_sections_and_no_diary() -> None:
     wanted = ["Install", "First run", "Commands", "How it works", "Figures"]
     assert [s for s in sections if s in wanted] == wanted, sections
     install = text.partition("## Install")[2].partition("\n## ")[0]
-    assert all(f"**{system}**" in install for system in ("Windows", "Linux", "macOS")), "install on each system"
-    assert len(re.findall(r"\b20\d\d-\d\d-\d\d\b", text)) <= 3, "dated measurements go to docs/measurements.md"
+    assert all(f"**{system}**" in install for system in ("Windows", "Linux", "macOS")), (
+        "install on each system"
+    )
+    assert len(re.findall(r"\b20\d\d-\d\d-\d\d\b", text)) <= 3, (
+        "dated measurements go to docs/measurements.md"
+    )

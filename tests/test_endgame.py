@@ -7,7 +7,8 @@ from bot.solver import endgame
 from bot.solver.rules import problem
 from tests.brute import layout_counts, positions
 
-REFEREE_LAYOUTS = 200  # positions the reference below weighs in a test's time (the search takes more)
+# positions the reference below weighs in a test's time (the search takes more)
+REFEREE_LAYOUTS = 200
 SMALL = [b for b in positions(80, seed=11) if layout_counts(b)[0] <= REFEREE_LAYOUTS]
 
 
@@ -45,7 +46,6 @@ def test_a_true_fifty_fifty_is_worth_one_half() -> None:
     assert endgame.search(board, p, lays).win == pytest.approx(0.5)
 
 
-
 def _unpruned_wins(board: Board, lays: list[int], skip_unsafe: bool = False) -> dict[int, float]:
     """For each cell to reveal first, the chance to win with best play after it, every cell weighed
     in full (the search's definition, with none of its pruning). With ``skip_unsafe``, cells after
@@ -57,7 +57,11 @@ def _unpruned_wins(board: Board, lays: list[int], skip_unsafe: bool = False) -> 
 
     def each(group: frozenset[int], opened: int, skip: bool) -> dict[int, float]:
         wins: dict[int, float] = {}
-        safe = {i: sum(not lay >> i & 1 for lay in group) for i in range(len(p.cells)) if not opened >> i & 1}
+        safe = {
+            i: sum(not lay >> i & 1 for lay in group)
+            for i in range(len(p.cells))
+            if not opened >> i & 1
+        }
         for i in sorted(safe, key=lambda i: -safe[i]):
             if not safe[i] or skip and wins and safe[i] <= max(wins.values()) * len(group):
                 break
@@ -65,7 +69,9 @@ def _unpruned_wins(board: Board, lays: list[int], skip_unsafe: bool = False) -> 
             for lay in group:
                 if not lay >> i & 1:
                     parts.setdefault(tree.outcome(lay, i, opened), []).append(lay)
-            wins[i] = sum(len(m) * win(frozenset(m), opened | newly) for (newly, _), m in parts.items()) / len(group)
+            wins[i] = sum(
+                len(m) * win(frozenset(m), opened | newly) for (newly, _), m in parts.items()
+            ) / len(group)
         return wins
 
     def win(group: frozenset[int], opened: int) -> float:
@@ -97,7 +103,12 @@ def test_the_search_finds_the_best_chance_to_win_without_weighing_every_cell(ind
     assert wins[found.index] == pytest.approx(found.win, abs=1e-12)
 
 
-LARGER = [b for seed in (0, 4) for b in positions(40, seed=seed) if 2 < layout_counts(b)[0] <= REFEREE_LAYOUTS]
+LARGER = [
+    b
+    for seed in (0, 4)
+    for b in positions(40, seed=seed)
+    if 2 < layout_counts(b)[0] <= REFEREE_LAYOUTS
+]
 
 
 @pytest.mark.parametrize("index", range(len(LARGER)))

@@ -23,9 +23,13 @@ from tests.figures import record
 from tests.xpresses import ButtonPresses
 
 # python-xlib leaves its Xauthority file open (a ResourceWarning when collected)
-pytestmark = [pytest.mark.e2e, pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
+]
 
-FAULT_AFTER = 4  # presses: in the middle of the first batch of clicks (xdemineur opens an area itself)
+# presses: in the middle of the first batch of clicks (xdemineur opens an area itself)
+FAULT_AFTER = 4
 GAME = "xdemineur"
 
 
@@ -33,14 +37,19 @@ class Faults:
     """What a user does, done through an X connection of the test's own (in well under a
     millisecond, between two clicks of a batch)."""
 
-    def __init__(self, game: RunningGame, pitch: int = 21) -> None:  # xdemineur's cells (fixtures/xdemineur)
+    def __init__(
+        self, game: RunningGame, pitch: int = 21
+    ) -> None:  # xdemineur's cells (fixtures/xdemineur)
         from Xlib import X
         from Xlib.display import Display
 
         self.game, self.X, self.display, self.pitch = game, X, Display(), pitch
         self.window = self.display.create_resource_object("window", int(game.window))
-        screen = self.display.screen()  # an unmapped window of our own, to read the server's clock by
-        self.clock = screen.root.create_window(0, 0, 1, 1, 0, screen.root_depth, event_mask=X.PropertyChangeMask)
+        # an unmapped window of our own, to read the server's clock by
+        screen = self.display.screen()
+        self.clock = screen.root.create_window(
+            0, 0, 1, 1, 0, screen.root_depth, event_mask=X.PropertyChangeMask
+        )
         self.tick = self.display.intern_atom("MINEBOT_TEST_CLOCK")
         self.display.sync()
 
@@ -78,8 +87,16 @@ class Faults:
         at = self.window.get_geometry()
         screen = self.display.screen()
         cover = screen.root.create_window(
-            at.x - 10, at.y - 10, at.width + 20, at.height + 20, 0, screen.root_depth, self.X.InputOutput,
-            self.X.CopyFromParent, background_pixel=screen.white_pixel, override_redirect=True,
+            at.x - 10,
+            at.y - 10,
+            at.width + 20,
+            at.height + 20,
+            0,
+            screen.root_depth,
+            self.X.InputOutput,
+            self.X.CopyFromParent,
+            background_pixel=screen.white_pixel,
+            override_redirect=True,
         )
         cover.map()
         self.display.sync()
@@ -89,14 +106,24 @@ class Faults:
         at = self.window.get_geometry()
         screen = self.display.screen()
         cover = screen.root.create_window(
-            at.x + at.width // 4, at.y + at.height // 3, at.width // 2, at.height // 3, 0, screen.root_depth,
-            self.X.InputOutput, self.X.CopyFromParent, background_pixel=screen.white_pixel, override_redirect=True,
+            at.x + at.width // 4,
+            at.y + at.height // 3,
+            at.width // 2,
+            at.height // 3,
+            0,
+            screen.root_depth,
+            self.X.InputOutput,
+            self.X.CopyFromParent,
+            background_pixel=screen.white_pixel,
+            override_redirect=True,
         )
         cover.map()
         self.display.sync()
         gc = cover.create_gc(foreground=screen.black_pixel, background=screen.white_pixel)
         for line in range(4):
-            cover.poly_text(gc, 10, 20 + 16 * line, [b"New message: are we still on for lunch today?"])
+            cover.poly_text(
+                gc, 10, 20 + 16 * line, [b"New message: are we still on for lunch today?"]
+            )
         cover.fill_rectangle(gc, 10, 90, 40, 40)
         self.display.sync()
 
@@ -128,11 +155,17 @@ LEARNING_FAULTS = {
 }
 
 
-@pytest.mark.parametrize("fault,learning", [(f, False) for f in FAULTS] + [(f, True) for f in LEARNING_FAULTS],
-                         ids=lambda v: {True: "learning", False: "pack"}.get(v, v) if isinstance(v, bool) else v)
-def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(fault: str, learning: bool, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "fault,learning",
+    [(f, False) for f in FAULTS] + [(f, True) for f in LEARNING_FAULTS],
+    ids=lambda v: {True: "learning", False: "pack"}.get(v, v) if isinstance(v, bool) else v,
+)
+def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(
+    fault: str, learning: bool, tmp_path: Path
+) -> None:
     installed = shutil.which("Xvfb") and shutil.which(GAME, path="/usr/games:/usr/bin")
-    if not installed and not os.environ.get("MINEBOT_REQUIRE_E2E"):  # scripts/test installs them: there a failure
+    # scripts/test installs them: there a failure
+    if not installed and not os.environ.get("MINEBOT_REQUIRE_E2E"):
         pytest.skip("Xvfb or xdemineur missing: run scripts/install-games")
     with virtual_display():
         game = start_game(GAME, "expert", tmp_path)
@@ -141,10 +174,27 @@ def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(fault: str, learn
         try:
             env = dict(os.environ)
             if learning:
-                env.update(MINEBOT_HIDE_SKINS=GAME, MINEBOT_DATA=str(tmp_path / "data"), MINEBOT_CACHE=str(tmp_path / "cache"))
+                env.update(
+                    MINEBOT_HIDE_SKINS=GAME,
+                    MINEBOT_DATA=str(tmp_path / "data"),
+                    MINEBOT_CACHE=str(tmp_path / "cache"),
+                )
             bot = subprocess.Popen(
-                [sys.executable, "-m", "bot", "play", "--level", "expert", "--games", "20", "--json"],
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                [
+                    sys.executable,
+                    "-m",
+                    "bot",
+                    "play",
+                    "--level",
+                    "expert",
+                    "--games",
+                    "20",
+                    "--json",
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
             )
             assert presses.reached.wait(60), "the bot never clicked"
             getattr(faults, fault)()
@@ -156,10 +206,14 @@ def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(fault: str, learn
             faults.close()
             game.close()
     assert bot.returncode != 0, err[-2000:]
-    assert (LEARNING_FAULTS if learning else FAULTS)[fault] in err.strip().splitlines()[-1], err[-2000:]
+    assert (LEARNING_FAULTS if learning else FAULTS)[fault] in err.strip().splitlines()[-1], err[
+        -2000:
+    ]
     gap = 1000 * (done - presses.times[FAULT_AFTER - 1])
-    record(f"x11 {fault}{' (learning)' if learning else ''}: {len(presses.times)} presses in all, {late} after the fault ({gap:.1f} ms after press {FAULT_AFTER}); "
-          f"the bot said: {err.strip().splitlines()[-1]}")
+    record(
+        f"x11 {fault}{' (learning)' if learning else ''}: {len(presses.times)} presses in all, {late} after the fault ({gap:.1f} ms after press {FAULT_AFTER}); "
+        f"the bot said: {err.strip().splitlines()[-1]}"
+    )
     assert late <= 1, f"{late} presses reached the server after the fault ({fault})"
     games = [json.loads(line) for line in out.splitlines()]
     assert not any(g["lost_on_certain"] for g in games)

@@ -20,7 +20,6 @@ def test_a_launcher_says_truly_whether_a_pack_ships_for_it(name: str) -> None:
     assert set(launcher.levels) == set(LEVELS)
 
 
-
 def test_a_window_gone_once_moved_is_found_again_and_moved(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game that sets its window up anew once shown (pygame-minesweeper, once): the window first
     found is gone, so its place cannot be read; the game's window is found again and moved, and is
@@ -34,7 +33,8 @@ def test_a_window_gone_once_moved_is_found_again_and_moved(monkeypatch: pytest.M
         if args[0] == "windowmove":
             moved.append(args[2])
             return ""
-        return "X=100\nY=100" if args[-1] == "new" else ""  # getwindowgeometry --shell: the old one is gone
+        # getwindowgeometry --shell: the old one is gone
+        return "X=100\nY=100" if args[-1] == "new" else ""
 
     monkeypatch.setattr(games, "xdotool", xdotool)
     assert games.place("old", (100, 100), lambda: "new") == "new"

@@ -43,11 +43,18 @@ def test_board_found_with_no_pack(path: Path) -> None:
     truth = read_label(path)
     geo = find_grid(load_image(path.with_suffix(".png")))
     assert geo.skin == ""
-    assert _same_cells(geo, truth), f"found {geo}, true {truth.rows}x{truth.cols} at {truth.origin} pitch {truth.pitch}"
+    assert _same_cells(geo, truth), (
+        f"found {geo}, true {truth.rows}x{truth.cols} at {truth.origin} pitch {truth.pitch}"
+    )
     assert abs(geo.pitch[0] - truth.pitch[0]) < 0.15 and abs(geo.pitch[1] - truth.pitch[1]) < 0.15
 
 
-SHIFTED = ["winxp/expert-fresh", "winxp/beginner-won", "classic98/hidpi2x-beginner-won", "gnome-mines/expert-midgame-four"]
+SHIFTED = [
+    "winxp/expert-fresh",
+    "winxp/beginner-won",
+    "classic98/hidpi2x-beginner-won",
+    "gnome-mines/expert-midgame-four",
+]
 
 
 @pytest.mark.parametrize("name", SHIFTED)
@@ -81,7 +88,11 @@ def test_covered_board_loses_to_the_whole_one_on_top() -> None:
     grids = find_grids(load_image(path.with_suffix(".png")))
     assert _same_cells(grids[0].geometry, read_label(path))
     behind = [g for g in grids if g.geometry.pitch[0] > 19]
-    assert behind and behind[0].geometry.rows * behind[0].geometry.cols > 81 and behind[0].filled < grids[0].filled
+    assert (
+        behind
+        and behind[0].geometry.rows * behind[0].geometry.cols > 81
+        and behind[0].filled < grids[0].filled
+    )
 
 
 def test_no_board_in_browser_chrome() -> None:
@@ -137,7 +148,9 @@ def test_a_look_a_learnt_pack_never_saw_is_not_read_as_one_it_did() -> None:
 
 def test_looks_persist_across_screenshots() -> None:
     """A second screenshot of the same game is sorted into the looks of the first where it can be."""
-    fresh, played = (ROOT / f"fixtures/winemine/{n}.png" for n in ("expert-fresh", "intermediate-fresh"))
+    fresh, played = (
+        ROOT / f"fixtures/winemine/{n}.png" for n in ("expert-fresh", "intermediate-fresh")
+    )
     image = load_image(fresh)
     book = LookBook(find_grid(image))
     assert len(np.unique(book.assign(image))) == 1 and len(book) == 1
@@ -150,7 +163,9 @@ def test_looks_persist_across_screenshots() -> None:
 SORTED_TWICE = ROOT / "fixtures/gnome-mines/region/intermediate-midgame.board"
 
 
-@pytest.mark.parametrize("path", [*CASES[::6], SORTED_TWICE], ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize(
+    "path", [*CASES[::6], SORTED_TWICE], ids=lambda p: f"{p.parent.name}/{p.stem}"
+)
 def test_a_second_reading_sorts_cells_as_the_first(path: Path) -> None:
     """Sorting the same screenshot again, once its looks are known, gives every cell the same look
     and starts no new one (each cell goes to its nearest look, not the first near enough): else a
@@ -182,6 +197,7 @@ def test_a_pack_learnt_from_some_screenshots_reads_the_others(game: str) -> None
     from tests.looks import known_share
 
     cases = [(p, read_label(p)) for p in CASES if p.parent.name == game and "hover" not in p.stem]
+
     # a game may draw its cells anew at another size; a browser's fractional pitch is measured a little
     # differently on each screen (25.494 and 25.495 px): the same size to a quarter pixel
     def size(label: Labelled) -> tuple[float, ...]:
@@ -189,7 +205,11 @@ def test_a_pack_learnt_from_some_screenshots_reads_the_others(game: str) -> None
 
     sizes = sorted({size(t) for _, t in cases})
     groups = [[(p, t) for p, t in cases if size(t) == s] for s in sizes]
-    groups = [g for g in groups if len(g) >= 2 and any((t.board.cells == CODE_OF["#"]).any() for _, t in g)]
+    groups = [
+        g
+        for g in groups
+        if len(g) >= 2 and any((t.board.cells == CODE_OF["#"]).any() for _, t in g)
+    ]
     assert groups
     for n, group in enumerate(groups):
         shown = [(p, t) for p, t in group if (t.board.cells == CODE_OF["#"]).any()]
@@ -200,7 +220,9 @@ def test_a_pack_learnt_from_some_screenshots_reads_the_others(game: str) -> None
         looks = book.assign(image)
         for k in range(len(book)):  # a picture per look, as the learner keeps them
             r, c = np.argwhere(looks == k)[0]
-            tiles.setdefault(TILE_NAMES[CHAR_OF[int(truth.board.cells[r, c])]], []).append(book.pictures[k])
+            tiles.setdefault(TILE_NAMES[CHAR_OF[int(truth.board.cells[r, c])]], []).append(
+                book.pictures[k]
+            )
         folder = learnt_skins() / f"learnt-{game}-{n}"
         start_learnt_pack(folder, book.cut, book.geometry.pitch, "safe", 100, 16.0)
         add_tiles(folder, tiles)
@@ -209,7 +231,9 @@ def test_a_pack_learnt_from_some_screenshots_reads_the_others(game: str) -> None
         assert np.mean(known) > 0.9, (path.stem, known)
 
 
-@pytest.mark.parametrize("skin", ["gnome-mines", "xbomb", "nicegui-minesweeper", "winemine", "kmines"])
+@pytest.mark.parametrize(
+    "skin", ["gnome-mines", "xbomb", "nicegui-minesweeper", "winemine", "kmines"]
+)
 def test_cells_cut_all_at_once_are_each_cut_alone(skin: str) -> None:
     """Looks compares every cell shrunk to at most COMPARE_PX, all of a board's cells resized as
     one tall picture: the same pixels as each cell resized alone."""
@@ -218,9 +242,12 @@ def test_cells_cut_all_at_once_are_each_cut_alone(skin: str) -> None:
         book = LookBook(find_grid(image))
         pictures, crops = book.cut_cells(image)
         cells = [(r, c) for r in range(book.geometry.rows) for c in range(book.geometry.cols)]
-        np.testing.assert_array_equal(np.stack(pictures), np.stack([book.picture(image, cell) for cell in cells]))
+        np.testing.assert_array_equal(
+            np.stack(pictures), np.stack([book.picture(image, cell) for cell in cells])
+        )
         alone = np.stack([book._compared(p) for p in pictures])
-        assert book.size < book.cut or skin == "winemine", path.name  # winemine's 16 px cells are not shrunk
+        # winemine's 16 px cells are not shrunk
+        assert book.size < book.cut or skin == "winemine", path.name
         np.testing.assert_array_equal(crops, alone, err_msg=path.name)
         np.testing.assert_array_equal(book.crops(image, cells[::7]), alone[::7], err_msg=path.name)
 
@@ -238,9 +265,17 @@ def _window_differences_cell_by_cell(book: LookBook, a: np.ndarray, b: np.ndarra
         for dy in range(-m, m + 1):
             for dx in range(-m, m + 1):
                 # each pixel's difference in its worst colour channel
-                d2 = (np.abs(x[m : n - m, m : n - m] - y[m + dy : n - m + dy, m + dx : n - m + dx]).max(axis=2)) ** 2
+                d2 = (
+                    np.abs(
+                        x[m : n - m, m : n - m] - y[m + dy : n - m + dy, m + dx : n - m + dx]
+                    ).max(axis=2)
+                ) ** 2
                 k = n - 2 * m
-                top = max(d2[i : i + w, j : j + w].sum() for i in range(k - w + 1) for j in range(k - w + 1))
+                top = max(
+                    d2[i : i + w, j : j + w].sum()
+                    for i in range(k - w + 1)
+                    for j in range(k - w + 1)
+                )
                 best = min(best, float(np.sqrt(top / (w * w))))
         out.append(best)
     return np.array(out)
@@ -254,7 +289,12 @@ def test_window_differences_as_defined() -> None:
     rng = np.random.default_rng(3)
     i, j = rng.integers(0, len(pictures), 6), rng.integers(0, len(pictures), 6)
     a, b = (np.stack([pictures[k] for k in ij]).astype(np.float32) for ij in (i, j))
-    np.testing.assert_allclose(book.ink.differences(a, b), _window_differences_cell_by_cell(book, a, b), rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(
+        book.ink.differences(a, b),
+        _window_differences_cell_by_cell(book, a, b),
+        rtol=1e-4,
+        atol=1e-3,
+    )
 
 
 @pytest.mark.slow
@@ -266,15 +306,23 @@ def test_cells_alike_by_their_windows_as_defined() -> None:
     on 50 px cells, and the web game's cells at 2x, each also cut as far off as a cell may sit."""
     from bot.vision.ink import INK_LIMIT
 
-    for name in ("gnome-mines/beginner-lost-window-1200x1000.png", "xbomb/beginner-five.png",
-                 "nicegui-minesweeper/zoom200-shift3-game1-end.png"):
+    for name in (
+        "gnome-mines/beginner-lost-window-1200x1000.png",
+        "xbomb/beginner-five.png",
+        "nicegui-minesweeper/zoom200-shift3-game1-end.png",
+    ):
         image = load_image(ROOT / "fixtures" / name)
         book = LookBook(find_grid(image))
         book.assign(image)
         pictures, _ = book.cut_cells(image)
         # and every cell cut as far off as a cell may sit: alike only at the farthest shift
-        pictures = (pictures + LookBook(book.geometry.moved(book.ink.reach, -book.ink.reach)).cut_cells(image)[0])[::3]
-        cells, looks = (v.ravel() for v in np.meshgrid(np.arange(len(pictures)), np.arange(len(book))))
+        pictures = (
+            pictures
+            + LookBook(book.geometry.moved(book.ink.reach, -book.ink.reach)).cut_cells(image)[0]
+        )[::3]
+        cells, looks = (
+            v.ravel() for v in np.meshgrid(np.arange(len(pictures)), np.arange(len(book)))
+        )
         a = np.stack([pictures[i] for i in cells]).astype(np.float32)
         b = np.stack([book.pictures[k] for k in looks]).astype(np.float32)
         expected = book.ink.differences(a, b) < INK_LIMIT
@@ -308,26 +356,39 @@ def test_a_learnt_pack_reads_covered_cells_over_a_picture_by_its_new_board() -> 
     folder = learnt_skins() / "learnt-over-a-picture"
     start_learnt_pack(folder, book.cut, book.geometry.pitch, "safe", 100, 16.0)
     opened = load_image(fresh.with_name("beginner-more.png"))
-    zero = tuple(int(v) for v in np.argwhere(read_label(fresh.with_name("beginner-more.board")).board.cells == 0)[0])
+    zero = tuple(
+        int(v)
+        for v in np.argwhere(read_label(fresh.with_name("beginner-more.board")).board.cells == 0)[0]
+    )
     add_tiles(folder, {"covered": [pictures[0]], "0": [book.picture(opened, zero)]})
     (without,) = load_packs([folder.name])
     codes, scores = read_cells(image, book.geometry, without)
-    assert (scores < LOOK_LIMIT).mean() < 0.9  # the covered picture of one position reads too few of them
+    assert (
+        scores < LOOK_LIMIT
+    ).mean() < 0.9  # the covered picture of one position reads too few of them
     assert add_board(folder, pictures, 9, 9) == "boards/covered-9x9.png"
     assert add_board(folder, pictures[::-1], 9, 9) is None  # kept, not overwritten
     (pack,) = load_packs([folder.name])
     np.testing.assert_array_equal(pack.new_board(9, 9), np.stack(pictures))
     codes, scores = read_cells(image, book.geometry, pack)
     assert (codes == COVERED).all() and (scores < LOOK_LIMIT).all()
-    for other in ("beginner-midgame", "beginner-more"):  # opened cells are no covered cell's picture
+    # opened cells are no covered cell's picture
+    for other in (
+        "beginner-midgame",
+        "beginner-more",
+    ):
         truth = read_label(fresh.with_name(f"{other}.board"))
         known_share(pack, fresh.with_name(f"{other}.png"), truth)
         codes, scores = read_cells(load_image(fresh.with_name(f"{other}.png")), book.geometry, pack)
         assert ((codes == COVERED) == (truth.board.cells == COVERED))[scores < LOOK_LIMIT].all()
-        _as_on_new_board_is_every_cell_compared(pack, book.geometry, load_image(fresh.with_name(f"{other}.png")))
+        _as_on_new_board_is_every_cell_compared(
+            pack, book.geometry, load_image(fresh.with_name(f"{other}.png"))
+        )
 
 
-def _as_on_new_board_is_every_cell_compared(pack: SkinPack, grid: Geometry, image: np.ndarray) -> None:
+def _as_on_new_board_is_every_cell_compared(
+    pack: SkinPack, grid: Geometry, image: np.ndarray
+) -> None:
     """A reading compares with the new board only the cells whose distances from the looks leave it
     in doubt: it finds what comparing every cell finds, on the screenshot and on it with a little
     noise (then no covered cell is its new-board self to the pixel)."""
@@ -339,13 +400,18 @@ def _as_on_new_board_is_every_cell_compared(pack: SkinPack, grid: Geometry, imag
     for shot in (image, np.clip(image + noise, 0, 255).astype(np.uint8)):
         pictures = book.board_pictures(shot)
         plain, _ = book.known_distances(pictures)
-        every = book.drift(book.compared(pictures), book.compared(pack.new_board(grid.rows, grid.cols))) < MOVED
+        every = (
+            book.drift(book.compared(pictures), book.compared(pack.new_board(grid.rows, grid.cols)))
+            < MOVED
+        )
         assert 0 < every.sum() < len(every)
         np.testing.assert_array_equal(_as_on_new_board(book, pack, pictures, plain), every)
 
 
 @pytest.mark.parametrize("skin", ["gnome-mines", "kmines", "nicegui-minesweeper"])
-def test_a_reading_compares_each_distinct_picture_once(skin: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_reading_compares_each_distinct_picture_once(
+    skin: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Reading with a learnt pack, each distinct cell picture is compared with the looks once and
     remembered (most of a board is as it was at the last reading): the same distances as comparing
     every cell, and none worked out again on the next reading; a look added forgets them."""
@@ -355,7 +421,9 @@ def test_a_reading_compares_each_distinct_picture_once(skin: str, monkeypatch: p
     compared: list[int] = []
     distances = LookBook.distances
 
-    def counted(self: LookBook, crops: np.ndarray, prototypes: np.ndarray | None = None, shifts: bool = True) -> np.ndarray:
+    def counted(
+        self: LookBook, crops: np.ndarray, prototypes: np.ndarray | None = None, shifts: bool = True
+    ) -> np.ndarray:
         compared.append(len(crops))
         return distances(self, crops, prototypes, shifts)
 
@@ -369,7 +437,9 @@ def test_a_reading_compares_each_distinct_picture_once(skin: str, monkeypatch: p
         pictures, crops = placed.cut_cells(image)
         plain, shifted = placed.known_distances(np.stack(pictures))
         # float32 products come out a hair apart with how many rows are multiplied together
-        np.testing.assert_allclose(plain, distances(placed, crops, shifts=False), atol=0.2, err_msg=path.name)
+        np.testing.assert_allclose(
+            plain, distances(placed, crops, shifts=False), atol=0.2, err_msg=path.name
+        )
         np.testing.assert_allclose(shifted, distances(placed, crops), atol=0.2, err_msg=path.name)
         compared.clear()
         placed.known_distances(np.stack(pictures))
@@ -379,7 +449,9 @@ def test_a_reading_compares_each_distinct_picture_once(skin: str, monkeypatch: p
     assert sum(compared) == 2 * len({p.tobytes() for p in pictures})
 
 
-def test_pictures_are_numbered_by_all_their_bytes_not_only_those_they_are_looked_up_by(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pictures_are_numbered_by_all_their_bytes_not_only_those_they_are_looked_up_by(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A picture is looked up by a sample of its bytes: pictures that share it but differ elsewhere
     get numbers of their own, the same picture (also a view into a bigger image) its own number
     again, and past KEPT_MOST pictures a forgotten one gets a number never given before."""
@@ -398,7 +470,9 @@ def test_pictures_are_numbered_by_all_their_bytes_not_only_those_they_are_looked
     assert [numbers.of(p) for p in (third, fourth, picture)] == [2, 3, 4]
 
 
-def test_a_learnt_pack_checks_a_picture_window_by_window_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_learnt_pack_checks_a_picture_window_by_window_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """gnome-mines lays its cells out at a fractional pitch, so nearly every cell is a little off its
     look and is checked window by window: once per distinct picture and look in a reading, and not
     again in the next readings of the game (it took 300-470 ms per reading of 480 cells)."""
@@ -412,7 +486,9 @@ def test_a_learnt_pack_checks_a_picture_window_by_window_once(monkeypatch: pytes
     pairs: list[int] = []
     checked = InkCheck.alike
 
-    def counted(ink: InkCheck, a: np.ndarray, b: np.ndarray, hint: Hint | None = None) -> np.ndarray:
+    def counted(
+        ink: InkCheck, a: np.ndarray, b: np.ndarray, hint: Hint | None = None
+    ) -> np.ndarray:
         pairs.append(len(a))
         return checked(ink, a, b, hint)
 
@@ -428,7 +504,9 @@ def test_a_learnt_pack_checks_a_picture_window_by_window_once(monkeypatch: pytes
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("shot", ["gnome-mines/expert-fresh-hover-window-1150x640", "sgt-mines/beginner-fresh"])
+@pytest.mark.parametrize(
+    "shot", ["gnome-mines/expert-fresh-hover-window-1150x640", "sgt-mines/beginner-fresh"]
+)
 def test_a_learnt_pack_is_lined_up_with_its_new_board(shot: str) -> None:
     """A learnt pack keeps the picture of its covered look, the first cell that showed it: an edge
     cell, with the board's border in it (sgt-mines), or one from any row, and gnome-mines lays its
@@ -443,19 +521,29 @@ def test_a_learnt_pack_is_lined_up_with_its_new_board(shot: str) -> None:
     from bot.vision.writing import add_board, add_tiles, start_learnt_pack
 
     fresh = load_image(ROOT / "fixtures" / f"{shot}.png")
-    for dx, dy in ((0, 0), (1, 0), (0, 1)):  # the lattice fitted to a screen may sit a pixel off another's
+    # the lattice fitted to a screen may sit a pixel off another's
+    for dx, dy in (
+        (0, 0),
+        (1, 0),
+        (0, 1),
+    ):
         grid = find_grid(fresh).moved(dx, dy)
         book = LookBook(grid)
         pictures, _ = book.cut_cells(fresh)
         for row in range(grid.rows):
             for col in (0, 3):
-                folder = learnt_skins() / f"learnt-lined-up-{shot.replace('/', '-')}-{dx}{dy}-{row}-{col}"
+                folder = (
+                    learnt_skins()
+                    / f"learnt-lined-up-{shot.replace('/', '-')}-{dx}{dy}-{row}-{col}"
+                )
                 start_learnt_pack(folder, book.cut, grid.pitch, "safe", 100, 16.0)
                 add_tiles(folder, {"covered": [pictures[row * grid.cols + col]]})
                 add_board(folder, pictures, grid.rows, grid.cols)
                 (pack,) = load_packs([folder.name])
                 geo = locate(fresh, [pack])
-                assert max(abs(a - b) for a, b in zip(geo.origin, grid.origin, strict=True)) < 0.01, (dx, dy, row, col, geo.origin)
+                assert (
+                    max(abs(a - b) for a, b in zip(geo.origin, grid.origin, strict=True)) < 0.01
+                ), (dx, dy, row, col, geo.origin)
 
 
 def test_cells_are_cut_at_the_same_pixels_whatever_rounding_noise_the_fit_leaves() -> None:
@@ -503,7 +591,9 @@ def test_a_learnt_pack_is_lined_up_where_most_of_its_new_board_is() -> None:
     assert locate(image, [pack]).origin == grid.origin
 
 
-@pytest.mark.parametrize("shot", ["classic98/beginner-fresh", "gnome-mines/expert-fresh-hover-window-1150x640"])
+@pytest.mark.parametrize(
+    "shot", ["classic98/beginner-fresh", "gnome-mines/expert-fresh-hover-window-1150x640"]
+)
 def test_a_look_is_kept_as_the_picture_it_showed_most_often(shot: str) -> None:
     """A look's first picture is the first cell that showed it: (0,0), which in these shots is not
     drawn like most covered cells (classic98's has the board's border in it; gnome-mines lays its
@@ -542,15 +632,28 @@ def test_a_learnt_pack_that_reads_a_new_board_as_well_as_a_shipped_one_is_taken(
     assert locate(fresh, shipped).skin in ("classic98", "winxp")
     assert locate(fresh, [*shipped, learnt]).skin == "learnt-pygame"
     assert locate(image, [*shipped, learnt]).skin == "learnt-pygame"  # they cannot read it opened
-    covered_only = replace(learnt, name="learnt-covered", tiles=tuple(t for t in learnt.tiles if t.code == COVERED)[:1])
+    covered_only = replace(
+        learnt, name="learnt-covered", tiles=tuple(t for t in learnt.tiles if t.code == COVERED)[:1]
+    )
     winxp = load_image(ROOT / "fixtures" / "winxp" / "expert-midgame.png")
     assert locate(winxp, [*load_packs(["winxp"]), covered_only]).skin == "winxp"
 
 
-@pytest.mark.parametrize("shot", ["winxp/hidpi2x-expert-midgame", "winxp/hidpi2x-beginner-lost", "classic98/hidpi2x-beginner-won",
-                                  "classic98/hidpi2x-expert-midgame", "gnome-mines/beginner-lost-window-1200x1000",
-                                  "gnome-mines/beginner-lost-window-900x700", "gnome-mines/expert-fresh-window-1650x850"])
-def test_a_pack_is_lined_up_where_trying_every_offset_puts_it(shot: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "shot",
+    [
+        "winxp/hidpi2x-expert-midgame",
+        "winxp/hidpi2x-beginner-lost",
+        "classic98/hidpi2x-beginner-won",
+        "classic98/hidpi2x-expert-midgame",
+        "gnome-mines/beginner-lost-window-1200x1000",
+        "gnome-mines/beginner-lost-window-900x700",
+        "gnome-mines/expert-fresh-window-1650x850",
+    ],
+)
+def test_a_pack_is_lined_up_where_trying_every_offset_puts_it(
+    shot: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """At scales over 1 a shipped pack is lined up on its lattice by offsets a few pixels apart and
     then every offset round the best of them (a tenth of the work at 2x): it ends where trying every
     offset within reach puts it. gnome-mines' pack compares its 42 px tiles at 21 px, so its blur
@@ -576,13 +679,18 @@ def test_a_board_laid_out_anew_is_not_where_it_was() -> None:
     places and stopped with "this board's looks admit no naming"; it must say the board moved."""
     from bot.vision.grid import lattice_moved
 
-    fresh, later = (load_image(ROOT / f"fixtures/mfranceschi-minesweeper/relaid/{n}.png") for n in ("fresh", "first-click"))
+    fresh, later = (
+        load_image(ROOT / f"fixtures/mfranceschi-minesweeper/relaid/{n}.png")
+        for n in ("fresh", "first-click")
+    )
     grid = find_grid(fresh)
     assert lattice_moved(fresh, grid) is None
     assert lattice_moved(later, grid) == "its cells are 39x31 px apart now, not 34x31"
     moved = np.full((fresh.shape[0] + 40, fresh.shape[1] + 40, 3), fresh[0, 0], np.uint8)
     moved[5 : 5 + fresh.shape[0], 7 : 7 + fresh.shape[1]] = fresh
-    assert lattice_moved(moved, grid) is not None and "about +7 px across and +5 px down" in lattice_moved(moved, grid)
+    assert lattice_moved(
+        moved, grid
+    ) is not None and "about +7 px across and +5 px down" in lattice_moved(moved, grid)
 
 
 def test_a_board_under_kmines_won_banner_is_where_it_was() -> None:
@@ -592,12 +700,17 @@ def test_a_board_under_kmines_won_banner_is_where_it_was() -> None:
     grabs here: the end of game 1, and the learner's last screen in game 2)."""
     from bot.vision.grid import lattice_moved
 
-    before, banner = (load_image(ROOT / f"fixtures/kmines/won-banner/{n}.png") for n in ("game-1-end", "game-2-end"))
+    before, banner = (
+        load_image(ROOT / f"fixtures/kmines/won-banner/{n}.png")
+        for n in ("game-1-end", "game-2-end")
+    )
     assert lattice_moved(banner, find_grid(before)) is None
 
 
 @pytest.mark.slow
-def test_no_screenshot_of_a_board_says_it_moved_from_where_another_of_the_same_board_position_was() -> None:
+def test_no_screenshot_of_a_board_says_it_moved_from_where_another_of_the_same_board_position_was() -> (
+    None
+):
     """Fresh, in play, won, lost, under the game's end drawn over it (kmines' "You have lost.", a
     pointer's highlight): every pair of screenshots whose boards lie at one place keeps the board
     where it was, so the learner never stops a game for a move that did not happen."""
@@ -608,7 +721,11 @@ def test_no_screenshot_of_a_board_says_it_moved_from_where_another_of_the_same_b
     places: dict[tuple[object, ...], list[tuple[np.ndarray, Geometry]]] = {}
     for label in CASES:
         truth, image = read_label(label), load_image(label.with_suffix(".png"))
-        places.setdefault((label.parent.name, truth.origin, truth.pitch, truth.rows, truth.cols), []).append((image, find_grid(image)))
+        places.setdefault(
+            (label.parent.name, truth.origin, truth.pitch, truth.rows, truth.cols), []
+        ).append((image, find_grid(image)))
     pairs = [(a, b) for shots in places.values() for a, b in permutations(shots, 2)]
     assert len(pairs) > 300
-    assert not [said for (_, grid), (image, _) in pairs if (said := lattice_moved(image, grid)) is not None]
+    assert not [
+        said for (_, grid), (image, _) in pairs if (said := lattice_moved(image, grid)) is not None
+    ]

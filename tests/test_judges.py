@@ -17,12 +17,19 @@ from tests.xpresses import outside
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
-@pytest.mark.parametrize("game,shot,state", [
-    ("winemine", "beginner-won", "won"), ("winemine", "custom-30x16-140mines-lost", "lost"), ("winemine", "expert-fresh", "playing"),
-    ("xdemineur", "custom-10x12-12mines-won", "won"), ("xdemineur", "expert-lost-wrong-flags", "lost"),
-    ("xdemineur", "expert-flags-question-mark", "playing"),
-    ("minegauler", "expert-lost-wrong-flags", "lost"), ("minegauler", "expert-midgame-five", "playing"),
-])
+@pytest.mark.parametrize(
+    "game,shot,state",
+    [
+        ("winemine", "beginner-won", "won"),
+        ("winemine", "custom-30x16-140mines-lost", "lost"),
+        ("winemine", "expert-fresh", "playing"),
+        ("xdemineur", "custom-10x12-12mines-won", "won"),
+        ("xdemineur", "expert-lost-wrong-flags", "lost"),
+        ("xdemineur", "expert-flags-question-mark", "playing"),
+        ("minegauler", "expert-lost-wrong-flags", "lost"),
+        ("minegauler", "expert-midgame-five", "playing"),
+    ],
+)
 def test_the_face_judge_tells_the_games_end_from_its_face(game: str, shot: str, state: str) -> None:
     image = cv2.imread(str(FIXTURES / game / f"{shot}.png"))
     assert FaceJudge(game, lambda: image).verdict() == state
@@ -34,7 +41,10 @@ def test_the_status_judge_tells_sgt_mines_end_from_its_status_line(shot: str) ->
     from bot.vision.labels import read_label
 
     image = cv2.imread(str(FIXTURES / "sgt-mines" / f"{shot}.png"))
-    assert FaceJudge("sgt-mines", lambda: image).verdict() == read_label(FIXTURES / "sgt-mines" / f"{shot}.board").state
+    assert (
+        FaceJudge("sgt-mines", lambda: image).verdict()
+        == read_label(FIXTURES / "sgt-mines" / f"{shot}.board").state
+    )
 
 
 @pytest.mark.parametrize("game", ["ace-minesweeper"])
@@ -44,11 +54,18 @@ def test_the_face_judge_tells_games_with_no_pack_by_faces_of_its_own(game: str) 
 
     judge, states = FaceJudge(game), {}
     for label in sorted((FIXTURES / game).glob("*.board")):
-        states[label.stem] = (judge.face(cv2.imread(str(label.with_suffix(".png")))), read_label(label).state)
-    assert all(judged == truth for judged, truth in states.values()) and {"won", "lost"} <= {t for _, t in states.values()}, states
+        states[label.stem] = (
+            judge.face(cv2.imread(str(label.with_suffix(".png")))),
+            read_label(label).state,
+        )
+    assert all(judged == truth for judged, truth in states.values()) and {"won", "lost"} <= {
+        t for _, t in states.values()
+    }, states
 
 
-@pytest.mark.parametrize("shot", sorted(p.stem for p in (FIXTURES / "nicegui-minesweeper").glob("zoom100-*.board")))
+@pytest.mark.parametrize(
+    "shot", sorted(p.stem for p in (FIXTURES / "nicegui-minesweeper").glob("zoom100-*.board"))
+)
 def test_the_toast_judge_tells_the_web_games_end_at_1x(shot: str) -> None:
     """nicegui-minesweeper says "You won!" or "You lost!" in a toast below the board (cut from a
     learning run's screen and from a game lost by random clicks, 2026-11-28: not these fixtures)."""
@@ -56,7 +73,9 @@ def test_the_toast_judge_tells_the_web_games_end_at_1x(shot: str) -> None:
 
     image = cv2.imread(str(FIXTURES / "nicegui-minesweeper" / f"{shot}.png"))
     state = read_label(FIXTURES / "nicegui-minesweeper" / f"{shot}.board").state
-    assert FaceJudge("nicegui-minesweeper", lambda: image).verdict() == (None if state == "playing" else state)
+    assert FaceJudge("nicegui-minesweeper", lambda: image).verdict() == (
+        None if state == "playing" else state
+    )
 
 
 @pytest.mark.parametrize("shot", sorted(p.stem for p in (FIXTURES / "kmines").glob("*.board")))
@@ -75,8 +94,14 @@ def test_the_mine_hit_judge_tells_gnome_mines_lost_games_and_nothing_else(shot: 
     from bot.vision.labels import read_label
 
     state = read_label(FIXTURES / "gnome-mines" / f"{shot}.board").state
-    judged = FaceJudge("gnome-mines", lambda: cv2.imread(str(FIXTURES / "gnome-mines" / f"{shot}.png"))).verdict()
-    resized = shot in ("beginner-lost-window-1200x1000", "beginner-lost-window-900x700")  # larger cells than the picture's
+    judged = FaceJudge(
+        "gnome-mines", lambda: cv2.imread(str(FIXTURES / "gnome-mines" / f"{shot}.png"))
+    ).verdict()
+    # larger cells than the picture's
+    resized = shot in (
+        "beginner-lost-window-1200x1000",
+        "beginner-lost-window-900x700",
+    )
     assert judged == ("lost" if state == "lost" and not resized else None)
 
 
@@ -87,21 +112,34 @@ def test_the_mine_hit_judge_tells_gnome_mines_lost_at_expert_size() -> None:
     assert FaceJudge("gnome-mines", lambda: image).verdict() == "lost"
 
 
-@pytest.mark.parametrize("shot,state", [
-    *((p.stem, "playing") for p in sorted((FIXTURES / "xbomb").glob("beginner-*.png"))),
-    ("ends/beginner-won", "won"), ("ends/beginner-lost", "lost"),
-])
-def test_the_judge_tells_xbomb_end_from_its_bombs_covered_cells_and_counter(shot: str, state: str) -> None:
+@pytest.mark.parametrize(
+    "shot,state",
+    [
+        *((p.stem, "playing") for p in sorted((FIXTURES / "xbomb").glob("beginner-*.png"))),
+        ("ends/beginner-won", "won"),
+        ("ends/beginner-lost", "lost"),
+    ],
+)
+def test_the_judge_tells_xbomb_end_from_its_bombs_covered_cells_and_counter(
+    shot: str, state: str
+) -> None:
     """xbomb's red bombs, covered cell and "UXB :   0" were cut from other screens than these (see
     tests/judges.py); fixtures/xbomb/ends holds a learning run's last screens of a won and a lost game."""
     image = cv2.imread(str(FIXTURES / "xbomb" / f"{shot}.png"))
     assert FaceJudge("xbomb", lambda: image).verdict() == state
 
 
-@pytest.mark.parametrize("game,shot", [
-    ("winemine", "custom-30x16-140mines-lost"), ("xdemineur", "expert-lost-wrong-flags"), ("minegauler", "expert-lost-wrong-flags"),
-    ("gnome-mines", "beginner-lost-wrong-flags"), ("gnome-mines", "custom-12x16-77mines-lost-six"), ("winemine", "beginner-won"),
-])
+@pytest.mark.parametrize(
+    "game,shot",
+    [
+        ("winemine", "custom-30x16-140mines-lost"),
+        ("xdemineur", "expert-lost-wrong-flags"),
+        ("minegauler", "expert-lost-wrong-flags"),
+        ("gnome-mines", "beginner-lost-wrong-flags"),
+        ("gnome-mines", "custom-12x16-77mines-lost-six"),
+        ("winemine", "beginner-won"),
+    ],
+)
 def test_the_mine_hit_is_found_on_the_cell_the_fixture_says(game: str, shot: str) -> None:
     """The packed end-to-end test checks that a lost game's mine hit, where the game shows it, is
     minebot's last guess: found here on each lost fixture's exploded mine, and on a won one nowhere."""
@@ -110,8 +148,12 @@ def test_the_mine_hit_is_found_on_the_cell_the_fixture_says(game: str, shot: str
 
     truth = read_label(FIXTURES / game / f"{shot}.board")
     box = (*truth.origin, round(truth.cols * truth.pitch[0]), round(truth.rows * truth.pitch[1]))
-    hit = mine_hit(game, cv2.imread(str(FIXTURES / game / f"{shot}.png")), box, truth.rows, truth.cols)
-    assert [hit] == ([tuple(int(v) for v in c) for c in np.argwhere(truth.board.cells == EXPLODED)] or [None])
+    hit = mine_hit(
+        game, cv2.imread(str(FIXTURES / game / f"{shot}.png")), box, truth.rows, truth.cols
+    )
+    assert [hit] == (
+        [tuple(int(v) for v in c) for c in np.argwhere(truth.board.cells == EXPLODED)] or [None]
+    )
 
 
 def test_the_face_judge_says_nothing_where_no_face_is_shown() -> None:
@@ -119,7 +161,9 @@ def test_the_face_judge_says_nothing_where_no_face_is_shown() -> None:
     assert FaceJudge("winemine", lambda: image).verdict() is None
 
 
-def test_a_record_judge_counts_a_new_record_as_a_win_and_asks_the_face_otherwise(tmp_path: Path) -> None:
+def test_a_record_judge_counts_a_new_record_as_a_win_and_asks_the_face_otherwise(
+    tmp_path: Path,
+) -> None:
     scores = tmp_path / "data" / "gnome-mines" / "scores"
     scores.mkdir(parents=True)
     (scores / "8-8-10").write_text("0 0 minebot\n" * 10)
@@ -130,9 +174,15 @@ def test_a_record_judge_counts_a_new_record_as_a_win_and_asks_the_face_otherwise
     assert judge.verdict() == "lost"  # the same record again is no second win
     lost = cv2.imread(str(FIXTURES / "minegauler" / "expert-lost-wrong-flags.png"))
     assert RecordJudge(lambda: 3, FaceJudge("minegauler", lambda: lost)).verdict() == "lost"
-    fresh, lost = (cv2.imread(str(FIXTURES / "gnome-mines" / f"{shot}.png")) for shot in ("beginner-fresh", "beginner-lost-wrong-flags"))
-    shots = iter([fresh, lost])  # gnome-mines with its judge of a lost game: no record, no mine hit, no end; then one
-    judge = RecordJudge(lambda: gnome_mines_wins(tmp_path), FaceJudge("gnome-mines", lambda: next(shots)), wait=0)
+    fresh, lost = (
+        cv2.imread(str(FIXTURES / "gnome-mines" / f"{shot}.png"))
+        for shot in ("beginner-fresh", "beginner-lost-wrong-flags")
+    )
+    # gnome-mines with its judge of a lost game: no record, no mine hit, no end; then one
+    shots = iter([fresh, lost])
+    judge = RecordJudge(
+        lambda: gnome_mines_wins(tmp_path), FaceJudge("gnome-mines", lambda: next(shots)), wait=0
+    )
     assert judge.verdict() is None and judge.verdict() == "lost"
 
 
@@ -144,8 +194,13 @@ def test_a_record_judge_waits_for_a_record_written_after_the_end_is_drawn() -> N
     the face's word once the wait is over."""
     counts = iter([0, 0, 0, 1])
     won = cv2.imread(str(FIXTURES / "minegauler" / "beginner-won.png"))
-    assert RecordJudge(lambda: next(counts), FaceJudge("minegauler", lambda: won)).verdict() == "won"
-    assert RecordJudge(lambda: 0, FaceJudge("minegauler", lambda: won), wait=0.3).verdict() == "playing"
+    assert (
+        RecordJudge(lambda: next(counts), FaceJudge("minegauler", lambda: won)).verdict() == "won"
+    )
+    assert (
+        RecordJudge(lambda: 0, FaceJudge("minegauler", lambda: won), wait=0.3).verdict()
+        == "playing"
+    )
 
 
 def test_a_record_judge_of_one_record_a_second_answers_a_second_after_it_was_asked() -> None:
@@ -173,4 +228,5 @@ def test_a_press_shifted_off_the_board_is_found() -> None:
     face = (165, 10, 30, 30)
     on = [(110, 60), (259, 209), (170, 25)]
     assert outside(on, [board, face]) == []
-    assert outside([(x + 20, y) for x, y in on], [board, face]) == [(279, 209)]  # the last column's press, a cell right
+    # the last column's press, a cell right
+    assert outside([(x + 20, y) for x, y in on], [board, face]) == [(279, 209)]

@@ -32,7 +32,17 @@ from bot.userdata import learnt_skins
 from bot.vision import load_image, load_pack
 from bot.vision.grid import find_grid
 from bot.vision.pack import SkinPack
-from bot.vocabulary import CODE_OF, COVERED, EXPLODED, FLAG, MINE, TILE_NAMES, FirstClickRule, State, parse_level
+from bot.vocabulary import (
+    CODE_OF,
+    COVERED,
+    EXPLODED,
+    FLAG,
+    MINE,
+    TILE_NAMES,
+    FirstClickRule,
+    State,
+    parse_level,
+)
 
 ORIGIN = (40, 90)
 FACE = (ORIGIN[0] + 60, ORIGIN[1] - 40, 20, 20)  # x, y, w, h
@@ -54,16 +64,22 @@ class DrawnGame:
         self.clicks: list[tuple[int, int, str]] = []
         self.lose: list[str] = []  # buttons whose next click the game loses
         self.confirm = False  # a new game asked for by key must be confirmed (Return)
-        self.hide_mines = False  # a lost game shows its exploded mine only (as when every other is flagged)
-        self.near_mines = False  # a lost game shows only the mines next to the one hit (the others flagged)
+        # a lost game shows its exploded mine only (as when every other is flagged)
+        self.hide_mines = False
+        # a lost game shows only the mines next to the one hit (the others flagged)
+        self.near_mines = False
         self.paired_corner = False  # mined_corner games have a second mine next to the corner
         self.over_ignores = False  # a game over ignores every click (winemine)
         self.asking = False
-        self.ask_at_end = False  # the game asks by itself once it is over, and takes no key but Return then
-        self.face = True  # else no face: a "Restart" button above the board, a label beside it (a web game)
-        self.face_changes = True  # else the face looks the same at the end of a game as while it is played
+        # the game asks by itself once it is over, and takes no key but Return then
+        self.ask_at_end = False
+        # else no face: a "Restart" button above the board, a label beside it (a web game)
+        self.face = True
+        # else the face looks the same at the end of a game as while it is played
+        self.face_changes = True
         self.desktop = False  # a black desktop above the window, more of it above the board than the window's panel
-        self.banner = False  # a band drawn across the board's middle rows once the game is over (kmines)
+        # a band drawn across the board's middle rows once the game is over (kmines)
+        self.banner = False
         # a panel over the whole board once the game is over, drawn this many grabs after a win and a loss
         self.panel: dict[str, int] | None = None
         self.over_grabs = 0  # grabs since the game ended
@@ -71,10 +87,13 @@ class DrawnGame:
         self.pressed: list[str] = []
         self.new_game_key = "F2"
         self.started = 0  # games started after the first
-        self.mined_corner: set[int] = set()  # the games (0: the first) whose first click, the corner, is a mine
+        # the games (0: the first) whose first click, the corner, is a mine
+        self.mined_corner: set[int] = set()
         self.shades = 1.0  # revealed cells on every other square drawn this many times as bright (a checkerboard: two looks a value)
         self.chord: str | None = None  # the button that chords on an opened number (None: no chord)
-        self.events: list[str] = []  # the button of each click, in the order they came (and what a test adds)
+        self.events: list[
+            str
+        ] = []  # the button of each click, in the order they came (and what a test adds)
 
     # the screen
     def grab(self, region: Region | None = None) -> np.ndarray:
@@ -83,30 +102,52 @@ class DrawnGame:
         n = self.pack.cell_px
         for (row, col), code in np.ndenumerate(self.view()):
             x, y = ORIGIN[0] + col * n, ORIGIN[1] + row * n
-            shown = COVERED if self.hide_mines and code in (CODE_OF["*"], CODE_OF["x"]) else int(code)
-            if self.near_mines and code == CODE_OF["*"] and not (self.game.view[
-                    max(row - 1, 0) : row + 2, max(col - 1, 0) : col + 2] == CODE_OF["X"]).any():
+            shown = (
+                COVERED if self.hide_mines and code in (CODE_OF["*"], CODE_OF["x"]) else int(code)
+            )
+            if (
+                self.near_mines
+                and code == CODE_OF["*"]
+                and not (
+                    self.game.view[max(row - 1, 0) : row + 2, max(col - 1, 0) : col + 2]
+                    == CODE_OF["X"]
+                ).any()
+            ):
                 shown = COVERED
             image[y : y + n, x : x + n] = self.tiles[shown]
             if (row + col) % 2 and shown >= 0 and self.shades != 1.0:
-                image[y : y + n, x : x + n] = np.clip(self.tiles[shown] * self.shades, 0, 255).astype(np.uint8)
+                image[y : y + n, x : x + n] = np.clip(
+                    self.tiles[shown] * self.shades, 0, 255
+                ).astype(np.uint8)
         if self.banner and self.game.state != "playing":
-            image[ORIGIN[1] + 3 * n : ORIGIN[1] + 6 * n, ORIGIN[0] : ORIGIN[0] + self.level.cols * n] = (90, 200, 240)
+            image[
+                ORIGIN[1] + 3 * n : ORIGIN[1] + 6 * n, ORIGIN[0] : ORIGIN[0] + self.level.cols * n
+            ] = (90, 200, 240)
         if self.panel is not None and self.game.state != "playing":
             self.over_grabs += 1
             if self.over_grabs > self.panel[self.game.state]:
-                image[ORIGIN[1] : ORIGIN[1] + self.level.rows * n, ORIGIN[0] : ORIGIN[0] + self.level.cols * n] = (60, 120, 70)
+                image[
+                    ORIGIN[1] : ORIGIN[1] + self.level.rows * n,
+                    ORIGIN[0] : ORIGIN[0] + self.level.cols * n,
+                ] = (60, 120, 70)
         fx, fy, fw, fh = FACE
         if self.desktop:
             image[: fy - 6] = 0
         if self.face:
-            image[fy : fy + fh, fx : fx + fw] = (0, 255, 255) if self.game.state == "playing" or not self.face_changes else (
-                (0, 255, 0) if self.face_tells and self.game.state == "won" else (0, 0, 255))
+            image[fy : fy + fh, fx : fx + fw] = (
+                (0, 255, 255)
+                if self.game.state == "playing" or not self.face_changes
+                else ((0, 255, 0) if self.face_tells and self.game.state == "won" else (0, 0, 255))
+            )
         else:
             for x, y, w, h in (BUTTON, LABEL):
                 image[y : y + h, x : x + w] = (200, 140, 60)
         if self.asking:
-            image[ORIGIN[1] + 20 : ORIGIN[1] + 70, ORIGIN[0] + 10 : ORIGIN[0] + 120] = (230, 230, 230)
+            image[ORIGIN[1] + 20 : ORIGIN[1] + 70, ORIGIN[0] + 10 : ORIGIN[0] + 120] = (
+                230,
+                230,
+                230,
+            )
         return image[r.top : r.top + r.height, r.left : r.left + r.width].copy()
 
     def view(self) -> np.ndarray:
@@ -120,9 +161,12 @@ class DrawnGame:
         self.started += 1
         seed = (self.seed, self.started)
         layout = None
-        if self.started in self.mined_corner:  # a loss on the first click: the corner and random others
+        # a loss on the first click: the corner and random others
+        if self.started in self.mined_corner:
             rows, cols, mines = self.level.rows, self.level.cols, self.level.mines
-            others = np.random.default_rng(seed).choice(np.arange(1, rows * cols), size=mines - 1, replace=False)
+            others = np.random.default_rng(seed).choice(
+                np.arange(1, rows * cols), size=mines - 1, replace=False
+            )
             if self.paired_corner:
                 others = np.array([1, *[k for k in others if k != 1][: mines - 2]])
             layout = np.isin(np.arange(rows * cols), [0, *others]).reshape(rows, cols)
@@ -198,7 +242,9 @@ def _play(learner: Learner, games: int) -> list[GameResult]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("skin, keys", [("winemine", True), ("xdemineur", False)])
-def test_learner_names_only_what_is_true_and_never_loses_on_a_safe_cell(skin: str, keys: bool) -> None:
+def test_learner_names_only_what_is_true_and_never_loses_on_a_safe_cell(
+    skin: str, keys: bool
+) -> None:
     """Twelve games, the fourth lost on its first click (the learner sees a loss); xdemineur's drawing
     starts a new game only from its face (no key works)."""
     drawn = DrawnGame(skin, "beginner", seed=7, keys=keys)
@@ -217,8 +263,12 @@ def test_learner_names_only_what_is_true_and_never_loses_on_a_safe_cell(skin: st
 def test_the_learning_benchmark_plays_first_games_paired_with_best() -> None:
     """scripts/bench-learning: a fresh learner a game, and best on the same seeded game."""
     script = Path(__file__).resolve().parents[1] / "scripts" / "bench-learning"
-    out = subprocess.run([sys.executable, str(script), "--level", "beginner", "--games", "2", "--seed", "1"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, str(script), "--level", "beginner", "--games", "2", "--seed", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert re.search(r"learner \(first game\) +[012] of 2 won", out), out
     assert re.search(r"best \(pack known\) +[012] of 2 won", out), out
     assert "won by the learner only: " in out and "seeds 1-2" in out
@@ -230,7 +280,9 @@ def test_a_guess_on_the_likeliest_naming_gives_way_where_the_namings_mixed_make_
     the safest cell's by more than the strategy's slack), it takes the safest cell."""
     learner = _learner(DrawnGame("winemine", "beginner", seed=3))
     learner.looks.hidden[0] = COVERED
-    likeliest = Board.parse("\n".join(["#########"] * 4 + ["111111111"] + ["000000000"] * 4), mines=10)
+    likeliest = Board.parse(
+        "\n".join(["#########"] * 4 + ["111111111"] + ["000000000"] * 4), mines=10
+    )
     looks = np.where(likeliest.cells == COVERED, 0, 1)
     move = learner.strategy.analyse(likeliest, "safe", None, full=False).move
     assert move is not None and move.cell[0] < 4
@@ -239,7 +291,9 @@ def test_a_guess_on_the_likeliest_naming_gives_way_where_the_namings_mixed_make_
     chance[other] = 0.1
     for risk, wanted in ((0.6, other), (0.11, move.cell)):
         chance[move.cell] = risk
-        naming = Naming({1: frozenset({1, 2})}, frozenset(), frozenset(), 2, chance.copy(), likeliest.cells)
+        naming = Naming(
+            {1: frozenset({1, 2})}, frozenset(), frozenset(), 2, chance.copy(), likeliest.cells
+        )
         assert learner._guess(naming, looks) == wanted
 
 
@@ -279,12 +333,15 @@ def test_a_learnt_pack_whose_numbers_were_named_wrongly_is_put_right_by_the_next
     pack = load_pack("drawn")
     assert {t.code for t in pack.tiles} >= {1, 2}
     assert all(_drawn_as(t.image, drawn.tiles) == t.code for t in pack.tiles), [
-        (t.file, _drawn_as(t.image, drawn.tiles)) for t in pack.tiles]
+        (t.file, _drawn_as(t.image, drawn.tiles)) for t in pack.tiles
+    ]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("chord", ["both", "middle", None])
-def test_the_games_chord_is_learnt_by_trying_it_and_kept_for_the_next_run(chord: str | None) -> None:
+def test_the_games_chord_is_learnt_by_trying_it_and_kept_for_the_next_run(
+    chord: str | None,
+) -> None:
     """A game that chords with the ``chord`` button (None: not at all): the learner tries the
     buttons in turn on a number whose flags account for it, where the cells it opens are safe
     anyway; the pack it saves chords with the button that opened cells (a live table then chords
@@ -293,15 +350,24 @@ def test_the_games_chord_is_learnt_by_trying_it_and_kept_for_the_next_run(chord:
     drawn = DrawnGame("winemine", "beginner", seed=5)
     drawn.chord = chord
     out = io.StringIO()
-    learner = Learner(drawn, drawn, find_grid(drawn.grab()), drawn.level.mines, name="drawn", out=out)  # type: ignore[arg-type]
+    learner = Learner(
+        drawn, drawn, find_grid(drawn.grab()), drawn.level.mines, name="drawn", out=out
+    )  # type: ignore[arg-type]
     results = _play(learner, 6)
     assert not any(r.lost_on_certain for r in results)
     assert sum(r.won for r in results) >= 2
     pressed = {button for *_, button in drawn.clicks if button not in ("right",)}
-    assert pressed == {"left", "both", "middle"} if chord in ("middle", None) else pressed == {"left", "both"}, pressed
+    assert (
+        pressed == {"left", "both", "middle"}
+        if chord in ("middle", None)
+        else pressed == {"left", "both"}
+    ), pressed
     assert load_pack("drawn").chord == chord
-    assert ("learnt the game's chord: the " + str(chord) in out.getvalue()) == (chord is not None), out.getvalue()
-    assert sum(r.chords for r in results) > 1 if chord else sum(r.chords for r in results) == 3  # the tries
+    assert ("learnt the game's chord: the " + str(chord) in out.getvalue()) == (
+        chord is not None
+    ), out.getvalue()
+    # the tries
+    assert sum(r.chords for r in results) > 1 if chord else sum(r.chords for r in results) == 3
     drawn._new_game()
     drawn.clicks.clear()
     again = Learner(drawn, drawn, find_grid(drawn.grab()), drawn.level.mines, name="drawn")  # type: ignore[arg-type]
@@ -316,9 +382,12 @@ def test_flags_go_with_the_clicks_they_make_safe_once_the_flags_look_is_known() 
     both, not after each (a reading less per flag batch). No game lost on a cell called safe."""
     drawn = DrawnGame("winemine", "beginner", seed=11)
     learner = _learner(drawn)
-    learner.sight.counter.learnt = True  # no counter to watch (while one is, flags go one at a time: CounterWatch.eager)
+    # no counter to watch (while one is, flags go one at a time: CounterWatch.eager)
+    learner.sight.counter.learnt = True
     read = learner.sight.read
-    learner.sight.read = lambda *args, **kwargs: drawn.events.append("read") or read(*args, **kwargs)  # type: ignore[method-assign]
+    learner.sight.read = lambda *args, **kwargs: (
+        drawn.events.append("read") or read(*args, **kwargs)
+    )  # type: ignore[method-assign]
     results = _play(learner, 4)
     assert not any(r.lost_on_certain for r in results)
     events = drawn.events
@@ -326,7 +395,9 @@ def test_flags_go_with_the_clicks_they_make_safe_once_the_flags_look_is_known() 
     while events[after] == "right":
         after += 1
     assert events[after] == "read", events[after - 3 : after + 3]  # the first flags, read alone
-    assert any(a == "right" and b == "left" for a, b in itertools.pairwise(events)), "no flag clicked with reveals"
+    assert any(a == "right" and b == "left" for a, b in itertools.pairwise(events)), (
+        "no flag clicked with reveals"
+    )
 
 
 def test_pictures_of_another_size_go_to_a_pack_of_their_own() -> None:
@@ -356,7 +427,9 @@ class LateDrawnGame(DrawnGame):
         self.ended: list[str] = []  # how each game went, as a new one started
 
     def click(self, x: float, y: float, button: str = "left") -> None:
-        self.row = int((y - ORIGIN[1]) // self.pack.cell_px) if button == "left" and y >= ORIGIN[1] else -1
+        self.row = (
+            int((y - ORIGIN[1]) // self.pack.cell_px) if button == "left" and y >= ORIGIN[1] else -1
+        )
         super().click(x, y, button)
 
     def view(self) -> np.ndarray:
@@ -370,7 +443,13 @@ class LateDrawnGame(DrawnGame):
         if self.game.state == "playing":
             self.quiets.append(quiet)
         now = self.game.view.copy()
-        if self.late and quiet < SETTLE - QUICK and self.row >= 0 and self.drawn is not None and self.drawn.shape == now.shape:
+        if (
+            self.late
+            and quiet < SETTLE - QUICK
+            and self.row >= 0
+            and self.drawn is not None
+            and self.drawn.shape == now.shape
+        ):
             below = np.arange(now.shape[0])[:, None] > self.row
             self.drawn = np.where(below & (now != self.drawn), self.drawn, now)
         else:
@@ -390,7 +469,10 @@ def _learn_quick(drawn: DrawnGame) -> Learner:
     learner = _learner(drawn)
     for _ in range(QUICK_TRIED):
         _play(learner, 1)
-        assert load_pack("drawn").settle == (QUICK if _redraws()[0] >= QUICK_TRIED else SETTLE) and _redraws()[1] == 0
+        assert (
+            load_pack("drawn").settle == (QUICK if _redraws()[0] >= QUICK_TRIED else SETTLE)
+            and _redraws()[1] == 0
+        )
         if _redraws()[0] >= QUICK_TRIED:
             return learner
         learner.new_game()
@@ -403,7 +485,8 @@ def test_a_game_that_draws_a_click_at_once_is_read_quickly_from_the_next_run() -
     learner wait QUICK from its next game on (before, only from the next run), and the next run
     wait QUICK only while the game is on, but for the new board (read whole: its covered looks)."""
     drawn = LateDrawnGame("winemine", "beginner", seed=3, late=False)
-    assert _learn_quick(drawn).sight.settler.quiet == QUICK  # the learning run itself, from the next game on
+    # the learning run itself, from the next game on
+    assert _learn_quick(drawn).sight.settler.quiet == QUICK
     drawn._new_game()
     drawn.quiets.clear()
     again = _learner(drawn)
@@ -423,7 +506,9 @@ def test_a_quick_game_is_read_as_soon_as_the_clicks_show() -> None:
     early: list[bool] = []
     settled = drawn.settled
 
-    def watched(region: Region, quiet: float = 0.0, done: Callable[[np.ndarray], bool] | None = None) -> np.ndarray:
+    def watched(
+        region: Region, quiet: float = 0.0, done: Callable[[np.ndarray], bool] | None = None
+    ) -> np.ndarray:
         image = settled(region, quiet)
         early.append(done is not None and done(image))
         return image
@@ -431,7 +516,10 @@ def test_a_quick_game_is_read_as_soon_as_the_clicks_show() -> None:
     drawn.settled = watched  # type: ignore[method-assign]
     results = _play(learner, 3)
     assert not any(r.lost_on_certain for r in results)
-    assert sum(early) >= sum(r.decisions for r in results) // 2, (sum(early), [r.decisions for r in results])
+    assert sum(early) >= sum(r.decisions for r in results) // 2, (
+        sum(early),
+        [r.decisions for r in results],
+    )
 
 
 def test_a_game_still_drawing_at_a_quick_reading_is_read_again_and_counted_late() -> None:
@@ -450,7 +538,11 @@ def test_a_game_still_drawing_at_a_quick_reading_is_read_again_and_counted_late(
     redraws, _ = _redraws()
     drawn.ended.clear()
     results = _play(late, 4)
-    assert [r.state for r in results] == [*drawn.ended, drawn.game.state]  # judged as the game went (3 of 4 lost, else)
+    # judged as the game went (3 of 4 lost, else)
+    assert [r.state for r in results] == [
+        *drawn.ended,
+        drawn.game.state,
+    ]
     assert not any(r.lost_on_certain for r in results)
     assert _redraws()[0] >= redraws + len(results) and _redraws()[1] > 0.01 * _redraws()[0]
     assert load_pack("drawn").settle == SETTLE
@@ -480,15 +572,25 @@ def test_a_click_drawn_after_quick_is_late_only_where_every_click_showed_by_then
     def shown(image: np.ndarray) -> bool:  # the clicks show: the cells opened
         return int(image[0, 0, 0]) >= 2
 
-    def counted(frames: Frames, done: Callable[[np.ndarray], bool] | None = shown) -> tuple[int, int]:
+    def counted(
+        frames: Frames, done: Callable[[np.ndarray], bool] | None = shown
+    ) -> tuple[int, int]:
         settler = Settler(frames, Region(0, 0, 4, 4), (slice(0, 4), slice(0, 4)))
         assert settler.settled(before, SETTLE, done) is frames.frames[-1]
         return settler.counted()
 
-    assert counted(Frames(flags, opened, opened)) == (1, 0)  # only the flags after QUICK, then the clicks
+    # only the flags after QUICK, then the clicks
+    assert counted(Frames(flags, opened, opened)) == (
+        1,
+        0,
+    )
     assert counted(Frames(before, opened, opened)) == (1, 0)  # nothing drawn after QUICK
     assert counted(Frames(opened, more, more)) == (1, 1)  # the clicks drawn, then more
-    assert counted(Frames(flags, opened, more, more)) == (1, 1)  # a slow start, then more after the clicks
+    # a slow start, then more after the clicks
+    assert counted(Frames(flags, opened, more, more)) == (
+        1,
+        1,
+    )
     assert counted(Frames(flags, opened), done=None) == (1, 1)  # no clicks waited for: as before
 
 
@@ -501,23 +603,32 @@ def test_what_was_drawn_late_joins_the_clicks_before_and_is_judged_with_them() -
     drawn = LateDrawnGame("winemine", "beginner", seed=11, late=False)
     _learner(drawn).play_game()
     mines = np.zeros((9, 9), bool)
-    mines[:, 4] = mines[0, 8] = True  # a wall of mines down the middle: (0,0) opens the left, (8,8) the right
+    # a wall of mines down the middle: (0,0) opens the left, (8,8) the right
+    mines[:, 4] = mines[0, 8] = True
     drawn.game = Game(drawn.level, "safe", layout=mines)
     learner = _learner(drawn)
     learner.seed(load_pack("drawn"))
     looks = learner.read(SETTLE)
     state, opened, _ = learner._reveal([(0, 0)], looks, guess=True)
-    assert state == "playing" and learner.judge.last is not None and np.isin(opened[:, :4], learner.looks.covered()).sum() == 0
+    assert (
+        state == "playing"
+        and learner.judge.last is not None
+        and np.isin(opened[:, :4], learner.looks.covered()).sum() == 0
+    )
     partial = opened.copy()
     partial[8, 3] = looks[8, 3]  # the reading as if taken before the game drew (8,3)
     learner.sight.click([(8, 8)], "left")
     after = learner.read_after([(8, 8)], partial, "left")
-    assert learner.judge.elsewhere([(8, 8)], partial, after)[8, 3]  # judged alone, (8,3) is the game's doing
-    assert not learner.judge.whole([(8, 8)], partial, after)  # so it is read again after SETTLE (the same here)
+    # judged alone, (8,3) is the game's doing
+    assert learner.judge.elsewhere([(8, 8)], partial, after)[8, 3]
+    # so it is read again after SETTLE (the same here)
+    assert not learner.judge.whole([(8, 8)], partial, after)
     cells, before, guess = learner.judge.joined([(8, 8)], partial, after, False)
-    assert cells == [(0, 0), (8, 8)] and guess and np.array_equal(before, looks)  # the guess first (Judge.outcome)
+    # the guess first (Judge.outcome)
+    assert cells == [(0, 0), (8, 8)] and guess and np.array_equal(before, looks)
     assert learner.judge.outcome(cells, before, after, guess) == "won" == drawn.game.state
-    with pytest.raises(ScreenError, match="cells elsewhere on the board changed"):  # as it was judged before
+    # as it was judged before
+    with pytest.raises(ScreenError, match="cells elsewhere on the board changed"):
         learner.judge.outcome([(8, 8)], partial, after, False)
 
 
@@ -569,7 +680,8 @@ def test_a_quick_reading_after_flags_that_shows_more_has_the_clicks_before_judge
     state, opened, _ = learner._reveal([(0, 0)], looks, guess=True)
     assert state == "playing"
     partial = opened.copy()
-    partial[8, 3] = looks[8, 3]  # the reading the flag was placed from, taken before the game drew (8,3)
+    # the reading the flag was placed from, taken before the game drew (8,3)
+    partial[8, 3] = looks[8, 3]
     learner.sight.click([(0, 4)], "right")
     after = learner.read_after([(0, 4)], partial)
     learner.judge.flagged([(0, 4)], after)
@@ -621,15 +733,31 @@ def test_a_lost_guess_whose_mines_show_late_is_a_loss_never_a_win(hold: int) -> 
     for cell in np.argwhere(~mines):
         if tuple(cell) not in [(1, 2), (2, 0)]:
             drawn.game.reveal(tuple(cell))
-    for cell in [(0, 4), (2, 3), (2, 8), (3, 0), (3, 2), (3, 7), (5, 4), (8, 1)]:  # all but (0,2) and (2,1) flagged
+    # all but (0,2) and (2,1) flagged
+    for cell in [
+        (0, 4),
+        (2, 3),
+        (2, 8),
+        (3, 0),
+        (3, 2),
+        (3, 7),
+        (5, 4),
+        (8, 1),
+    ]:
         drawn.game.flag(cell)
     learner = _learner(drawn)
-    learner.seed(replace(drawn.pack, tiles=[t for t in drawn.pack.tiles if t.code not in (MINE, EXPLODED)]))  # no mine seen yet
+    # no mine seen yet
+    learner.seed(
+        replace(drawn.pack, tiles=[t for t in drawn.pack.tiles if t.code not in (MINE, EXPLODED)])
+    )
     looks = learner.read(SETTLE)
     state, after, _ = learner._reveal([(0, 2)], looks, guess=True)
-    assert state == "playing" and drawn.game.state == "lost"  # the mine hit alone: a look never seen
-    assert learner._name(after).safe == {(2, 1)}  # the mine hit named a 1: then (2,1), where the other mine is, is safe
-    state, _, guessed = learner._reveal([(2, 1)], after, guess=False)  # the game has drawn that mine now
+    # the mine hit alone: a look never seen
+    assert state == "playing" and drawn.game.state == "lost"
+    # the mine hit named a 1: then (2,1), where the other mine is, is safe
+    assert learner._name(after).safe == {(2, 1)}
+    # the game has drawn that mine now
+    state, _, guessed = learner._reveal([(2, 1)], after, guess=False)
     assert (state, guessed) == ("lost", True)  # was: "won", (2,1) taken as opened by its click
     assert learner.looks.names().get(int(after[0, 2])) == EXPLODED
 
@@ -657,12 +785,17 @@ def test_a_game_judged_won_whose_still_board_shows_no_number_at_its_suspect_gues
     for cell in [(0, 4), (2, 3), (2, 8), (3, 0), (3, 2), (3, 7), (5, 4), (8, 1)]:
         drawn.game.flag(cell)
     learner = _learner(drawn)
-    learner.seed(replace(drawn.pack, tiles=[t for t in drawn.pack.tiles if t.code not in (MINE, EXPLODED)]))
+    learner.seed(
+        replace(drawn.pack, tiles=[t for t in drawn.pack.tiles if t.code not in (MINE, EXPLODED)])
+    )
     state, after, _ = learner._reveal([(0, 2)], learner.read(SETTLE), guess=True)
     assert state == "playing" and learner.judge.last_guess is not None
     learner._name(after)  # the mine hit named a number, as the learner goes on
     shown = after.copy()
-    shown[0, 2] = next(k for k, code in learner.looks.names().items() if code == 1 and k != after[0, 2])  # a 1: as a win leaves it
+    # a 1: as a win leaves it
+    shown[0, 2] = next(
+        k for k, code in learner.looks.names().items() if code == 1 and k != after[0, 2]
+    )
     assert not learner.judge.lost_after_all(shown)
     now = learner.read(SETTLE)  # the other mine drawn now
     assert now[2, 1] != after[2, 1] and learner.judge.lost_after_all(now)
@@ -679,7 +812,12 @@ def test_flags_placed_after_clicks_are_written_into_the_reading_they_are_judged_
     from bot.learning.outcome import Judge
 
     covered, flag, one = 0, 1, 2
-    judge = Judge(Looks(hidden={covered: COVERED, flag: CODE_OF["F"]}), 1, io.StringIO(), lambda: Path("unused"))
+    judge = Judge(
+        Looks(hidden={covered: COVERED, flag: CODE_OF["F"]}),
+        1,
+        io.StringIO(),
+        lambda: Path("unused"),
+    )
     before = np.full((2, 3), covered)
     after = before.copy()
     after[0, 0] = one
@@ -694,7 +832,9 @@ def test_flags_placed_after_clicks_are_written_into_the_reading_they_are_judged_
     assert judge.last[0] == [(0, 0)] and np.array_equal(judge.last[1], expected) and judge.last[2]
 
 
-def test_a_lost_guess_is_not_joined_to_clicks_before_through_numbers_their_flags_do_not_account_for() -> None:
+def test_a_lost_guess_is_not_joined_to_clicks_before_through_numbers_their_flags_do_not_account_for() -> (
+    None
+):
     """The 98-style page at 1.25 (CI-like run, 2026-11-29): a guess lost, its mines shown apart from it
     and next to two numbers clicked just before (a 3 and a 2 with one flag), was judged with those
     clicks (Judge.joined: a quick reading), the mines taken as opened round the numbers, and the run
@@ -705,8 +845,17 @@ def test_a_lost_guess_is_not_joined_to_clicks_before_through_numbers_their_flags
     from bot.learning.naming import Looks
 
     c, f, z, one, two, three, hit, mine = 0, 1, 2, 3, 4, 5, 6, 7
-    rows = ["z z z z z 1 c c c", "z z z z 1 2 c c c", "z z z z 1 f 2 c c", "z z z z 1 1 2 c c", "z z z z z z 1 c c",
-            "z z z z z 1 3 c c", "z z z z z 1 f f c", "z z z z z 1 2 2 1", "z z z z z z z z z"]
+    rows = [
+        "z z z z z 1 c c c",
+        "z z z z 1 2 c c c",
+        "z z z z 1 f 2 c c",
+        "z z z z 1 1 2 c c",
+        "z z z z z z 1 c c",
+        "z z z z z 1 3 c c",
+        "z z z z z 1 f f c",
+        "z z z z z 1 2 2 1",
+        "z z z z z z z z z",
+    ]
     code = {"z": z, "1": one, "2": two, "3": three, "c": c, "f": f}
     first = np.array([[code[t] for t in row.split()] for row in rows])
     before = first.copy()
@@ -715,8 +864,15 @@ def test_a_lost_guess_is_not_joined_to_clicks_before_through_numbers_their_flags
     after[1, 7] = hit
     for cell in [(0, 6), (0, 8), (3, 8), (4, 7), (4, 8), (5, 8)]:
         after[cell] = mine
-    looks = Looks(hidden={c: COVERED, f: FLAG}, possible={z: frozenset({0}), one: frozenset({1}), two: frozenset({2}),
-                                                        three: frozenset({3})})
+    looks = Looks(
+        hidden={c: COVERED, f: FLAG},
+        possible={
+            z: frozenset({0}),
+            one: frozenset({1}),
+            two: frozenset({2}),
+            three: frozenset({3}),
+        },
+    )
     judge = Judge(looks, 10, io.StringIO(), lambda: Path("unused"))
     judge.last = ([(3, 7), (6, 8)], first, False)
     assert judge.joined([(1, 7)], before, after, True) == ([(1, 7)], before, True)
@@ -733,8 +889,11 @@ def test_a_flag_read_in_another_flag_look_is_no_change_of_the_game() -> None:
     from bot.learning.naming import Looks
 
     covered, flag, other_flag, zero, one, mine = 0, 1, 2, 3, 4, 5
-    looks = Looks(hidden={covered: COVERED, flag: CODE_OF["F"], other_flag: CODE_OF["F"]},
-                  possible={zero: frozenset({0}), one: frozenset({1})}, ends={mine: MINE})
+    looks = Looks(
+        hidden={covered: COVERED, flag: CODE_OF["F"], other_flag: CODE_OF["F"]},
+        possible={zero: frozenset({0}), one: frozenset({1})},
+        ends={mine: MINE},
+    )
     judge = Judge(looks, 2, io.StringIO(), lambda: Path("unused"))
     before = np.full((3, 5), covered)
     before[:, :2] = zero
@@ -749,7 +908,10 @@ def test_a_flag_read_in_another_flag_look_is_no_change_of_the_game() -> None:
     assert judge.elsewhere([(1, 3)], before, after).tolist()[0][4]
 
 
-@pytest.mark.parametrize("name", ["beginner-fresh", "intermediate-fresh", "expert-fresh", "beginner-opened-beside-the-edge"])
+@pytest.mark.parametrize(
+    "name",
+    ["beginner-fresh", "intermediate-fresh", "expert-fresh", "beginner-opened-beside-the-edge"],
+)
 def test_a_board_the_game_opened_itself_names_its_covered_look(name: str) -> None:
     """xdemineur opens an area of each new game itself (its openings can outnumber the covered
     cells): the covered look is the one that leaves an opened area the rules can name; an area
@@ -766,7 +928,9 @@ def test_a_board_the_game_opened_itself_names_its_covered_look(name: str) -> Non
     assert (truth.board.cells[looks == covered] == COVERED).all()
 
 
-def test_an_area_opened_along_the_edge_that_reads_either_way_gives_a_safe_cell_for_each_way() -> None:
+def test_an_area_opened_along_the_edge_that_reads_either_way_gives_a_safe_cell_for_each_way() -> (
+    None
+):
     """A real xdemineur board whose opened area the rules read either way round (a learning run
     stopped on it): covered_looks names both looks, and for each a cell that would be safe were it
     the covered one, which the learner clicks to tell (the true covered one's cell is covered)."""
@@ -775,7 +939,12 @@ def test_an_area_opened_along_the_edge_that_reads_either_way_gives_a_safe_cell_f
     from bot.vision.labels import read_label
     from bot.vision.looks import LookBook
 
-    path = Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur" / "beginner-opened-along-the-edge-either-way.board"
+    path = (
+        Path(__file__).resolve().parents[1]
+        / "fixtures"
+        / "xdemineur"
+        / "beginner-opened-along-the-edge-either-way.board"
+    )
     truth = read_label(path)
     image = load_image(path.with_suffix(".png"))
     looks = LookBook(find_grid(image)).assign(image)
@@ -791,8 +960,12 @@ def test_an_area_opened_along_the_edge_that_reads_either_way_gives_a_safe_cell_f
 
 
 # the covered look the one with more cells (seeds 1, 4) or fewer (45, 214, 215: the opened area is larger)
-@pytest.mark.parametrize("seed, first", [(1, (0, 8)), (4, (0, 0)), (45, (4, 8)), (214, (0, 8)), (215, (0, 0))])
-def test_a_board_that_reads_either_way_is_told_by_clicking_a_cell_safe_each_way(seed: int, first: tuple[int, int]) -> None:
+@pytest.mark.parametrize(
+    "seed, first", [(1, (0, 8)), (4, (0, 0)), (45, (4, 8)), (214, (0, 8)), (215, (0, 0))]
+)
+def test_a_board_that_reads_either_way_is_told_by_clicking_a_cell_safe_each_way(
+    seed: int, first: tuple[int, int]
+) -> None:
     """A game that opened an area along the edge before the learner saw it (as xdemineur does), which
     the rules read either way: the learner clicks a cell safe were each look covered, the one that
     changes says which is covered, and the game goes on with no loss on a cell called safe."""
@@ -817,7 +990,9 @@ def test_cells_over_a_picture_are_all_covered_on_a_new_board() -> None:
 
 
 @pytest.mark.slow
-def test_a_lost_click_of_either_button_is_clicked_once_more(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_lost_click_of_either_button_is_clicked_once_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The game loses the first left click and the first flag: each is clicked again once, and the
     game goes on."""
     monkeypatch.setattr("bot.learning.learn.SLOW_GAME", 0.2)
@@ -869,7 +1044,9 @@ def test_a_new_game_key_given_is_pressed_first_even_ctrl_n() -> None:
     learner = _learner(drawn)
     learner.play_game()
     learner.new_game("ctrl+n")
-    assert drawn.game.state == "playing" and (drawn.game.view == COVERED).all() and drawn.started == 1
+    assert (
+        drawn.game.state == "playing" and (drawn.game.view == COVERED).all() and drawn.started == 1
+    )
     assert drawn.pressed == ["ctrl+n", "Return"]  # not Return first, nor the face
 
 
@@ -882,9 +1059,18 @@ def test_a_game_with_no_face_and_no_key_is_restarted_by_its_button() -> None:
     drawn.face = False
     learner = _learner(drawn)
     results = _play(learner, 3)
-    assert len(results) == 3 and learner.restarter.way is not None and learner.restarter.way[0] == "face"
+    assert (
+        len(results) == 3
+        and learner.restarter.way is not None
+        and learner.restarter.way[0] == "face"
+    )
     assert "ctrl+n" not in drawn.pressed
-    assert drawn.pressed == ["F2", "n", "Return"]  # tried once, before the first click on the button
+    # tried once, before the first click on the button
+    assert drawn.pressed == [
+        "F2",
+        "n",
+        "Return",
+    ]
 
 
 @pytest.mark.slow  # several seconds
@@ -899,10 +1085,17 @@ def test_a_face_that_looks_the_same_at_the_end_is_found_over_the_middle_of_the_b
     drawn.desktop = True  # the window's panel is not the commonest colour above the board
     learner = _learner(drawn)
     results = _play(learner, 3)
-    assert len(results) == 3 and learner.restarter.way is not None and learner.restarter.way[0] == "face"
+    assert (
+        len(results) == 3
+        and learner.restarter.way is not None
+        and learner.restarter.way[0] == "face"
+    )
     x, y = learner.restarter.way[1]  # type: ignore[misc]
     fx, fy, fw, fh = FACE
-    assert fx <= learner.sight.region.left + x < fx + fw and fy <= learner.sight.region.top + y < fy + fh
+    assert (
+        fx <= learner.sight.region.left + x < fx + fw
+        and fy <= learner.sight.region.top + y < fy + fh
+    )
     assert drawn.started == 2
 
 
@@ -927,7 +1120,9 @@ def test_a_band_drawn_across_the_board_at_the_end_ends_the_game_as_it_went() -> 
         assert _drawn_as(learner.sight.book.pictures[look], drawn.tiles) == code
 
 
-def test_end_faces_tell_an_end_by_the_face_learnt_at_sure_ends_and_nothing_where_one_face_ends_both() -> None:
+def test_end_faces_tell_an_end_by_the_face_learnt_at_sure_ends_and_nothing_where_one_face_ends_both() -> (
+    None
+):
     """EndFaces: the part of the strip above the board that changed nearest its middle is the face;
     an end whose face is one learnt at won ends is won, at lost ends lost; a face never seen, or a
     game whose won and lost ends look alike, tells nothing."""
@@ -942,7 +1137,8 @@ def test_end_faces_tell_an_end_by_the_face_learnt_at_sure_ends_and_nothing_where
     playing, won, lost = (0, 255, 255), (0, 255, 0), (0, 0, 255)
     faces = EndFaces()
     faces.learn(strip(playing), strip(won, 3), "won")
-    assert faces.tell(strip(won, 5)) == "won" and faces.tell(strip(lost)) is None  # no lost end seen yet
+    # no lost end seen yet
+    assert faces.tell(strip(won, 5)) == "won" and faces.tell(strip(lost)) is None
     faces.learn(strip(playing), strip(lost, 1), "lost")
     assert faces.tell(strip(lost, 7)) == "lost" and faces.tell(strip((255, 0, 0))) is None
     assert faces.wanted("won") and not faces.wanted("playing")
@@ -968,7 +1164,9 @@ def test_a_timer_nearest_the_middle_above_the_board_is_no_face_and_tells_no_end(
     faces.learn(strip(0), strip(2), "won")
     faces.learn(strip(0), strip(3), "lost")
     faces.learn(strip(0), strip(5), "won")
-    assert faces.tell(strip(3)) is None and faces.tell(strip(2)) is None and not faces.wanted("lost")
+    assert (
+        faces.tell(strip(3)) is None and faces.tell(strip(2)) is None and not faces.wanted("lost")
+    )
 
 
 def test_nicegui_minesweepers_timer_does_not_retell_a_won_game_lost() -> None:
@@ -987,7 +1185,16 @@ def test_nicegui_minesweepers_timer_does_not_retell_a_won_game_lost() -> None:
 
     faces = EndFaces()
     start = strip("start")
-    ends: list[tuple[int, State]] = [(2, "won"), (3, "won"), (4, "won"), (6, "lost"), (7, "won"), (11, "lost"), (12, "won"), (15, "lost")]
+    ends: list[tuple[int, State]] = [
+        (2, "won"),
+        (3, "won"),
+        (4, "won"),
+        (6, "lost"),
+        (7, "won"),
+        (11, "lost"),
+        (12, "won"),
+        (15, "lost"),
+    ]
     for game, state in ends:
         if faces.wanted(state):
             faces.learn(start, strip(f"game{game:02d}-{state}"), state)
@@ -996,7 +1203,9 @@ def test_nicegui_minesweepers_timer_does_not_retell_a_won_game_lost() -> None:
 
 @pytest.mark.slow  # 8 s each
 @pytest.mark.parametrize("face_tells", [True, False])
-def test_a_panel_over_the_whole_board_at_the_end_ends_the_game_as_its_face_tells(face_tells: bool) -> None:
+def test_a_panel_over_the_whole_board_at_the_end_ends_the_game_as_its_face_tells(
+    face_tells: bool,
+) -> None:
     """A game that draws a panel over the whole board as soon as it ends (a web game's "You win!",
     "Game over"; bot/games/pages, over98-web): where the last click was a guess, nothing of the board
     tells how it went. The game's face, learnt from the ends the learner was sure of, tells it (game 7
@@ -1020,9 +1229,13 @@ def test_a_panel_over_the_whole_board_at_the_end_ends_the_game_as_its_face_tells
             unsure[index] = learner.judge.unsure
         told = learner.judge.told(unsure, learner.faces)
         ends.append([drawn.game.state, "lost" if index in told else result.state])
-    assert all(truth == state or index in unsure for index, (truth, state) in enumerate(ends)), (ends, unsure)
+    assert all(truth == state or index in unsure for index, (truth, state) in enumerate(ends)), (
+        ends,
+        unsure,
+    )
     assert ends[6] == ["lost", "lost" if face_tells else "won"] and (6 in unsure) != face_tells
-    assert "lost" in {truth for truth, _ in ends[:6]}  # a loss seen before: the lost face learnt from it
+    # a loss seen before: the lost face learnt from it
+    assert "lost" in {truth for truth, _ in ends[:6]}
 
 
 @pytest.mark.slow  # several seconds
@@ -1088,7 +1301,9 @@ def test_a_game_whose_first_click_was_played_is_learnt_from_its_new_board(seed: 
     learner = _learner(drawn)
     learner.prime(fresh)
     result = learner.play_game()
-    assert not result.lost_on_certain and drawn.clicks[1:] and (0, 0, "left") not in drawn.clicks[1:]
+    assert (
+        not result.lost_on_certain and drawn.clicks[1:] and (0, 0, "left") not in drawn.clicks[1:]
+    )
     for look, code in learner.looks.names().items():
         assert _drawn_as(learner.sight.book.pictures[look], drawn.tiles) == code
 
@@ -1102,7 +1317,8 @@ def test_the_guard_tells_a_pixel_changed_once_a_channel_moved_by_over_24() -> No
     expected = np.zeros((4, 5), bool)
     expected[1, 1] = expected[2, 2] = True
     np.testing.assert_array_equal(_differs(now, before), expected)
-    np.testing.assert_array_equal(_differs(now[1:, 1:], before[1:, 1:]), expected[1:, 1:])  # a view of the grab
+    # a view of the grab
+    np.testing.assert_array_equal(_differs(now[1:, 1:], before[1:, 1:]), expected[1:, 1:])
 
 
 @pytest.mark.parametrize("then", ["opened", "lost"])
@@ -1119,8 +1335,11 @@ def test_a_click_after_covered_cells_changed_apart_from_the_clicks_is_held_back(
     if then == "opened":
         drawn.game.reveal((0, 0))  # opens most of the board
         assert (drawn.game.view != COVERED).sum() > 40
-        safe = next(tuple(int(v) for v in c) for c in np.argwhere(drawn.game.view == COVERED)
-                    if not drawn.game.mines[tuple(c)])
+        safe = next(
+            tuple(int(v) for v in c)
+            for c in np.argwhere(drawn.game.view == COVERED)
+            if not drawn.game.mines[tuple(c)]
+        )
         assert guard.check(safe) and not guard.halted
     else:
         drawn.game.reveal((0, 0))
@@ -1134,7 +1353,9 @@ def test_a_click_after_covered_cells_changed_apart_from_the_clicks_is_held_back(
 
 
 @pytest.mark.parametrize("end", ["won", "lost"])
-def test_a_band_across_a_board_whose_mines_were_never_seen_ends_the_game_as_it_went(end: str) -> None:
+def test_a_band_across_a_board_whose_mines_were_never_seen_ends_the_game_as_it_went(
+    end: str,
+) -> None:
     """kmines draws "You have lost." across the board and shows every mine, in a look the learner
     has not learnt yet (its first loss): the covered cells that show a new look apart from the
     clicks say lost. A win leaves them covered (or flags them): won."""
@@ -1179,7 +1400,8 @@ def test_a_band_after_clicks_called_safe_is_a_win_unless_a_mine_shows() -> None:
     after[0, 7] = highlit  # the cell clicked
     after[5, 9] = flag  # a mine the game flagged, apart from the click
     assert judge.drawn_across([(0, 7)], before, after, guess=False) == "won"
-    assert judge.drawn_across([(0, 7)], before, after, guess=True) == "lost"  # as like the mines of a loss
+    # as like the mines of a loss
+    assert judge.drawn_across([(0, 7)], before, after, guess=True) == "lost"
     judge.looks.ends[mine] = MINE
     after[5, 9] = mine  # a mine shown where it was learnt: lost, called safe or not
     assert judge.drawn_across([(0, 7)], before, after, guess=False) == "lost"
@@ -1204,10 +1426,13 @@ def test_a_band_after_a_click_that_opened_no_area_with_safe_cells_left_is_a_loss
     assert judge.drawn_across([(5, 7)], before, after, guess=True) == "lost"
     assert judge.looks.names()[exploded] == EXPLODED  # the look of the cell clicked, learnt
     judge.looks.ends.clear()
-    judge.mines = int((before == 0).sum()) - 1  # as many hidden cells left as mines: it may be the win
-    assert judge.drawn_across([(5, 7)], before, after, guess=True) == "lost"  # but for the 1s of column 4
+    # as many hidden cells left as mines: it may be the win
+    judge.mines = int((before == 0).sum()) - 1
+    # but for the 1s of column 4
+    assert judge.drawn_across([(5, 7)], before, after, guess=True) == "lost"
     judge.looks.ends.clear()
-    judge.looks.possible[2] = frozenset({1, 2, 3})  # were they unnamed (1, or 2 and 3 as a win leaves), nothing would tell
+    # were they unnamed (1, or 2 and 3 as a win leaves), nothing would tell
+    judge.looks.possible[2] = frozenset({1, 2, 3})
     assert judge.drawn_across([(5, 7)], before, after, guess=True) == "won"
     judge.looks.ends[exploded] = EXPLODED  # once learnt, the exploded mine says lost there too
     assert judge.drawn_across([(5, 7)], before, after, guess=True) == "lost"
@@ -1245,12 +1470,14 @@ def test_a_lost_last_guess_with_every_other_mine_flagged_is_a_loss() -> None:
     from bot.learning.naming import Looks
 
     covered, flag, zero, one, two, new = 0, 1, 2, 3, 4, 9
-    looks = Looks(hidden={covered: COVERED, flag: FLAG}, possible={zero: frozenset({0}), one: frozenset({1}), two: frozenset({2})})
-    before = np.array([[one, one, covered, covered],
-                       [flag, one, two, flag],
-                       [one, one, one, one]])
+    looks = Looks(
+        hidden={covered: COVERED, flag: FLAG},
+        possible={zero: frozenset({0}), one: frozenset({1}), two: frozenset({2})},
+    )
+    before = np.array([[one, one, covered, covered], [flag, one, two, flag], [one, one, one, one]])
     after = before.copy()
-    after[0, 2] = new  # the cell guessed; were it safe, a 2: the flag below right and the covered cell beside
+    # the cell guessed; were it safe, a 2: the flag below right and the covered cell beside
+    after[0, 2] = new
     judge = Judge(looks, 3, io.StringIO(), lambda: Path("unused"))
     assert judge.outcome([(0, 2)], before, after, guess=True) == "lost"
     assert judge.looks.names()[new] == EXPLODED
@@ -1298,7 +1525,9 @@ def test_a_win_the_game_flags_in_looks_never_seen_is_a_win() -> None:
     after = truth.copy()
     after[1, 4] = unseen_two  # a 2 beside the mine at (0,3), in a look not seen before
     after[0, 3], after[2, 3], after[4, 3] = unseen_flag, flag, flag  # the game flags the mines left
-    looks = Looks(hidden={covered: COVERED, flag: FLAG}, possible={v: frozenset({v}) for v in range(3)})
+    looks = Looks(
+        hidden={covered: COVERED, flag: FLAG}, possible={v: frozenset({v}) for v in range(3)}
+    )
     judge = Judge(looks, 3, io.StringIO(), lambda: Path("unused"))
     assert judge.outcome([(2, 6)], before, after, guess=False) == "won"
     after[4, 4] = covered  # a safe cell left: the game is on
@@ -1322,7 +1551,9 @@ def test_a_last_guess_counted_won_is_retold_once_its_look_is_named() -> None:
     before = np.array([[0, 1, flag], [1, 2, 2], [covered, covered, 1]])
     after = before.copy()
     after[2, 0] = unseen  # the guess: the exploded mine, or a 1 first seen
-    looks = Looks(hidden={covered: COVERED, flag: FLAG}, possible={0: frozenset({0}), 2: frozenset({2})})
+    looks = Looks(
+        hidden={covered: COVERED, flag: FLAG}, possible={0: frozenset({0}), 2: frozenset({2})}
+    )
     judge = Judge(looks, 2, io.StringIO(), lambda: Path("unused"))
     assert judge.outcome([(2, 0)], before, after, guess=True) == "won"
     assert judge.unsure is not None and judge.unsure.look == unseen
@@ -1332,10 +1563,13 @@ def test_a_last_guess_counted_won_is_retold_once_its_look_is_named() -> None:
     looks.possible[13] = frozenset({1})
     assert judge.told(unsure) == [0] and unsure == {}  # game 1 lost; game 4 won as counted
     judge.new_game()
-    assert judge.outcome([(2, 0)], before, after, guess=False) == "won" and judge.unsure is None  # no guess: sure
+    # no guess: sure
+    assert judge.outcome([(2, 0)], before, after, guess=False) == "won" and judge.unsure is None
 
 
-def test_a_last_guess_counted_won_is_retold_lost_once_a_number_beside_it_says_it_was_a_mine() -> None:
+def test_a_last_guess_counted_won_is_retold_lost_once_a_number_beside_it_says_it_was_a_mine() -> (
+    None
+):
     """kmines, learning (CI and two runs of six here, 2026-11-28): a last 50/50 lost, every other
     mine flagged, the cell guessed showing the exploded mine, never seen. The number below it, in a
     look not named yet, was a 3 or a 4; as many cells hidden as mines: counted won, and as the
@@ -1346,19 +1580,38 @@ def test_a_last_guess_counted_won_is_retold_lost_once_a_number_beside_it_says_it
 
     from bot.learning.naming import Looks
 
-    covered, flag, unseen, two_or_three = 10, 11, 12, 13  # numbers: look v is v; 0, 1 and 2 named, and 14 a 0 too
+    # numbers: look v is v; 0, 1 and 2 named, and 14 a 0 too
+    covered, flag, unseen, two_or_three = (
+        10,
+        11,
+        12,
+        13,
+    )
     # (a value of two looks, as kmines' 0 showed: the rule that a look never named is no number named already is off)
     before = np.array([[0, 1, covered, 1], [1, 2, covered, 2], [1, flag, two_or_three, flag]])
     after = before.copy()
     after[1, 2] = unseen  # the guess at (1,2): the mine hit (its 3 below says), or a 3 first seen
     for named_already in (False, True):
-        three = frozenset({3} if named_already else {2, 3})  # (2,2): 2 were (1,2) safe, 3 were it a mine
-        looks = Looks(hidden={covered: COVERED, flag: FLAG}, possible={**{v: frozenset({v}) for v in (0, 1, 2)}, 14: frozenset({0}), two_or_three: three})
+        # (2,2): 2 were (1,2) safe, 3 were it a mine
+        three = frozenset({3} if named_already else {2, 3})
+        looks = Looks(
+            hidden={covered: COVERED, flag: FLAG},
+            possible={
+                **{v: frozenset({v}) for v in (0, 1, 2)},
+                14: frozenset({0}),
+                two_or_three: three,
+            },
+        )
         judge = Judge(looks, 3, io.StringIO(), lambda: Path("unused"))
         if named_already:
-            assert judge.outcome([(1, 2)], before, after, guess=True) == "lost" and looks.ends[unseen] == EXPLODED
+            assert (
+                judge.outcome([(1, 2)], before, after, guess=True) == "lost"
+                and looks.ends[unseen] == EXPLODED
+            )
             continue
-        assert judge.outcome([(1, 2)], before, after, guess=True) == "won" and judge.unsure is not None
+        assert (
+            judge.outcome([(1, 2)], before, after, guess=True) == "won" and judge.unsure is not None
+        )
         unsure = {0: judge.unsure}
         assert judge.told(unsure) == [] and list(unsure) == [0]  # nothing tells yet
         looks.possible[two_or_three] = frozenset({3})  # named in a later game
@@ -1388,12 +1641,15 @@ def test_a_band_drawn_over_the_cell_guessed_ends_the_game() -> None:
     judge, before = _opened_left_half(10)
     band, mine = 3, 4
     after = before.copy()
-    after[2:4, 1:10] = band  # over opened cells and the cell guessed, (3,6), and beyond its neighbours
+    # over opened cells and the cell guessed, (3,6), and beyond its neighbours
+    after[2:4, 1:10] = band
     after[4, 8] = after[5, 9] = mine  # the mines shown, joined to the click through the band only
     assert judge.outcome([(3, 6)], before, after, guess=True) == "lost"
 
 
-def test_a_band_drawn_across_after_a_guess_the_guard_held_back_ends_the_game_without_a_cell_to_blame() -> None:
+def test_a_band_drawn_across_after_a_guess_the_guard_held_back_ends_the_game_without_a_cell_to_blame() -> (
+    None
+):
     """The guard holds a guess back where its cell changed before the click (the game drew its end over the
     board): no cell was clicked. The board, drawn across, says the game is over, ended by the clicks before,
     on cells called safe: won, no cell to learn from (before, the judge looked up the first cell clicked, and
@@ -1418,7 +1674,10 @@ def test_a_lost_guess_between_the_last_two_cells_is_a_loss_not_a_flagged_win() -
     from bot.learning.outcome import Judge
 
     covered, zero, one, flag, mine, exploded = 0, 1, 2, 3, 4, 5
-    looks = Looks(hidden={covered: COVERED, flag: CODE_OF["F"]}, possible={zero: frozenset({0}), one: frozenset({1})})
+    looks = Looks(
+        hidden={covered: COVERED, flag: CODE_OF["F"]},
+        possible={zero: frozenset({0}), one: frozenset({1})},
+    )
     before = np.full((4, 5), one)
     before[0, 4] = before[1, 4] = before[3, 4] = covered  # a 50/50 at (0,4)/(1,4); a mine at (3,4)
     before[3, 0] = flag
@@ -1430,12 +1689,19 @@ def test_a_lost_guess_between_the_last_two_cells_is_a_loss_not_a_flagged_win() -
     assert looks.ends == {exploded: CODE_OF["X"], mine: CODE_OF["*"]} and mine not in looks.hidden
     after = before.copy()  # the other guess: safe, the last safe cell, and the game flags the mines
     after[1, 4], after[0, 4], after[3, 4] = one, flag, flag
-    judge = Judge(Looks(hidden={covered: COVERED, flag: CODE_OF["F"]}), 3, io.StringIO(), lambda: Path("unused"))
+    judge = Judge(
+        Looks(hidden={covered: COVERED, flag: CODE_OF["F"]}),
+        3,
+        io.StringIO(),
+        lambda: Path("unused"),
+    )
     assert judge.outcome([(1, 4)], before, after, guess=True) == "won"
 
 
 @pytest.mark.parametrize("flags_at_the_end", ["kept", "shown as mines"])
-def test_a_lost_guess_in_a_game_that_shows_every_cell_is_a_loss_and_names_no_number_a_flag(flags_at_the_end: str) -> None:
+def test_a_lost_guess_in_a_game_that_shows_every_cell_is_a_loss_and_names_no_number_a_flag(
+    flags_at_the_end: str,
+) -> None:
     """xbomb shows every cell when a game is lost. A lost guess between the last two covered cells,
     apart from each other, there leaves no cell covered, and the other cell shows a number: the
     hidden cells after it (flags, and that number apart from the click) were as many as the mines,
@@ -1448,8 +1714,10 @@ def test_a_lost_guess_in_a_game_that_shows_every_cell_is_a_loss_and_names_no_num
     from bot.learning.outcome import Judge
 
     covered, zero, one, two, flag, bomb = 0, 1, 2, 3, 4, 5
-    looks = Looks(hidden={covered: COVERED, flag: CODE_OF["F"]},
-                  possible={zero: frozenset({0}), one: frozenset({1}), two: frozenset({2})})
+    looks = Looks(
+        hidden={covered: COVERED, flag: CODE_OF["F"]},
+        possible={zero: frozenset({0}), one: frozenset({1}), two: frozenset({2})},
+    )
     before = np.full((4, 5), one)
     before[0, 4] = before[3, 4] = covered  # one of them the last mine, the other a 2
     before[1, 0] = before[2, 2] = flag
@@ -1474,11 +1742,22 @@ def test_a_guess_judged_with_a_click_before_it_is_still_told_as_the_guess() -> N
     judge, before = _opened_left_half(10)
     exploded, mine, one = 7, 8, 2
     after = before.copy()
-    after[0, 5], after[0, 6] = exploded, mine  # the guess, and a mine beside it (as numbers, the looks fit)
+    # the guess, and a mine beside it (as numbers, the looks fit)
+    after[0, 5], after[0, 6] = (
+        exploded,
+        mine,
+    )
     after[5, 9] = one  # the click before it, read late
     assert judge.outcome([(0, 5), (5, 9)], before, after, guess=True) == "playing"
-    assert judge.suspect is not None and judge.suspect[:2] == ((0, 5), exploded) and judge.suspect[3] == {mine}
-    assert judge.lost_on_suspect() and judge.looks.ends == {exploded: CODE_OF["X"], mine: CODE_OF["*"]}
+    assert (
+        judge.suspect is not None
+        and judge.suspect[:2] == ((0, 5), exploded)
+        and judge.suspect[3] == {mine}
+    )
+    assert judge.lost_on_suspect() and judge.looks.ends == {
+        exploded: CODE_OF["X"],
+        mine: CODE_OF["*"],
+    }
 
 
 def test_a_run_started_on_a_lost_game_tells_it_is_over_by_its_learnt_pack() -> None:
@@ -1525,11 +1804,15 @@ def test_a_window_moved_during_a_game_stops_the_run_and_names_nothing(shift: int
     drawn = _MovedGame("classic98", "beginner", 3)
     drawn.shift = shift
     learner = _learner(drawn)
-    with pytest.raises(BoardGone, match=r"the board is no longer where it was: its cells show about \+(\d+) px across") as stop:
+    with pytest.raises(
+        BoardGone,
+        match=r"the board is no longer where it was: its cells show about \+(\d+) px across",
+    ) as stop:
         _play(learner, 1)
     across = int(re.search(r"about \+(\d+) px across", str(stop.value)).group(1))  # type: ignore[union-attr]
     assert abs(across - shift) <= 1  # the lattice's fit on opened cells, a pixel either way
-    assert set(learner.looks.names().values()) == {COVERED}  # the new board's covered look, and nothing from the moved one
+    # the new board's covered look, and nothing from the moved one
+    assert set(learner.looks.names().values()) == {COVERED}
 
 
 class _ReloadedElsewhere(DrawnGame):
@@ -1548,7 +1831,9 @@ class _ReloadedElsewhere(DrawnGame):
             self._new_game()
 
 
-def test_a_new_game_that_comes_back_elsewhere_stops_the_run_before_another_key_or_click(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_new_game_that_comes_back_elsewhere_stops_the_run_before_another_key_or_click(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Issue 45: after each way tried for a new game, the board must be where it was; a page that
     came back elsewhere (or at another size) gets no further key or click, which would go to
     whatever is there now. (The learner's reading while it waits for the new game says so.) Not
@@ -1562,7 +1847,9 @@ def test_a_new_game_that_comes_back_elsewhere_stops_the_run_before_another_key_o
     learner = _learner(drawn)
     learner.play_game()
     clicks = len(drawn.clicks)
-    with pytest.raises(BoardGone, match=r"the board is no longer where it was: its cells show about \+40 px"):
+    with pytest.raises(
+        BoardGone, match=r"the board is no longer where it was: its cells show about \+40 px"
+    ):
         learner.new_game()
     assert drawn.pressed == ["F2", "n"] and len(drawn.clicks) == clicks
 
@@ -1593,7 +1880,8 @@ def test_a_board_that_shows_elsewhere_for_one_reading_is_read_again_not_called_m
 
 
 def test_a_learning_run_that_stops_says_in_which_game_and_how_many_it_finished(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A game that goes back to its menu after each game (minesweeper-mvc, PyPI) cannot be restarted
     by any way the learner tries: the run stops, and says after how many games (it said only "could
     not start a new game")."""
@@ -1606,14 +1894,22 @@ def test_a_learning_run_that_stops_says_in_which_game_and_how_many_it_finished(
     drawn = DrawnGame("classic98", "beginner", 5, keys=False)
     drawn._new_game = lambda: None  # type: ignore[method-assign]  # no way starts the next game
     options = PlayOptions(games=3, mines=10, json=True)
-    with pytest.raises(ScreenError, match=r"could not start a new game; .*--new-game-key KEY") as stop:
+    with pytest.raises(
+        ScreenError, match=r"could not start a new game; .*--new-game-key KEY"
+    ) as stop:
         _learn(options, drawn, drawn, find_grid(drawn.grab()), "drawn", None)  # type: ignore[arg-type]
-    assert stop.value.detail.startswith("tried F2, N, Return") and "the screen is saved in" in stop.value.detail
+    assert (
+        stop.value.detail.startswith("tried F2, N, Return")
+        and "the screen is saved in" in stop.value.detail
+    )
     won = int(drawn.game.state == "won")
     out, err = capsys.readouterr()
     assert f"minebot: stopped before game 2 of 3; 1 finished before it ({won} won)" in err
-    ms = json.loads(out.splitlines()[0])["ms"]  # where the game's time went, as for a game with a pack
-    assert list(ms) == ["wait", "read", "solve", "guard", "click", "other"] and all(ms[p] > 0 for p in ("wait", "read", "click")), ms
+    # where the game's time went, as for a game with a pack
+    ms = json.loads(out.splitlines()[0])["ms"]
+    assert list(ms) == ["wait", "read", "solve", "guard", "click", "other"] and all(
+        ms[p] > 0 for p in ("wait", "read", "click")
+    ), ms
 
 
 def test_a_lost_guess_whose_mines_show_in_a_chain_from_it_is_a_loss() -> None:
@@ -1627,12 +1923,23 @@ def test_a_lost_guess_whose_mines_show_in_a_chain_from_it_is_a_loss() -> None:
 
     from bot.learning.naming import Looks
 
-    rows = ["0 0 1 F 2 1 0 0 0", "0 0 1 2 F 1 0 0 0", "0 0 0 1 1 1 0 0 0", "0 0 0 0 0 1 2 2 1", "1 1 0 0 0 1 F F 2",
-            "F 1 0 0 1 2 4 C X", "1 1 0 0 1 F 3 * *", "0 0 0 0 1 2 * C C", "0 0 0 0 0 1 C C C"]
+    rows = [
+        "0 0 1 F 2 1 0 0 0",
+        "0 0 1 2 F 1 0 0 0",
+        "0 0 0 1 1 1 0 0 0",
+        "0 0 0 0 0 1 2 2 1",
+        "1 1 0 0 0 1 F F 2",
+        "F 1 0 0 1 2 4 C X",
+        "1 1 0 0 1 F 3 * *",
+        "0 0 0 0 1 2 * C C",
+        "0 0 0 0 0 1 C C C",
+    ]
     ids = {"C": 10, "F": 11, "X": 12, "*": 13, **{str(n): n for n in range(9)}}
     after = np.array([[ids[v] for v in row.split()] for row in rows])
     before = np.where(np.isin(after, [12, 13]), 10, after)
-    looks = Looks(hidden={10: COVERED, 11: CODE_OF["F"]}, possible={n: frozenset({n}) for n in range(5)})
+    looks = Looks(
+        hidden={10: COVERED, 11: CODE_OF["F"]}, possible={n: frozenset({n}) for n in range(5)}
+    )
     judge = Judge(looks, 10, io.StringIO(), lambda: Path("unused"))
     assert judge.outcome([(5, 8)], before, after, guess=True) == "lost"
     assert looks.ends == {12: CODE_OF["X"], 13: CODE_OF["*"]}
@@ -1650,8 +1957,12 @@ def test_a_click_on_a_number_an_earlier_click_of_the_batch_opened_opens_round_it
     before_rows = ["0 1 C C", "0 1 C C", "1 2 1 C", "F 1 C C", "C C C C", "C C C C", "C C C C"]
     after_rows = ["0 1 C C", "0 1 C C", "1 2 1 2", "F 1 0 1", "1 1 1 3", "0 0 1 C", "0 0 2 C"]
     ids = {"C": 10, "F": 11, **{str(n): n for n in range(9)}}
-    before, after = ([[ids[v] for v in row.split()] for row in rows] for rows in (before_rows, after_rows))
-    looks = Looks(hidden={10: COVERED, 11: CODE_OF["F"]}, possible={n: frozenset({n}) for n in range(4)})
+    before, after = (
+        [[ids[v] for v in row.split()] for row in rows] for rows in (before_rows, after_rows)
+    )
+    looks = Looks(
+        hidden={10: COVERED, 11: CODE_OF["F"]}, possible={n: frozenset({n}) for n in range(4)}
+    )
     judge = Judge(looks, 5, io.StringIO(), lambda: Path("unused"))
     clicked = [(3, 2), (4, 0), (4, 1), (4, 2)]
     assert judge.outcome(clicked, np.array(before), np.array(after), guess=False) == "playing"
@@ -1668,7 +1979,9 @@ def test_a_won_game_with_no_flags_is_not_taken_for_a_new_one_nor_played_on() -> 
     reading showed open (something drawn over the board covers none), and a board whose covered
     cells are all mines is won, with no click."""
     drawn = DrawnGame("classic98", "beginner", 3)
-    learner = Learner(drawn, drawn, find_grid(drawn.grab()), drawn.level.mines, name="drawn", flags=False)  # type: ignore[arg-type]
+    learner = Learner(
+        drawn, drawn, find_grid(drawn.grab()), drawn.level.mines, name="drawn", flags=False
+    )  # type: ignore[arg-type]
     (result,) = _play(learner, 1)
     assert result.state == "won"
     drawn.banner = True  # drawn across the board once the last reading was taken
@@ -1682,7 +1995,8 @@ def test_a_won_game_with_no_flags_is_not_taken_for_a_new_one_nor_played_on() -> 
 
 
 def test_a_game_counted_won_that_nothing_tells_by_the_end_of_the_run_is_said_unsure(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A game counted won on a guess whose look no later game names, nor the numbers round it tell
     (kmines: a last 50/50 lost between two cells with the same numbers round them), is said unsure
     once the run is over: a line of its own, never a sure win."""
@@ -1693,18 +2007,29 @@ def test_a_game_counted_won_that_nothing_tells_by_the_end_of_the_run_is_said_uns
 
     def play_game(self: Learner) -> GameResult:
         played.append(1)
-        self.judge.unsure = Unsure((0, 0), 99, np.zeros((9, 9), dtype=np.int64), None) if len(played) == 1 else None
+        self.judge.unsure = (
+            Unsure((0, 0), 99, np.zeros((9, 9), dtype=np.int64), None) if len(played) == 1 else None
+        )
         return GameResult("won", guesses=1, decisions=1, seconds=0.1)
 
     monkeypatch.setattr(Learner, "play_game", play_game)
     monkeypatch.setattr(Learner, "new_game", lambda self, key=None: None)
-    _learn(PlayOptions(games=2, mines=10, json=True), drawn, drawn, find_grid(drawn.grab()), "drawn", None)  # type: ignore[arg-type]
+    _learn(
+        PlayOptions(games=2, mines=10, json=True),
+        drawn,
+        drawn,
+        find_grid(drawn.grab()),
+        "drawn",
+        None,
+    )  # type: ignore[arg-type]
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [line["game"] for line in lines] == [1, 2, 1]
     assert lines[-1] == {"game": 1, "state": "won", "unsure": True, "retold": True}
 
 
-def _lost_beside_a_flag_to_be(monkeypatch: pytest.MonkeyPatch, seeded: Callable[[SkinPack], SkinPack]) -> tuple[Learner, np.ndarray, list[str]]:
+def _lost_beside_a_flag_to_be(
+    monkeypatch: pytest.MonkeyPatch, seeded: Callable[[SkinPack], SkinPack]
+) -> tuple[Learner, np.ndarray, list[str]]:
     """A learner seeded with winemine's pack as ``seeded`` leaves it, a reading of a new board whose
     top row and a corner are mines, and the game lost at (0, 0) after that reading, drawn with the
     mines beside the hit only, ignoring clicks once over; and the buttons of the clicks sent from then on."""
@@ -1723,20 +2048,28 @@ def _lost_beside_a_flag_to_be(monkeypatch: pytest.MonkeyPatch, seeded: Callable[
     drawn.game.reveal((0, 0))  # lost: drawn after the reading
     sent: list[str] = []
     click = drawn.click
-    monkeypatch.setattr(drawn, "click", lambda x, y, button="left": (sent.append(button), click(x, y, button)))
+    monkeypatch.setattr(
+        drawn, "click", lambda x, y, button="left": (sent.append(button), click(x, y, button))
+    )
     return learner, before, sent
 
 
 @pytest.mark.parametrize("button", ["right", "left"])
-def test_a_change_beside_a_flag_the_game_ignores_is_not_the_flags_doing(monkeypatch: pytest.MonkeyPatch, button: str) -> None:
+def test_a_change_beside_a_flag_the_game_ignores_is_not_the_flags_doing(
+    monkeypatch: pytest.MonkeyPatch, button: str
+) -> None:
     """gnome-mines learnt beside two busy cores (2026-11-30, game 20 of 20, its first loss): after the
     guess that lost, the game drew the other mine beside a flag placed next; the game over ignored
     the flag, and with no lost game's look known yet the change beside the flag was taken as its own:
     clicked again, then "the game ignores the clicks", a stop. A flag opens nothing: a change beside
     it, away from the cells opened, ends the wait with that reading (the flag placed alone, or with
     clicks on cells called safe: ``button``), no click again."""
-    learner, before, sent = _lost_beside_a_flag_to_be(monkeypatch, lambda pack: replace(
-        pack, tiles=tuple(t for t in pack.tiles if t.code >= 0 or t.code in (COVERED, FLAG))))
+    learner, before, sent = _lost_beside_a_flag_to_be(
+        monkeypatch,
+        lambda pack: replace(
+            pack, tiles=tuple(t for t in pack.tiles if t.code >= 0 or t.code in (COVERED, FLAG))
+        ),
+    )
     assert not learner.looks.ends  # no lost game's look known: the run's first loss
     if button == "right":
         learner.sight.click([(1, 0)], "right")
@@ -1749,7 +2082,9 @@ def test_a_change_beside_a_flag_the_game_ignores_is_not_the_flags_doing(monkeypa
     assert sent == (["right"] if button == "right" else ["right", "left"])  # neither clicked again
 
 
-def test_a_click_the_game_ignores_beside_a_lost_games_mine_drawn_late_ends_the_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_click_the_game_ignores_beside_a_lost_games_mine_drawn_late_ends_the_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """gnome-mines learnt at intermediate (CI, 2026-11-30): a lost game's mine hit and the mine beside
     it drawn after the reading a flag was placed from, both beside that flag; the game over ignored
     the flag, and the learner clicked it again and stopped ("the game ignores the clicks"), the

@@ -16,7 +16,15 @@ from bot.board import Board, contradiction
 from bot.commands import PlayOptions
 from bot.devices.actuator import DryRunMouse
 from bot.devices.capture import Region
-from bot.errors import BoardGone, ClicksIgnored, InconsistentBoard, NoBoardFound, ScreenError, UnreadableCell, VisionError
+from bot.errors import (
+    BoardGone,
+    ClicksIgnored,
+    InconsistentBoard,
+    NoBoardFound,
+    ScreenError,
+    UnreadableCell,
+    VisionError,
+)
 from bot.live.place import park_point
 from bot.live.table import LiveTable, _new_board, wait_for_new_second
 from bot.userdata import cache_dir
@@ -30,7 +38,9 @@ from bot.vocabulary import COVERED, FLAG, MINE
 def test_a_revealed_cell_that_changes_is_a_contradiction() -> None:
     before = Board.parse("1#\n##")
     assert contradiction(before, Board.parse("1F\n2#")) is None  # hidden cells may change
-    assert "cell (0,0) was 1 and now reads 2" in (contradiction(before, Board.parse("2#\n##")) or "")
+    assert "cell (0,0) was 1 and now reads 2" in (
+        contradiction(before, Board.parse("2#\n##")) or ""
+    )
 
 
 def test_new_board_after_a_game() -> None:
@@ -73,7 +83,12 @@ def _crop(image: np.ndarray, region: Region) -> np.ndarray:
     return image[region.top : region.top + region.height, region.left : region.left + region.width]
 
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur" / "custom-10x12-55mines-seven.png"
+FIXTURE = (
+    Path(__file__).resolve().parents[1]
+    / "fixtures"
+    / "xdemineur"
+    / "custom-10x12-55mines-seven.png"
+)
 
 
 def _table(image: np.ndarray, pack: SkinPack, geometry: Geometry) -> LiveTable:
@@ -106,11 +121,19 @@ def test_mine_count_comes_from_flag_then_counter_then_level() -> None:
     with pytest.raises(UsageError, match="give its mine count with --mines"):
         _mines(PlayOptions(), "winemine", 12, 14)
     with pytest.raises(UsageError, match="not expert"):
-        _mines(PlayOptions(level='expert'), "winemine", 9, 9)
+        _mines(PlayOptions(level="expert"), "winemine", 9, 9)
 
 
-@pytest.mark.parametrize(("skin", "rows", "cols"), [("gnome-mines", 8, 8), ("minegauler", 8, 8), ("xdemineur", 9, 12),
-                                                    ("winemine", 9, 9), ("classic98", 9, 9)])
+@pytest.mark.parametrize(
+    ("skin", "rows", "cols"),
+    [
+        ("gnome-mines", 8, 8),
+        ("minegauler", 8, 8),
+        ("xdemineur", 9, 12),
+        ("winemine", 9, 9),
+        ("classic98", 9, 9),
+    ],
+)
 def test_level_is_checked_against_the_games_own_size(skin: str, rows: int, cols: int) -> None:
     """--level beginner is each game's own beginner (8x8, 9x12, 9x9), with or without --dry-run."""
 
@@ -118,9 +141,9 @@ def test_level_is_checked_against_the_games_own_size(skin: str, rows: int, cols:
     from bot.errors import UsageError
 
     for dry_run in (False, True):
-        assert _mines(PlayOptions(level='beginner', dry_run=dry_run), skin, rows, cols) == 10
+        assert _mines(PlayOptions(level="beginner", dry_run=dry_run), skin, rows, cols) == 10
     with pytest.raises(UsageError, match="--dry-run does not switch levels"):
-        _mines(PlayOptions(level='expert', dry_run=True), skin, rows, cols)
+        _mines(PlayOptions(level="expert", dry_run=True), skin, rows, cols)
 
 
 class SlowScreen(FakeScreen):
@@ -136,7 +159,9 @@ class SlowScreen(FakeScreen):
         return _crop(shown, region)
 
 
-def _covered(image: np.ndarray, geometry: Geometry, cell: tuple[int, int], covered: tuple[int, int]) -> np.ndarray:
+def _covered(
+    image: np.ndarray, geometry: Geometry, cell: tuple[int, int], covered: tuple[int, int]
+) -> np.ndarray:
     """A copy of the screenshot with ``cell`` drawn as the covered cell ``covered``: before a click."""
     before = image.copy()
     x, y, w, h = geometry.box(*cell)
@@ -146,7 +171,12 @@ def _covered(image: np.ndarray, geometry: Geometry, cell: tuple[int, int], cover
 
 
 def test_a_click_the_game_has_not_drawn_yet_is_waited_for() -> None:
-    path = Path(__file__).resolve().parents[1] / "fixtures" / "xdemineur" / "expert-flags-question-mark.png"
+    path = (
+        Path(__file__).resolve().parents[1]
+        / "fixtures"
+        / "xdemineur"
+        / "expert-flags-question-mark.png"
+    )
     flagged = load_image(path)  # (0,0) is flagged
     pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
     geometry = read(flagged, [pack], mines=99).geometry
@@ -169,16 +199,24 @@ def test_a_chord_is_clicked_with_the_packs_button_and_a_game_that_ignores_clicks
     mouse = DryRunMouse()
     table = LiveTable(FakeScreen(image), mouse, pack, geometry, 55)  # type: ignore[arg-type]
     board = table.board()
-    number = next(cell for cell in board if board[cell] > 0 and COVERED in [board[n] for n in board.neighbours(cell)])
-    with pytest.raises(ScreenError, match="covered 0.6 s later: the game ignores the clicks"):  # it never changes
+    number = next(
+        cell
+        for cell in board
+        if board[cell] > 0 and COVERED in [board[n] for n in board.neighbours(cell)]
+    )
+    # it never changes
+    with pytest.raises(ScreenError, match="covered 0.6 s later: the game ignores the clicks"):
         table.reveal_many([], [number])
-    assert [button for _, _, button in mouse.clicks] == [pack.chord] * 2 == ["middle"] * 2  # clicked once more
+    # clicked once more
+    assert [button for _, _, button in mouse.clicks] == [pack.chord] * 2 == ["middle"] * 2
 
 
 class ClickScreen(FakeScreen):
     """Shows ``before`` until the mouse has clicked ``clicks`` times, then ``after``."""
 
-    def __init__(self, before: np.ndarray, after: np.ndarray, mouse: DryRunMouse, clicks: int) -> None:
+    def __init__(
+        self, before: np.ndarray, after: np.ndarray, mouse: DryRunMouse, clicks: int
+    ) -> None:
         super().__init__(before)
         self.before, self.after, self.mouse, self.clicks = before, after, mouse, clicks
 
@@ -207,7 +245,9 @@ def test_a_lost_left_click_is_clicked_once_more(monkeypatch: pytest.MonkeyPatch)
     assert [button for _, _, button in mouse.clicks] == ["left", "left"]
 
 
-def test_the_table_says_where_a_games_time_went(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_table_says_where_a_games_time_went(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """play --json's "ms" and --profile: the waits, readings, guard checks and clicks of the table,
     each timed where it happens, and the rest of the game's time as "other"."""
     from bot.commands import _profile
@@ -217,21 +257,35 @@ def test_the_table_says_where_a_games_time_went(monkeypatch: pytest.MonkeyPatch,
     opened = load_image(FIXTURE)
     pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
     reading = read(opened, [pack], mines=55)
-    number, covered = (next(cell for cell in reading.board if reading.board[cell] == kind) for kind in (7, COVERED))
+    number, covered = (
+        next(cell for cell in reading.board if reading.board[cell] == kind) for kind in (7, COVERED)
+    )
     mouse = DryRunMouse()
-    table = LiveTable(ClickScreen(_covered(opened, reading.geometry, number, covered), opened, mouse, clicks=1), mouse, pack,
-                      reading.geometry, 55)  # type: ignore[arg-type]
+    table = LiveTable(
+        ClickScreen(_covered(opened, reading.geometry, number, covered), opened, mouse, clicks=1),
+        mouse,
+        pack,
+        reading.geometry,
+        55,
+    )  # type: ignore[arg-type]
     table.reveal_many([number])
-    assert all(table.spent.seconds[part] > 0 for part in ("wait", "read", "guard", "click")), table.spent.seconds
+    assert all(table.spent.seconds[part] > 0 for part in ("wait", "read", "guard", "click")), (
+        table.spent.seconds
+    )
     assert table.spent.seconds["solve"] == 0  # the play loop's part
     spent = table.spent.of(10.0)
     assert sum(spent.values()) == pytest.approx(10_000, abs=0.5)
     _profile([GameResult("won", 0, 2, 10.0, clicks=4)], [spent], sys.stdout)
     line = capsys.readouterr().out
-    assert line.startswith("time per game, 1 won games (median of each part, ms): wait ") and "; 2 readings and 4 clicks a game, 2500.0 ms a click" in line
+    assert (
+        line.startswith("time per game, 1 won games (median of each part, ms): wait ")
+        and "; 2 readings and 4 clicks a game, 2500.0 ms a click" in line
+    )
 
 
-def test_a_new_game_with_no_face_found_and_no_key_says_how_to_go_on(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_new_game_with_no_face_found_and_no_key_says_how_to_go_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A web page in a shipped pack's look whose face is not the pack's (sprites98-web with classic98's
     tiles): the run stopped saying the pack "has no face to click", which it has; now it says the
     game shows none, and how to go on."""
@@ -240,7 +294,10 @@ def test_a_new_game_with_no_face_found_and_no_key_says_how_to_go_on(monkeypatch:
     pack = pack_named(load_packs(["xdemineur"]), "xdemineur")
     mouse = DryRunMouse()
     table = LiveTable(FakeScreen(image), mouse, pack, read(image, [pack], mines=55).geometry, 55)  # type: ignore[arg-type]
-    with pytest.raises(ScreenError, match=r"shows no face of its pack's to click for a new game: .*--new-game-key KEY"):
+    with pytest.raises(
+        ScreenError,
+        match=r"shows no face of its pack's to click for a new game: .*--new-game-key KEY",
+    ):
         table.new_game(None)
     assert mouse.clicks == []
 
@@ -259,7 +316,8 @@ def test_a_board_moved_in_the_middle_of_a_batch_gets_no_further_click() -> None:
     table = LiveTable(ClickScreen(image, moved, mouse, clicks=1), mouse, pack, reading.geometry, 55)  # type: ignore[arg-type]
     with pytest.raises(ScreenError, match=r"no longer where it was.*the game window moved"):
         table.reveal_many(covered[:3])
-    assert len(mouse.clicks) == 1  # the next grab saw it moved: no more clicks, and the reading says why
+    # the next grab saw it moved: no more clicks, and the reading says why
+    assert len(mouse.clicks) == 1
 
 
 def test_a_cell_the_batch_already_opened_is_not_clicked() -> None:
@@ -269,27 +327,42 @@ def test_a_cell_the_batch_already_opened_is_not_clicked() -> None:
     geometry, board = reading.geometry, reading.board
     covered = next(cell for cell in board if board[cell] == COVERED)
     seven = next(cell for cell in board if board[cell] == 7)
-    one = next(cell for cell in board if cell != seven and 0 < board[cell] < 9 and 0 not in [board[n] for n in board.neighbours(cell)])
+    one = next(
+        cell
+        for cell in board
+        if cell != seven
+        and 0 < board[cell] < 9
+        and 0 not in [board[n] for n in board.neighbours(cell)]
+    )
     closed = _covered(_covered(opened, geometry, seven, covered), geometry, one, covered)
     mouse = DryRunMouse()
     table = LiveTable(ClickScreen(closed, opened, mouse, clicks=1), mouse, pack, geometry, 55)  # type: ignore[arg-type]
     assert table.board()[seven] == table.board()[one] == COVERED
     table.reveal_many([one, seven])  # the first click opened both
-    assert [(round(x), round(y)) for x, y, _ in mouse.clicks] == [tuple(round(v) for v in geometry.centre(one))]
+    assert [(round(x), round(y)) for x, y, _ in mouse.clicks] == [
+        tuple(round(v) for v in geometry.centre(one))
+    ]
     assert table.board()[seven] == 7 and table.board()[one] == board[one]
 
 
 @pytest.mark.parametrize(
     "fixture,skin,mines",
-    [("gnome-mines/beginner-lost-window-620x460", "gnome-mines", 10), ("winemine/expert-fresh", "winemine", 99)],
+    [
+        ("gnome-mines/beginner-lost-window-620x460", "gnome-mines", 10),
+        ("winemine/expert-fresh", "winemine", 99),
+    ],
 )
-def test_the_pointer_waits_off_the_cells_but_beside_the_board(fixture: str, skin: str, mines: int) -> None:
+def test_the_pointer_waits_off_the_cells_but_beside_the_board(
+    fixture: str, skin: str, mines: int
+) -> None:
     image = load_image(Path(__file__).resolve().parents[1] / "fixtures" / f"{fixture}.png")
     geometry = read(image, [pack_named(load_packs([skin]), skin)], mines=mines).geometry
     screen = FakeScreen(image)
     x, y = park_point(geometry, screen)  # type: ignore[arg-type]
     x0, y0, w, h = geometry.region()
-    assert x0 + w < x < x0 + w + geometry.pitch[0] / 2 and y0 + h < y < y0 + h + geometry.pitch[1] / 2
+    assert (
+        x0 + w < x < x0 + w + geometry.pitch[0] / 2 and y0 + h < y < y0 + h + geometry.pitch[1] / 2
+    )
     cropped = FakeScreen(image[: int(y), : int(x)])  # the board in the screen's bottom-right corner
     assert park_point(geometry, cropped) == (geometry.origin[0] - 4, geometry.origin[1] - 4)  # type: ignore[arg-type]
 
@@ -298,7 +371,12 @@ def test_a_level_switch_never_throws_away_a_game_in_progress() -> None:
     from bot.errors import UsageError
     from bot.live.levels import switch_level
 
-    path = Path(__file__).resolve().parents[1] / "fixtures" / "gnome-mines" / "beginner-flag-question-mark.png"
+    path = (
+        Path(__file__).resolve().parents[1]
+        / "fixtures"
+        / "gnome-mines"
+        / "beginner-flag-question-mark.png"
+    )
     image = load_image(path)
     pack = pack_named(load_packs(["gnome-mines"]), "gnome-mines")
     reading = read(image, [pack], mines=10)
@@ -321,7 +399,11 @@ def test_a_cell_pressed_for_a_moment_is_read_again_not_taken_for_empty() -> None
     geometry = read(image, [pack], mines=55).geometry
     zero = tuple(int(v) for v in np.argwhere(truth.cells == 0)[0])
     covered = np.isin(truth.cells, (-1,))
-    inner = [tuple(int(v) for v in c) for c in np.argwhere(covered) if covered[max(c[0] - 1, 0) : c[0] + 2, max(c[1] - 1, 0) : c[1] + 2].all()]
+    inner = [
+        tuple(int(v) for v in c)
+        for c in np.argwhere(covered)
+        if covered[max(c[0] - 1, 0) : c[0] + 2, max(c[1] - 1, 0) : c[1] + 2].all()
+    ]
     pressed = _covered(image, geometry, inner[0], zero)  # the covered cell drawn as the empty one
     table = LiveTable(SlowScreen(pressed, image, lag=1), DryRunMouse(), pack, geometry, 55)  # type: ignore[arg-type]
     assert table.board() == Board(truth.cells, 55)
@@ -359,14 +441,21 @@ def test_a_dry_run_with_json_prints_one_json_object(capsys: pytest.CaptureFixtur
         def grab(self, region: Region | None = None) -> np.ndarray:
             return self.image
 
-    options = PlayOptions(skin='xdemineur', mines=55, dry_run=True, json=True)
+    options = PlayOptions(skin="xdemineur", mines=55, dry_run=True, json=True)
     assert play(options, screen=Whole(load_image(FIXTURE))) == 0  # type: ignore[arg-type]
     out = json.loads(capsys.readouterr().out)
-    assert out["skin"] == "xdemineur" and len(out["board"]) == 10 and out["move"] is not None and "safe" in out
+    assert (
+        out["skin"] == "xdemineur"
+        and len(out["board"]) == 10
+        and out["move"] is not None
+        and "safe" in out
+    )
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="X11 only")
-def test_no_xauthority_file_is_no_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_no_xauthority_file_is_no_traceback(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """On an X server with no Xauthority file (a bare Xvfb), python-xlib dies at import; minebot
     points it at a file of this user's cache with an entry no server asks for, and leaves an
     existing file alone."""
@@ -385,7 +474,9 @@ def test_no_xauthority_file_is_no_traceback(monkeypatch: pytest.MonkeyPatch, tmp
 
 
 @pytest.mark.parametrize("case", ["safe", "guess", "guess-lost", "ignored", "mid-batch"])
-def test_a_dialog_over_the_board_after_the_last_safe_cells_is_a_win(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_dialog_over_the_board_after_the_last_safe_cells_is_a_win(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The game draws its end over the board (a best-times dialog, "Congratulations") once the
     last safe cells are opened: the board cannot be read, and the game is reported won, not as an
     error. After a guess, only where the cells still in sight show no mine (a lost game shows its
@@ -393,24 +484,41 @@ def test_a_dialog_over_the_board_after_the_last_safe_cells_is_a_win(case: str, m
     draws the last clicks has not been won. Drawn after the first click of a batch of two (as when
     that click's area opened the other), the second click is held back, and the game is won."""
     monkeypatch.setattr("bot.live.table.SLOW_GAME", 0.3)
-    won = load_image(Path(__file__).resolve().parents[1] / "fixtures" / "winemine" / "beginner-won.png")
+    won = load_image(
+        Path(__file__).resolve().parents[1] / "fixtures" / "winemine" / "beginner-won.png"
+    )
     pack = pack_named(load_packs(["winemine"]), "winemine")
     reading = read(won, [pack], mines=10)
     geometry, board = reading.geometry, reading.board
-    fresh = load_image(Path(__file__).resolve().parents[1] / "fixtures" / "winemine" / "beginner-fresh.png")
-    last = next(cell for cell in board if board[cell] > 0 and 0 not in [board[n] for n in board.neighbours(cell)])
+    fresh = load_image(
+        Path(__file__).resolve().parents[1] / "fixtures" / "winemine" / "beginner-fresh.png"
+    )
+    last = next(
+        cell
+        for cell in board
+        if board[cell] > 0 and 0 not in [board[n] for n in board.neighbours(cell)]
+    )
     before = won.copy()  # one safe cell still to open: its picture from the fresh board, same place
     bx, by, bw, bh = geometry.box(*last)
     before[by : by + bh, bx : bx + bw] = fresh[by : by + bh, bx : bx + bw]
-    other = next(cell for cell in board if cell != last and board[cell] > 0
-                 and 0 not in [board[n] for n in board.neighbours(cell)])
+    other = next(
+        cell
+        for cell in board
+        if cell != last and board[cell] > 0 and 0 not in [board[n] for n in board.neighbours(cell)]
+    )
     if case == "mid-batch":  # a second safe cell still to open
         ox, oy, ow, oh = geometry.box(*other)
         before[oy : oy + oh, ox : ox + ow] = fresh[oy : oy + oh, ox : ox + ow]
-    before[: geometry.region()[1]] = fresh[: geometry.region()[1]]  # the face and counter of a game in play
+    # the face and counter of a game in play
+    before[: geometry.region()[1]] = fresh[: geometry.region()[1]]
     dialog = won.copy()
     x, y, w, h = geometry.region()
-    dialog[y + h // 4 : y + 3 * h // 4, x - 20 : x + w + 20] = (212, 208, 200)  # a dialog across the board
+    # a dialog across the board
+    dialog[y + h // 4 : y + 3 * h // 4, x - 20 : x + w + 20] = (
+        212,
+        208,
+        200,
+    )
     if case == "guess-lost":  # a mine in sight, in the winemine pack's own picture of one
         mx, my, mw, mh = geometry.box(geometry.rows - 1, 0)
         dialog[my : my + mh, mx : mx + mw] = next(t.image for t in pack.tiles if t.code == MINE)
@@ -503,7 +611,11 @@ def test_a_pack_that_read_only_a_new_board_hands_the_game_to_the_learner(
     monkeypatch.setattr(commands, "LiveMouse", lambda ratio: mouse)
     monkeypatch.setattr(commands, "mouse_ratio", lambda screen: 1.0)
     learnt: list[tuple[Geometry, np.ndarray | None]] = []
-    monkeypatch.setattr(commands, "_learn", lambda ns, screen, mouse, grid, name, key, fresh=None: learnt.append((grid, fresh)) or 0)
+    monkeypatch.setattr(
+        commands,
+        "_learn",
+        lambda ns, screen, mouse, grid, name, key, fresh=None: learnt.append((grid, fresh)) or 0,
+    )
 
     class Game(ClickScreen):
         def grab(self, region: Region | None = None) -> np.ndarray:
@@ -520,7 +632,11 @@ def test_a_pack_that_read_only_a_new_board_hands_the_game_to_the_learner(
     assert len(mouse.clicks) == 1  # the first click, by winxp's pack
     ((grid, kept),) = learnt
     truth = read_label(shots / "expert-midgame.board")
-    assert (grid.rows, grid.cols) == (truth.rows, truth.cols) and kept is not None and np.array_equal(kept, fresh)
+    assert (
+        (grid.rows, grid.cols) == (truth.rows, truth.cols)
+        and kept is not None
+        and np.array_equal(kept, fresh)
+    )
 
 
 @pytest.mark.parametrize("learnt", [True, False])
@@ -535,7 +651,9 @@ def test_a_board_a_learnt_pack_finds_but_cannot_read_is_learnt_on_into_that_pack
     import bot.commands as commands
     from bot.errors import UnreadableCell
 
-    pack = replace(pack_named(load_packs(["winemine"]), "winemine"), name="learnt-here", learnt=learnt)
+    pack = replace(
+        pack_named(load_packs(["winemine"]), "winemine"), name="learnt-here", learnt=learnt
+    )
     monkeypatch.setattr(commands, "load_packs", lambda names=None: [pack])
     monkeypatch.setattr(commands, "skin_names", lambda: ["learnt-here"])
 
@@ -546,7 +664,11 @@ def test_a_board_a_learnt_pack_finds_but_cannot_read_is_learnt_on_into_that_pack
     grid = Geometry("", 16, 30, (10.0, 20.0), (16.0, 16.0), 16.0, 1.0)
     monkeypatch.setattr(commands, "find_grid_on", lambda screen: grid)
     learnt_as: list[tuple[Geometry, str | None]] = []
-    monkeypatch.setattr(commands, "_learn", lambda ns, screen, mouse, geo, name, key, **_: learnt_as.append((geo, name)) or 0)
+    monkeypatch.setattr(
+        commands,
+        "_learn",
+        lambda ns, screen, mouse, geo, name, key, **_: learnt_as.append((geo, name)) or 0,
+    )
     monkeypatch.setattr(commands, "LiveMouse", lambda ratio: DryRunMouse())
     monkeypatch.setattr(commands, "mouse_ratio", lambda screen: 1.0)
     options = PlayOptions()
@@ -559,7 +681,9 @@ def test_a_board_a_learnt_pack_finds_but_cannot_read_is_learnt_on_into_that_pack
     assert learnt_as == [(grid, "learnt-here")]
 
 
-def test_the_pointer_is_parked_off_the_board_before_the_first_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_pointer_is_parked_off_the_board_before_the_first_reading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """gnome-mines lights up the covered cell under the pointer in a grey near its empty cell's: a pack
     it learnt read that cell as a 0 beside covered cells, a board no game shows, and the next run
     learnt the look from nothing again. Before its first reading, play parks a pointer it finds on
@@ -571,7 +695,9 @@ def test_the_pointer_is_parked_off_the_board_before_the_first_reading(monkeypatc
     events: list[tuple[str, object]] = []
 
     class Pointer(DryRunMouse):
-        def park_if_within(self, region: tuple[float, float, float, float], x: float, y: float) -> bool:
+        def park_if_within(
+            self, region: tuple[float, float, float, float], x: float, y: float
+        ) -> bool:
             events.append(("parked", (region, (x, y))))
             return True
 
@@ -594,14 +720,21 @@ def test_the_pointer_is_parked_off_the_board_before_the_first_reading(monkeypatc
     assert [what for what, _ in events] == ["parked", "read"]
     (left, top, width, height), (x, y) = events[0][1]  # type: ignore[misc]
     truth = read_label(shot.with_suffix(".board"))
-    assert left <= truth.origin[0] and left + width >= truth.origin[0] + (truth.cols - 1) * truth.pitch[0] + truth.cell_px
-    assert top <= truth.origin[1] and top + height >= truth.origin[1] + (truth.rows - 1) * truth.pitch[1] + truth.cell_px
+    assert (
+        left <= truth.origin[0]
+        and left + width >= truth.origin[0] + (truth.cols - 1) * truth.pitch[0] + truth.cell_px
+    )
+    assert (
+        top <= truth.origin[1]
+        and top + height >= truth.origin[1] + (truth.rows - 1) * truth.pitch[1] + truth.cell_px
+    )
     assert not (left <= x < left + width and top <= y < top + height)
 
 
 @pytest.mark.parametrize("case", ["won", "first-won", "guess-lost", "playing", "window"])
 def test_a_panel_over_the_whole_board_ends_the_game_as_its_face_says_and_a_window_over_it_stops_the_bot(
-        case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A game that draws its end over the whole board at once (a web game's "You win!" panel,
     over98-web) ends as its face, in the pack's pictures, says: won after a click on a cell called
     safe or a first click, lost after a guess. A face still playing, or a window of the user's over the
@@ -613,10 +746,13 @@ def test_a_panel_over_the_whole_board_ends_the_game_as_its_face_says_and_a_windo
     pack = pack_named(load_packs(["winemine"]), "winemine")
     geometry = read(fresh, [pack], mines=10).geometry
     before, cell = fresh.copy(), (4, 4)
-    if case != "first-won":  # a game in play: a won board with two safe cells covered again, the face of a game on
+    # a game in play: a won board with two safe cells covered again, the face of a game on
+    if case != "first-won":
         won = load_image(shots / "beginner-won.png")
         board = read(won, [pack], mines=10).board
-        two = [c for c in board if board[c] > 0 and 0 not in [board[n] for n in board.neighbours(c)]][:2]
+        two = [
+            c for c in board if board[c] > 0 and 0 not in [board[n] for n in board.neighbours(c)]
+        ][:2]
         before = won.copy()
         for r, c in two:
             bx, by, bw, bh = geometry.box(r, c)
@@ -629,8 +765,15 @@ def test_a_panel_over_the_whole_board_ends_the_game_as_its_face_says_and_a_windo
     found = find_face(before, geometry, pack)
     assert found is not None
     fx, fy, fw, fh = found[1]
-    if case in ("won", "first-won", "guess-lost"):  # the pack's own face of the end where the game's face is
-        panel[fy : fy + fh, fx : fx + fw] = cv2.resize(pack.faces["lost" if case == "guess-lost" else "won"][0], (fw, fh))
+    # the pack's own face of the end where the game's face is
+    if case in (
+        "won",
+        "first-won",
+        "guess-lost",
+    ):
+        panel[fy : fy + fh, fx : fx + fw] = cv2.resize(
+            pack.faces["lost" if case == "guess-lost" else "won"][0], (fw, fh)
+        )
     if case == "window":
         panel[max(y - 60, 0) : y + h + 30, max(x - 30, 0) : x + w + 30] = (240, 240, 240)
     mouse = DryRunMouse()
@@ -639,7 +782,9 @@ def test_a_panel_over_the_whole_board_ends_the_game_as_its_face_says_and_a_windo
         with pytest.raises(ScreenError):
             table.reveal_many([cell], guess=True)
         return
-    assert table.reveal_many([cell], guess=case == "guess-lost") == ("lost" if case == "guess-lost" else "won")
+    assert table.reveal_many([cell], guess=case == "guess-lost") == (
+        "lost" if case == "guess-lost" else "won"
+    )
 
 
 def test_a_game_won_under_a_dialog_is_won(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -652,7 +797,9 @@ def test_a_game_won_under_a_dialog_is_won(monkeypatch: pytest.MonkeyPatch) -> No
     shots = FIXTURE.parents[1] / "winemine"
     fresh = load_image(shots / "beginner-fresh.png")
     won = fresh.copy()
-    grab = load_image(shots / "end-dialogs" / "beginner-won-first-click-name-dialog-grab-at-89-40.png")
+    grab = load_image(
+        shots / "end-dialogs" / "beginner-won-first-click-name-dialog-grab-at-89-40.png"
+    )
     won[40 : 40 + grab.shape[0], 89 : 89 + grab.shape[1]] = grab
     pack = pack_named(load_packs(["winemine"]), "winemine")
     reading = read(fresh, [pack], mines=10)
@@ -661,11 +808,13 @@ def test_a_game_won_under_a_dialog_is_won(monkeypatch: pytest.MonkeyPatch) -> No
     assert table.reveal_many([(0, 0)], guess=True) == "won"
     with pytest.raises(ScreenError):  # the dialog stays on this still screen: no board to start
         table.new_game("F2")
-    assert mouse.keys[:3] == ["Return"] * 3  # a name, then the best times: Return for each, three at most
+    # a name, then the best times: Return for each, three at most
+    assert mouse.keys[:3] == ["Return"] * 3
 
 
 def test_a_dialog_that_shows_only_after_the_win_was_read_is_answered_before_the_next_game(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """winemine under load (CI, 2026-11-29): the win was read from the board (its face, every mine
     flagged), then the name dialog came over the board, and the next game's reading stopped the bot
     ("the board is no longer where it was"). A won game's board gone at the next game is answered
@@ -677,13 +826,17 @@ def test_a_dialog_that_shows_only_after_the_win_was_read_is_answered_before_the_
     pack = pack_named(load_packs(["winemine"]), "winemine")
     reading = read(won, [pack], mines=10)
     geometry, board = reading.geometry, reading.board
-    cell = next(c for c in board if board[c] > 0 and 0 not in [board[n] for n in board.neighbours(c)])
+    cell = next(
+        c for c in board if board[c] > 0 and 0 not in [board[n] for n in board.neighbours(c)]
+    )
     before = won.copy()
     bx, by, bw, bh = geometry.box(*cell)
     before[by : by + bh, bx : bx + bw] = fresh[by : by + bh, bx : bx + bw]
     before[: geometry.region()[1]] = fresh[: geometry.region()[1]]  # the face of a game in play
     dialog = won.copy()
-    grab = load_image(shots / "end-dialogs" / "beginner-won-first-click-name-dialog-grab-at-89-40.png")
+    grab = load_image(
+        shots / "end-dialogs" / "beginner-won-first-click-name-dialog-grab-at-89-40.png"
+    )
     dialog[40 : 40 + grab.shape[0], 89 : 89 + grab.shape[1]] = grab
 
     class DialogLate(FakeScreen):
@@ -697,8 +850,15 @@ def test_a_dialog_that_shows_only_after_the_win_was_read_is_answered_before_the_
 
         def grab(self, region: Region) -> np.ndarray:
             clicks, keys = len(mouse.clicks), len(mouse.keys)
-            self.image = (before if clicks == 0 else fresh if keys and clicks >= 3 else won if keys or not self.late
-                          else dialog)
+            self.image = (
+                before
+                if clicks == 0
+                else fresh
+                if keys and clicks >= 3
+                else won
+                if keys or not self.late
+                else dialog
+            )
             return super().grab(region)
 
     for end in ("won", "lost"):
@@ -714,7 +874,8 @@ def test_a_dialog_that_shows_only_after_the_win_was_read_is_answered_before_the_
             assert mouse.keys == []
             continue
         table.new_game("F2")
-        assert mouse.keys == ["Return"] and len(mouse.clicks) == 3  # the cell, the face under the dialog, the face
+        # the cell, the face under the dialog, the face
+        assert mouse.keys == ["Return"] and len(mouse.clicks) == 3
         assert table.board().is_fresh()
 
 
@@ -738,8 +899,14 @@ def test_where_a_watch_tells_key_presses_since_it_last_asked_the_bots_own_keys_d
     def click(x: int, y: int, button: str = "left") -> None:
         system["at"] = (x, y)
 
-    gui = types.SimpleNamespace(PAUSE=0.1, FAILSAFE=True, KEYBOARD_KEYS=["f2"], hotkey=hotkey, click=click,
-                                position=lambda: system["at"])
+    gui = types.SimpleNamespace(
+        PAUSE=0.1,
+        FAILSAFE=True,
+        KEYBOARD_KEYS=["f2"],
+        hotkey=hotkey,
+        click=click,
+        position=lambda: system["at"],
+    )
     asked = [0]
 
     def pressed() -> bool:
@@ -749,7 +916,8 @@ def test_where_a_watch_tells_key_presses_since_it_last_asked_the_bots_own_keys_d
     monkeypatch.setattr(actuator, "pyautogui", lambda: gui)
     monkeypatch.setattr(actuator, "_press_count", lambda: None)
     monkeypatch.setattr(actuator, "_key_watch", lambda: pressed)
-    monkeypatch.setattr(actuator, "_sender", lambda: None)  # the drawn system's pyautogui sends the input
+    # the drawn system's pyautogui sends the input
+    monkeypatch.setattr(actuator, "_sender", lambda: None)
     monkeypatch.setattr(actuator, "_xtest", lambda: None)
     monkeypatch.setattr(actuator, "KEYS_SEEN_WITHIN", 0.0)
     mouse = actuator.LiveMouse()
@@ -761,7 +929,9 @@ def test_where_a_watch_tells_key_presses_since_it_last_asked_the_bots_own_keys_d
         mouse.click(30, 10)
 
 
-def test_a_listener_that_stops_hearing_the_bots_own_clicks_stops_the_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_listener_that_stops_hearing_the_bots_own_clicks_stops_the_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Windows removes a low-level hook that was slow to answer, saying nothing (an X listener's
     connection may die the same way): from then on a key the user presses is not seen. The bot
     counts its own clicks the listener heard; once UNHEARD of them were not, it stops."""
@@ -772,10 +942,20 @@ def test_a_listener_that_stops_hearing_the_bots_own_clicks_stops_the_bot(monkeyp
     from bot.errors import ScreenError
 
     sent: list[tuple[int, int]] = []
-    gui = types.SimpleNamespace(PAUSE=0.1, FAILSAFE=True, click=lambda x, y, button="left": sent.append((x, y)),
-                                position=lambda: sent[-1])
-    listener = types.SimpleNamespace(sees_own=False, sees_every_move=True, keys=0, buttons=0, moves=collections.deque(),
-                                     heard_own=0)
+    gui = types.SimpleNamespace(
+        PAUSE=0.1,
+        FAILSAFE=True,
+        click=lambda x, y, button="left": sent.append((x, y)),
+        position=lambda: sent[-1],
+    )
+    listener = types.SimpleNamespace(
+        sees_own=False,
+        sees_every_move=True,
+        keys=0,
+        buttons=0,
+        moves=collections.deque(),
+        heard_own=0,
+    )
     monkeypatch.setattr(actuator, "pyautogui", lambda: gui)
     monkeypatch.setattr(actuator, "_sender", lambda: None)
     monkeypatch.setattr(actuator, "_xtest", lambda: None)
@@ -796,7 +976,9 @@ class DrawnInPieces(FakeScreen):
     area not yet) to whoever only waits for the clicked cells to show, and ``whole`` to whoever
     waits for the board to stay still."""
 
-    def __init__(self, before: np.ndarray, partial: np.ndarray, whole: np.ndarray, mouse: DryRunMouse) -> None:
+    def __init__(
+        self, before: np.ndarray, partial: np.ndarray, whole: np.ndarray, mouse: DryRunMouse
+    ) -> None:
         super().__init__(before)
         self.before, self.partial, self.drawn, self.mouse = before, partial, whole, mouse
 
@@ -825,12 +1007,18 @@ def test_a_reading_after_clicks_waits_for_the_clicked_cells_and_a_still_one_for_
     table = LiveTable(DrawnInPieces(before, partial, opened, mouse), mouse, pack, geometry, 55)  # type: ignore[arg-type]
     assert table.board()[number] == table.board()[other] == COVERED and table.still
     table.reveal_many([number])
-    assert table.board()[number] == board[number] and table.board()[other] == COVERED and not table.still
+    assert (
+        table.board()[number] == board[number]
+        and table.board()[other] == COVERED
+        and not table.still
+    )
     assert table.board(still=True)[other] == board[other] and table.still
 
 
 @pytest.mark.parametrize("face", [True, False])
-def test_a_game_that_shows_no_face_is_read_without_looking_for_one(face: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_that_shows_no_face_is_read_without_looking_for_one(
+    face: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The face is looked for at a live table's first reading; a game that shows none of its pack's
     (a web page in a shipped look: 40-70 ms a reading at Expert at 1.5x) is read from then on without
     the search, and one that shows it at every reading where the cells leave the state open."""
@@ -843,7 +1031,8 @@ def test_a_game_that_shows_no_face_is_read_without_looking_for_one(face: bool, m
     if not face:
         x, y, w, _ = geometry.region()
         image = image.copy()
-        image[: int(y), int(x) : int(x + w)] = 128  # the band above the board, face and counters, gone
+        # the band above the board, face and counters, gone
+        image[: int(y), int(x) : int(x + w)] = 128
     searches, search = [], bot.vision.reading.find_face
 
     def find_face(*args: object) -> object:
@@ -859,7 +1048,8 @@ def test_a_game_that_shows_no_face_is_read_without_looking_for_one(face: bool, m
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Xvfb: X11 only")
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # python-xlib leaves its Xauthority file open
+# python-xlib leaves its Xauthority file open
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_a_grab_is_an_array_of_its_own_with_the_screens_pixels() -> None:
     """A grab is handed on as a contiguous BGR array, pixel for pixel mss's: numpy's view of mss's
     BGRA shot made each later comparison (the click guard's, before every click; the settle loop's)
@@ -871,23 +1061,41 @@ def test_a_grab_is_an_array_of_its_own_with_the_screens_pixels() -> None:
 
     with virtual_display((640, 480)):
         x = display.Display()
-        window = x.screen().root.create_window(0, 0, 160, 100, 0, x.screen().root_depth, X.InputOutput,
-                                               X.CopyFromParent, background_pixel=0x3A7BD5)
+        window = x.screen().root.create_window(
+            0,
+            0,
+            160,
+            100,
+            0,
+            x.screen().root_depth,
+            X.InputOutput,
+            X.CopyFromParent,
+            background_pixel=0x3A7BD5,
+        )
         window.map()
         x.sync()
         time.sleep(0.2)
         with MssScreen() as screen:
             region = Region(10, 20, 300, 200)
-            shot = np.asarray(screen._mss.grab({"left": 10, "top": 20, "width": 300, "height": 200}))
+            shot = np.asarray(
+                screen._mss.grab({"left": 10, "top": 20, "width": 300, "height": 200})
+            )
             grab = screen.grab(region)
         x.close()
     assert grab.flags.c_contiguous and grab.shape == (200, 300, 3) and grab.dtype == np.uint8
     assert np.array_equal(grab, shot[:, :, :3]) and tuple(grab[0, 0]) == (0xD5, 0x7B, 0x3A)  # BGR
 
 
-@pytest.mark.parametrize(("fixture", "skin"), [("winemine/expert-midgame-flags.png", "winemine"),
-                                               ("gnome-mines/expert-midgame-five.png", "gnome-mines")])
-def test_the_guard_holds_still_every_pixel_outside_the_hidden_cells_grown_by_their_shadow(fixture: str, skin: str) -> None:
+@pytest.mark.parametrize(
+    ("fixture", "skin"),
+    [
+        ("winemine/expert-midgame-flags.png", "winemine"),
+        ("gnome-mines/expert-midgame-five.png", "gnome-mines"),
+    ],
+)
+def test_the_guard_holds_still_every_pixel_outside_the_hidden_cells_grown_by_their_shadow(
+    fixture: str, skin: str
+) -> None:
     """The pixels the guard holds still (ClickGuard.seen, worked out in one matrix product) are those
     from the board's top down outside every hidden cell's box grown by SHADOW of the pitch, as a loop
     over the cells marks them: on a regular lattice and on gnome-mines' whole-pixel one."""
@@ -909,7 +1117,9 @@ def test_the_guard_holds_still_every_pixel_outside_the_hidden_cells_grown_by_the
     assert 0 < expected.sum() < expected.size
 
 
-def test_the_guard_tells_a_window_covered_or_killed_under_wine_from_a_game_end_drawn_over_the_board() -> None:
+def test_the_guard_tells_a_window_covered_or_killed_under_wine_from_a_game_end_drawn_over_the_board() -> (
+    None
+):
     """Grabs by Windows Python under Wine of winemine at Expert (tests/guard-screens): playing, then
     covered by a white window a little bigger than the game's, then killed. The desktop there is
     black like winemine's frame, so less than half the rim round the board changed either time
@@ -921,7 +1131,9 @@ def test_the_guard_tells_a_window_covered_or_killed_under_wine_from_a_game_end_d
     from bot.live.guard import ClickGuard
 
     screens = Path(__file__).resolve().parent / "guard-screens" / "winemine-wine"
-    playing, covered, killed = (load_image(screens / f"{name}.png") for name in ("playing", "covered", "killed"))
+    playing, covered, killed = (
+        load_image(screens / f"{name}.png") for name in ("playing", "covered", "killed")
+    )
     g = Geometry("winemine", 16, 30, (16.0, 112.0), (16.0, 16.0), 16.0, 1.0)
     guard = ClickGuard(FakeScreen(playing), Region(0, 0, playing.shape[1], playing.shape[0]), g)
     corner = np.ones((g.rows, g.cols), bool)
@@ -954,14 +1166,24 @@ class ScriptedWindows:
         pass
 
 
-@pytest.mark.parametrize(("window", "program", "said"), [
-    (7, 70, None),  # as at the reading
-    (8, 70, None),  # the game's own dialog: another window of the same program
-    (9, 90, "a window of another program is over it"),  # a notification over the middle of the board
-    (0, 0, "the game's window is gone (closed?)"),
-])
+@pytest.mark.parametrize(
+    ("window", "program", "said"),
+    [
+        (7, 70, None),  # as at the reading
+        (8, 70, None),  # the game's own dialog: another window of the same program
+        # a notification over the middle of the board
+        (
+            9,
+            90,
+            "a window of another program is over it",
+        ),
+        (0, 0, "the game's window is gone (closed?)"),
+    ],
+)
 def test_the_guard_holds_clicks_where_the_window_system_says_another_programs_window_is_over_the_board(
-    window: int, program: int, said: str | None,
+    window: int,
+    program: int,
+    said: str | None,
 ) -> None:
     """The pixels of a board under a notification with words in it can pass for a game's end drawn
     over it (a learner, xdemineur, a window over the middle of its board: 8 clicks after it, and
@@ -970,7 +1192,9 @@ def test_the_guard_holds_clicks_where_the_window_system_says_another_programs_wi
     an X server), a window of another program at the board holds every click and says why."""
     from bot.live.guard import ClickGuard
 
-    playing = load_image(Path(__file__).resolve().parent / "guard-screens" / "winemine-wine" / "playing.png")
+    playing = load_image(
+        Path(__file__).resolve().parent / "guard-screens" / "winemine-wine" / "playing.png"
+    )
     g = Geometry("winemine", 16, 30, (16.0, 112.0), (16.0, 16.0), 16.0, 1.0)
     windows = ScriptedWindows()
     screen = FakeScreen(playing)
@@ -985,7 +1209,9 @@ def test_the_guard_holds_clicks_where_the_window_system_says_another_programs_wi
     assert guard.gone(playing) == said
 
 
-def test_settle_confirms_a_grab_that_shows_the_clicks_after_a_short_pause(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_settle_confirms_a_grab_that_shows_the_clicks_after_a_short_pause(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A wait for clicks polls every SETTLE_INTERVAL; a new grab that already shows them (``done``)
     is confirmed by one grab CONFIRM_INTERVAL later, then returned. A grab that shows them but then
     changes again is not taken (it was half drawn), and the pause goes back to SETTLE_INTERVAL."""
@@ -995,9 +1221,16 @@ def test_settle_confirms_a_grab_that_shows_the_clicks_after_a_short_pause(monkey
     monkeypatch.setattr(capture.time, "sleep", pauses.append)
     a, b, c, d = (np.full((2, 2, 3), v, np.uint8) for v in (0, 1, 2, 3))
     grabs = iter([a, a, b, c, c])  # b and c both show the clicks; b was still being drawn
-    shot = capture.settle(lambda: next(grabs), quiet=1.0, done=lambda image: image[0, 0, 0] in (1, 2))
+    shot = capture.settle(
+        lambda: next(grabs), quiet=1.0, done=lambda image: image[0, 0, 0] in (1, 2)
+    )
     assert shot is c
-    assert pauses == [capture.SETTLE_INTERVAL, capture.SETTLE_INTERVAL, capture.CONFIRM_INTERVAL, capture.CONFIRM_INTERVAL]
+    assert pauses == [
+        capture.SETTLE_INTERVAL,
+        capture.SETTLE_INTERVAL,
+        capture.CONFIRM_INTERVAL,
+        capture.CONFIRM_INTERVAL,
+    ]
     pauses.clear()
     grabs = iter([a, d, d, d])  # a change that does not show the clicks: the usual pause
     assert capture.settle(lambda: next(grabs), quiet=0.0, done=lambda image: False) is d

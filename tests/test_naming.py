@@ -23,21 +23,31 @@ from tests.looks import fresh_board
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _position(rng: np.random.Generator, rows: int, cols: int, mines: int) -> tuple[np.ndarray, np.ndarray]:
+def _position(
+    rng: np.random.Generator, rows: int, cols: int, mines: int
+) -> tuple[np.ndarray, np.ndarray]:
     """A game in progress: (true numbers with -1 for mines, what shows: a number or COVERED/FLAG).
     Revealed cells are a random few and what their zeros open, as in a real game."""
     layout = np.zeros((rows, cols), dtype=bool)
     layout.flat[rng.choice(rows * cols, mines, replace=False)] = True
     numbers = np.where(layout, -1, neighbour_sum(layout))
     shown = np.full((rows, cols), COVERED, dtype=np.int8)
-    todo = [tuple(int(v) for v in c) for c in np.argwhere(~layout)[rng.permutation(int((~layout).sum()))[: rng.integers(1, 4)]]]
+    todo = [
+        tuple(int(v) for v in c)
+        for c in np.argwhere(~layout)[rng.permutation(int((~layout).sum()))[: rng.integers(1, 4)]]
+    ]
     while todo:
         r, c = todo.pop()
         if shown[r, c] != COVERED:
             continue
         shown[r, c] = numbers[r, c]
         if numbers[r, c] == 0:
-            todo += [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if 0 <= r + dr < rows and 0 <= c + dc < cols]
+            todo += [
+                (r + dr, c + dc)
+                for dr in (-1, 0, 1)
+                for dc in (-1, 0, 1)
+                if 0 <= r + dr < rows and 0 <= c + dc < cols
+            ]
     flagged = layout & (rng.random((rows, cols)) < 0.3)
     shown[flagged] = FLAG
     return numbers, shown
@@ -112,7 +122,9 @@ def test_naming_equals_brute_force(seed: int) -> None:
         repeats = [len(values) - len(set(values.values())) for _, values in fits]
         kept = [r == min(repeats) or len(named) > len(set(named)) for r in repeats]
         for c in free:
-            assert naming.probabilities[c] == pytest.approx(layouts[kept][(slice(None), *c)].mean(), abs=1e-9)
+            assert naming.probabilities[c] == pytest.approx(
+                layouts[kept][(slice(None), *c)].mean(), abs=1e-9
+            )
         # the likeliest board: a likely naming that admits the most layouts
         counts: dict[tuple[int, ...], int] = {}
         for keep, (_, values) in zip(kept, fits):
@@ -133,12 +145,17 @@ def test_a_look_unlike_the_looks_named_is_taken_for_a_new_number_when_guessing()
     naming = name_looks(looks, {0: COVERED}, mines=3)
     assert naming.possible[12] == {1, 2} and naming.namings == 2
     assert naming.likeliest is not None and (naming.likeliest[looks == 12] == 2).all()
-    assert naming.probabilities is not None and naming.probabilities[0, 0] == 0.0  # a mine only where 12 is a 1
+    # a mine only where 12 is a 1
+    assert naming.probabilities is not None and naming.probabilities[0, 0] == 0.0
     assert (0, 0) not in naming.safe  # not called safe: a guess
     shades = looks.copy()
     shades[0, 3] = 13
     naming = name_looks(shades, {0: COVERED}, mines=3)
-    assert naming.possible[13] == {0} and naming.likeliest is not None and (naming.likeliest[looks == 12] == 1).all()
+    assert (
+        naming.possible[13] == {0}
+        and naming.likeliest is not None
+        and (naming.likeliest[looks == 12] == 1).all()
+    )
     assert naming.probabilities is not None and naming.probabilities[0, 0] == pytest.approx(1 / 6)
 
 
@@ -151,7 +168,8 @@ def test_a_zero_is_named_where_nothing_is_covered_around_it() -> None:
 
 
 def test_a_look_that_can_be_no_number_is_an_inconsistent_board() -> None:
-    looks = np.array([[1, 2], [2, 2]])  # look 1 beside three flags and nothing covered: it can only be 3
+    # look 1 beside three flags and nothing covered: it can only be 3
+    looks = np.array([[1, 2], [2, 2]])
     with pytest.raises(InconsistentBoard, match=r"cell \(0,0\)"):
         name_looks(looks, {2: FLAG}, possible={1: frozenset({0, 1, 2})})
 
@@ -170,7 +188,11 @@ def _consistent(path: Path) -> bool:
 # Screenshots in play or won whose true board admits a layout, of games that open a 0's neighbours:
 # two recordings hold a wrong flag (a 1 beside two flags; flags beyond the mine count), which a bot
 # that flags only certain mines never shows; react-minesweeper opens only four of a 0's neighbours.
-CASES = [p for p in sorted(ROOT.glob("fixtures/*/*.board")) if read_label(p).state != "lost" and _consistent(p)]
+CASES = [
+    p
+    for p in sorted(ROOT.glob("fixtures/*/*.board"))
+    if read_label(p).state != "lost" and _consistent(p)
+]
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -183,7 +205,9 @@ def test_naming_real_screenshots(path: Path) -> None:
     image = load_image(path.with_suffix(".png"))
     book = LookBook(find_grid(image))
     looks = book.assign(image, *fresh_board(book, path, truth))
-    value = {k: int(truth.board.cells[looks == k][0]) for k in range(len(book)) if (looks == k).any()}
+    value = {
+        k: int(truth.board.cells[looks == k][0]) for k in range(len(book)) if (looks == k).any()
+    }
     hidden = {k: v for k, v in value.items() if v in (COVERED, FLAG, QUESTION)}
     naming = name_looks(looks, hidden, mines=truth.board.mines)
     true_safe = solve(truth.board).safe

@@ -13,25 +13,21 @@ from bot.vocabulary import FLAG, LEVELS
 
 
 def test_chord_goes_on_a_satisfied_number_that_opens_two_or_more() -> None:
-    board = Board.parse(
-        "F1###\n"
-        "11###\n"
-        "00###\n"
-    )
+    board = Board.parse("F1###\n11###\n00###\n")
     # (0,1) is a 1 with its flag: its covered neighbours (0,2), (1,2) are safe -> one chord.
     chords, singles = plan_chords(board, [(0, 2), (1, 2), (2, 4)])
     assert chords == [(0, 1)] and singles == [(2, 4)]
 
 
 def test_no_chord_for_one_cell_unsatisfied_numbers_or_cells_not_known_safe() -> None:
-    board = Board.parse(
-        "F1#\n"
-        "11#\n"
-        "00#\n"
-    )
+    board = Board.parse("F1#\n11#\n00#\n")
     assert plan_chords(board, [(0, 2)]) == ([], [(0, 2)])  # (0,1) would open one cell: no saving
     unflagged = Board.parse("#1##\n11##\n00##")
-    assert plan_chords(unflagged, [(0, 2), (1, 2)]) == ([], [(0, 2), (1, 2)])  # the 1 lacks its flag
+    # the 1 lacks its flag
+    assert plan_chords(unflagged, [(0, 2), (1, 2)]) == (
+        [],
+        [(0, 2), (1, 2)],
+    )
     # (0,1)'s covered neighbours are (0,2) and (1,2): (1,2) is not known safe, so no chord.
     assert plan_chords(board, [(0, 2), (2, 2)])[0] == []
 
@@ -48,14 +44,20 @@ def test_chording_opens_exactly_what_single_clicks_open_with_fewer_clicks(seed: 
     for chords in (True, False):
         game = Game(level, "safe", seed)
         game.chords = chords
-        result = play_game(game, get_strategy("best"), "safe", np.random.default_rng(seed), must_flag=True)
+        result = play_game(
+            game, get_strategy("best"), "safe", np.random.default_rng(seed), must_flag=True
+        )
         results.append((result, game.view.copy()))
     (with_chords, view_with), (without, view_without) = results
     assert with_chords.state == without.state and with_chords.guesses == without.guesses
     assert np.array_equal(view_with, view_without)
     assert without.chords == 0
     # a chord is played only where it saves clicks: the run with chords takes fewer, or made none
-    assert with_chords.clicks < without.clicks if with_chords.chords else with_chords.clicks == without.clicks
+    assert (
+        with_chords.clicks < without.clicks
+        if with_chords.chords
+        else with_chords.clicks == without.clicks
+    )
 
 
 def test_a_lost_game_ends_on_its_last_guess_and_guessed_holds_no_cell_called_safe() -> None:
@@ -68,7 +70,8 @@ def test_a_lost_game_ends_on_its_last_guess_and_guessed_holds_no_cell_called_saf
     for seed in range(5):
         game = Game(LEVELS["expert"], "safe", seed)
         result = play_game(game, get_strategy("best"), "safe", np.random.default_rng(seed))
-        assert result.guessed and len(result.guessed) == result.guesses + 1  # the first click, then each guess
+        # the first click, then each guess
+        assert result.guessed and len(result.guessed) == result.guesses + 1
         if result.state == "lost":
             lost += 1
             assert [tuple(c) for c in np.argwhere(game.view == EXPLODED)] == [result.guessed[-1]]
@@ -82,7 +85,9 @@ def test_mines_are_flagged_only_where_the_game_chords_or_must_be_flagged() -> No
     for chords, must in ((True, False), (False, False), (False, True)):
         game = Game(LEVELS["intermediate"], "safe", 3)
         game.chords = chords
-        result = play_game(game, get_strategy("best"), "safe", np.random.default_rng(3), must_flag=must)
+        result = play_game(
+            game, get_strategy("best"), "safe", np.random.default_rng(3), must_flag=must
+        )
         placed[chords, must] = (int((game.view == FLAG).sum()), result.clicks, result.state)
     assert placed[True, False][0] > 0 and placed[False, True][0] > 0, placed
     assert placed[False, False][0] == 0 and placed[False, False][1] < placed[False, True][1], placed
@@ -95,7 +100,9 @@ def test_chording_happens() -> None:
     for seed in range(6):
         game = Game(LEVELS["intermediate"], "safe", seed)
         game.chords = True
-        chorded.append(play_game(game, get_strategy("best"), "safe", np.random.default_rng(seed)).chords)
+        chorded.append(
+            play_game(game, get_strategy("best"), "safe", np.random.default_rng(seed)).chords
+        )
     assert sum(c > 0 for c in chorded) >= 3, chorded
 
 
@@ -116,7 +123,8 @@ def test_a_progress_line_follows_the_game_and_is_wiped_after_it() -> None:
     result = play_game(game, get_strategy("best"), "safe", np.random.default_rng(3), progress=both)
     assert len(seen) == result.decisions  # told of every board read
     lines = stream.getvalue().split("\r")
-    assert "game 1/1: 0/71 cells open, 0 flags, 0 guesses" in lines[1]  # beginner: 81 cells, 10 mines
+    # beginner: 81 cells, 10 mines
+    assert "game 1/1: 0/71 cells open, 0 flags, 0 guesses" in lines[1]
     progress.clear()
     assert stream.getvalue().endswith("\r") and stream.getvalue().split("\r")[-2].strip() == ""
 
@@ -151,9 +159,19 @@ def test_into_a_file_a_progress_line_is_only_the_last_plain() -> None:
     bench = Progress("bench", every=0.0, stream=log)
     bench(1, 2, 1)
     bench(2, 2, 2)
-    assert "\r" not in log.getvalue() and log.getvalue().startswith("bench: 2/2 games") and log.getvalue().count("\n") == 1
+    assert (
+        "\r" not in log.getvalue()
+        and log.getvalue().startswith("bench: 2/2 games")
+        and log.getvalue().count("\n") == 1
+    )
     game = GameProgress("game 1/1", every=0.0, stream=io.StringIO())
-    play_game(Game(LEVELS["beginner"], "safe", 3), get_strategy("best"), "safe", np.random.default_rng(3), progress=game)
+    play_game(
+        Game(LEVELS["beginner"], "safe", 3),
+        get_strategy("best"),
+        "safe",
+        np.random.default_rng(3),
+        progress=game,
+    )
     game.clear()
     assert game.stream.getvalue() == ""
 
@@ -167,13 +185,18 @@ def test_a_guess_waits_for_a_board_read_once_the_game_stood_still() -> None:
 
         def __init__(self) -> None:
             self.opened: list[list[tuple[int, int]]] = []
-            self.still = False  # the reading is kept until the next clicks, as a live table keeps it
+            # the reading is kept until the next clicks, as a live table keeps it
+            self.still = False
 
-        def board(self, still: bool = False) -> Board:  # the 1 at (0,1) not drawn yet, unless read still
+        def board(
+            self, still: bool = False
+        ) -> Board:  # the 1 at (0,1) not drawn yet, unless read still
             self.still = self.still or still
             return Board.parse("11#\n###\n###" if self.still else "1##\n###\n###", mines=2)
 
-        def reveal_many(self, cells: list[tuple[int, int]], chords: object = (), guess: bool = False) -> str:
+        def reveal_many(
+            self, cells: list[tuple[int, int]], chords: object = (), guess: bool = False
+        ) -> str:
             self.opened.append(cells)
             self.state = "lost"  # one move is enough to see which it was
             return self.state
@@ -183,4 +206,5 @@ def test_a_guess_waits_for_a_board_read_once_the_game_stood_still() -> None:
 
     game = Drawing()
     result = play_game(game, get_strategy("best"), "safe", np.random.default_rng(0), flags=False)  # type: ignore[arg-type]
-    assert result.guesses == 0 and game.opened == [[(0, 2), (1, 2)]]  # the 1 at (0,1) has its mine below (0,0)
+    # the 1 at (0,1) has its mine below (0,0)
+    assert result.guesses == 0 and game.opened == [[(0, 2), (1, 2)]]

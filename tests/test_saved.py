@@ -24,7 +24,8 @@ from bot.vision.saved import Saved, read_saved
 from bot.vocabulary import COVERED
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-FOUR_GAMES = FIXTURES / "winemine" / "custom-30x16-140mines-midgame"  # winemine, minegauler and two others on one screen
+# winemine, minegauler and two others on one screen
+FOUR_GAMES = FIXTURES / "winemine" / "custom-30x16-140mines-midgame"
 WINDOW = (slice(100, 420), slice(90, 600))  # winemine's board and counters in it
 
 
@@ -35,12 +36,18 @@ def _right_or_refused(saved: Saved, truth: np.ndarray) -> bool:
     except VisionError as exc:
         assert len(str(exc)) <= MESSAGE_CHARS, str(exc)
         return False
-    assert reading.board.cells.shape == truth.shape, f"read a {reading.geometry.cols}x{reading.geometry.rows} board"
-    assert (reading.board.cells == truth).all(), f"{int((reading.board.cells != truth).sum())} cells misread"
+    assert reading.board.cells.shape == truth.shape, (
+        f"read a {reading.geometry.cols}x{reading.geometry.rows} board"
+    )
+    assert (reading.board.cells == truth).all(), (
+        f"{int((reading.board.cells != truth).sum())} cells misread"
+    )
     return True
 
 
-@pytest.mark.parametrize("how", ["q80", "q90", "gray", "x1.7", "x2.5", "x3", "x0.6", "x0.8", "x0.9"])
+@pytest.mark.parametrize(
+    "how", ["q80", "q90", "gray", "x1.7", "x2.5", "x3", "x0.6", "x0.8", "x0.9"]
+)
 def test_a_games_window_saved_lossy_grey_or_scaled_reads_right(how: str) -> None:
     """winemine's window cut from a real screenshot: as PNG it read right before; as JPEG it was
     refused (every cell 20-40 levels off its tile), in grey refused, at 2.5x read as a 1x1 gnome-mines
@@ -51,9 +58,16 @@ def test_a_games_window_saved_lossy_grey_or_scaled_reads_right(how: str) -> None
     assert _right_or_refused(saved_as(image, how), truth)
 
 
-@pytest.mark.parametrize("shot, how", [("xdemineur/expert-lost-wrong-flags", "x0.6"), ("xdemineur/expert-lost-wrong-flags", "x0.75"),
-                                       ("minegauler/custom-16x16-80mines-seven", "x0.75"), ("gnome-mines/beginner-won", "x0.75"),
-                                       ("minegauler/beginner-fresh", "x0.6")])
+@pytest.mark.parametrize(
+    "shot, how",
+    [
+        ("xdemineur/expert-lost-wrong-flags", "x0.6"),
+        ("xdemineur/expert-lost-wrong-flags", "x0.75"),
+        ("minegauler/custom-16x16-80mines-seven", "x0.75"),
+        ("gnome-mines/beginner-won", "x0.75"),
+        ("minegauler/beginner-fresh", "x0.6"),
+    ],
+)
 def test_a_picture_scaled_in_an_editor_is_read_scaled_back(shot: str, how: str) -> None:
     """Scaled by a fraction as a whole, a picture puts each cell at its own phase between pixels (a
     browser at a fractional zoom draws each at whole pixels); where no pack reads it as it is, it is
@@ -61,13 +75,25 @@ def test_a_picture_scaled_in_an_editor_is_read_scaled_back(shot: str, how: str) 
     minegauler's fresh board at 0.6x, so brought back, once read as 64 empty cells, a lattice two
     pixels off its cells (saved._snug)."""
     image = cv2.imread(str(FIXTURES / f"{shot}.png"))
-    assert _right_or_refused(saved_as(image, how), read_label(FIXTURES / f"{shot}.board").board.cells)
+    assert _right_or_refused(
+        saved_as(image, how), read_label(FIXTURES / f"{shot}.board").board.cells
+    )
 
 
 @pytest.mark.parametrize(
-    "shot", ["classic98/beginner-won", "classic98/expert-lost", "minegauler/expert-flags", "minegauler/beginner-won",
-             "winxp/expert-midgame", "winemine/expert-midgame-flags", "xdemineur/custom-10x12-12mines-won",
-             "gnome-mines/beginner-won", "react-minesweeper/scale1.5-fresh"])
+    "shot",
+    [
+        "classic98/beginner-won",
+        "classic98/expert-lost",
+        "minegauler/expert-flags",
+        "minegauler/beginner-won",
+        "winxp/expert-midgame",
+        "winemine/expert-midgame-flags",
+        "xdemineur/custom-10x12-12mines-won",
+        "gnome-mines/beginner-won",
+        "react-minesweeper/scale1.5-fresh",
+    ],
+)
 @pytest.mark.parametrize("how", ["q80", "q85", "q90", "gray", "x1.7"])
 def test_a_saved_fixture_reads_right_or_is_refused_never_wrong(shot: str, how: str) -> None:
     """Real screenshots of six games, saved five ways: never a board of another size or with a cell
@@ -85,7 +111,9 @@ def test_a_scaled_picture_whose_cells_match_no_tile_is_refused_saying_it_is_scal
     with pytest.raises(VisionError) as refused:
         read_saved(saved_as(image, "x1.7"), vision.load_packs())
     said = str(refused.value)
-    assert "1.7x the game's size" in said and "save the screenshot at the screen's size" in said, said
+    assert "1.7x the game's size" in said and "save the screenshot at the screen's size" in said, (
+        said
+    )
     assert "pointer" not in said and len(said) <= MESSAGE_CHARS, said
 
 
@@ -97,14 +125,20 @@ def test_of_several_boards_the_biggest_is_read_and_the_others_named(how: str) ->
     is read, the others are named, and a point on one reads that one."""
     saved = saved_as(cv2.imread(str(FOUR_GAMES.with_suffix(".png"))), how)
     read = read_saved(saved, vision.load_packs())
-    assert read.reading.geometry.skin == "winemine" and (read.reading.geometry.cols, read.reading.geometry.rows) == (30, 16)
-    assert (read.reading.board.cells == read_label(FOUR_GAMES.with_suffix(".board")).board.cells).all()
+    assert read.reading.geometry.skin == "winemine" and (
+        read.reading.geometry.cols,
+        read.reading.geometry.rows,
+    ) == (30, 16)
+    assert (
+        read.reading.board.cells == read_label(FOUR_GAMES.with_suffix(".board")).board.cells
+    ).all()
     eight = [g for g in read.others if (g.cols, g.rows) == (8, 8)]
     assert eight and "--at X,Y" in read.note()
     x, y, w, h = eight[0].region()
     other = read_saved(saved, vision.load_packs(), at=(x + w // 2, y + h // 2))
     assert other.reading.geometry.skin == "minegauler" and (other.reading.board.cells == -1).all()
-    assert abs(other.reading.geometry.origin[0] - x) < 8  # where it is on the whole picture (half a cell)
+    # where it is on the whole picture (half a cell)
+    assert abs(other.reading.geometry.origin[0] - x) < 8
 
 
 def test_no_board_is_one_cell_wide() -> None:
@@ -116,7 +150,9 @@ def test_no_board_is_one_cell_wide() -> None:
         vision.read(strip, vision.load_packs())
 
 
-def test_replay_of_a_jpeg_says_it_read_it_forgiving(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_of_a_jpeg_says_it_read_it_forgiving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     image = cv2.imread(str(FOUR_GAMES.with_suffix(".png")))[WINDOW]
     cv2.imwrite(str(tmp_path / "shot.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
     assert main("replay", str(tmp_path / "shot.jpg"), "--json") == 0
@@ -124,7 +160,9 @@ def test_replay_of_a_jpeg_says_it_read_it_forgiving(tmp_path: Path, capsys: pyte
     assert out["forgiving"] and out["board"][:2] == ["0001" + "#" * 26, "0123" + "#" * 26]
 
 
-def test_a_reading_that_contradicts_itself_is_printed_with_the_cells_marked(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_reading_that_contradicts_itself_is_printed_with_the_cells_marked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """winemine with a wrong flag: replay printed only the refusal; now the board, then where it contradicts."""
     assert main("replay", str(FIXTURES / "winemine" / "expert-midgame-flags.png")) == 1
     out, err = capsys.readouterr()
@@ -154,7 +192,9 @@ def _bad_pack(data: Path) -> None:
     cv2.imwrite(str(folder / "1.png"), np.zeros((16, 16, 3), np.uint8))
 
 
-def test_a_pack_that_cannot_load_is_skipped_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_pack_that_cannot_load_is_skipped_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`skins` failed ("a pack needs at least covered.png") until the user found `skins --remove`;
     now it lists the pack as one that cannot load, and replay reads on with every other pack."""
     import os
@@ -162,19 +202,40 @@ def test_a_pack_that_cannot_load_is_skipped_with_a_warning(tmp_path: Path, capsy
     _bad_pack(Path(os.environ["MINEBOT_DATA"]))
     assert main("skins") == 0
     out = capsys.readouterr().out
-    assert "bad1" in out and "cannot load" in out and "skins --remove bad1" in out and "winemine" in out
+    assert (
+        "bad1" in out
+        and "cannot load" in out
+        and "skins --remove bad1" in out
+        and "winemine" in out
+    )
     assert main("replay", str(FIXTURES / "winemine" / "expert-fresh.png")) == 0
     out, err = capsys.readouterr()
-    assert "skin winemine" in out and "skipped the skin pack 'bad1'" in err and "skins --remove bad1" in err
+    assert (
+        "skin winemine" in out
+        and "skipped the skin pack 'bad1'" in err
+        and "skins --remove bad1" in err
+    )
     assert main("skins", "--remove", "bad1") == 0
 
 
-def test_learn_refuses_a_board_file_of_another_screenshot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_learn_refuses_a_board_file_of_another_screenshot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """An xdemineur expert screenshot with winemine's 9x9 .board file "wrote 80 pictures" (exit 0)
     and broke `skins`; now it is refused, and nothing is written."""
     shot = FIXTURES / "xdemineur" / "expert-flags-question-mark.png"
-    assert main("learn", str(shot), str(FIXTURES / "winemine" / "beginner-won.board"), "--skin", "bad1",
-                "--templates", str(tmp_path)) == 1
+    assert (
+        main(
+            "learn",
+            str(shot),
+            str(FIXTURES / "winemine" / "beginner-won.board"),
+            "--skin",
+            "bad1",
+            "--templates",
+            str(tmp_path),
+        )
+        == 1
+    )
     assert "the .board file puts a 9x9 board" in capsys.readouterr().err
     assert not (tmp_path / "bad1").exists()
 
@@ -184,7 +245,10 @@ def test_every_error_line_is_short(tmp_path: Path, capsys: pytest.CaptureFixture
     measurements under --verbose."""
     image = cv2.imread(str(FOUR_GAMES.with_suffix(".png")))[WINDOW]
     cv2.imwrite(str(tmp_path / "turned.png"), cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE))
-    cv2.imwrite(str(tmp_path / "noise.png"), np.random.default_rng(0).integers(0, 255, (300, 400, 3), dtype=np.uint8))
+    cv2.imwrite(
+        str(tmp_path / "noise.png"),
+        np.random.default_rng(0).integers(0, 255, (300, 400, 3), dtype=np.uint8),
+    )
     for name in ("turned.png", "noise.png"):
         assert main("replay", str(tmp_path / name)) == 1
         err = capsys.readouterr().err.splitlines()
@@ -194,7 +258,9 @@ def test_every_error_line_is_short(tmp_path: Path, capsys: pytest.CaptureFixture
         assert len(err) == 2 and err[1].startswith("minebot: detail: "), err
 
 
-def test_a_scaled_picture_no_pack_reads_is_refused_saying_what_to_do(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_scaled_picture_no_pack_reads_is_refused_saying_what_to_do(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     """winemine's window shrunk to 0.5x reads no pack's tiles: refused in one line that says to save it
     at the screen's size (or, for a game new to minebot, to let it learn by playing), not to uncover
     the game, as it said before 2026-11-30 (there is nothing to uncover on a saved picture)."""
@@ -202,14 +268,22 @@ def test_a_scaled_picture_no_pack_reads_is_refused_saying_what_to_do(capsys: pyt
     cv2.imwrite(str(tmp_path / "small.png"), saved_as(image, "x0.5").image)
     assert main("replay", str(tmp_path / "small.png")) == 1
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 1 and len(err[0]) <= MESSAGE_CHARS + len("minebot:  (more with --verbose)"), err
+    assert len(err) == 1 and len(err[0]) <= MESSAGE_CHARS + len(
+        "minebot:  (more with --verbose)"
+    ), err
     assert "at the screen's size" in err[0] and "uncover" not in err[0], err
 
 
-@pytest.mark.parametrize("way", ["x0.5", "x0.25", "q80", "gray", "cells", "corner", "spot3", "spot3+q80"])
-def test_bench_vision_takes_every_way_it_names(way: str, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "way", ["x0.5", "x0.25", "q80", "gray", "cells", "corner", "spot3", "spot3+q80"]
+)
+def test_bench_vision_takes_every_way_it_names(
+    way: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Each way the help names is taken (``--saved x0.5`` stopped with a traceback: a 1x1 picture shrunk to nothing)."""
-    assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", way) == 0
+    assert (
+        main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", way) == 0
+    )
     assert capsys.readouterr().out.splitlines()[1].split()[0] == way
 
 
@@ -217,11 +291,16 @@ def test_another_board_read_in_place_of_the_biggest_is_said_to_be_another() -> N
     """winemine's 9x9 board beside minegauler's 8x8, as JPEG: where the biggest board does not read,
     a reading of the other one says so (it stood for the screenshot's board, silently, before)."""
     shot = FIXTURES / "winemine" / "custom-9x9-64mines-seven"
-    read = read_saved(saved_as(cv2.imread(str(shot.with_suffix(".png"))), "q80"), vision.load_packs())
+    read = read_saved(
+        saved_as(cv2.imread(str(shot.with_suffix(".png"))), "q80"), vision.load_packs()
+    )
     if read.reading.geometry.skin == "winemine":
-        assert (read.reading.board.cells == read_label(shot.with_suffix(".board")).board.cells).all()
+        assert (
+            read.reading.board.cells == read_label(shot.with_suffix(".board")).board.cells
+        ).all()
     else:
-        assert not read.biggest and "does not read; this is another" in read.note()  # the biggest: a game behind, 20x12
+        # the biggest: a game behind, 20x12
+        assert not read.biggest and "does not read; this is another" in read.note()
 
 
 def test_a_board_read_in_place_of_a_bigger_one_that_was_refused_says_so() -> None:
@@ -230,24 +309,36 @@ def test_a_board_read_in_place_of_a_bigger_one_that_was_refused_says_so() -> Non
     with only a 4x12 lattice named beside it. Now the pack's reading of winemine's part left, refused,
     is named as the biggest board, with why."""
     image = cv2.imread(str(FOUR_GAMES.with_suffix(".png")))
-    covered = edited(image, "band", read_saved(saved_as(image, None), vision.load_packs()).reading.geometry)
+    covered = edited(
+        image, "band", read_saved(saved_as(image, None), vision.load_packs()).reading.geometry
+    )
     try:
         read = read_saved(saved_as(covered.image, "q80"), vision.load_packs())
     except VisionError:
         return  # refused: as right
     assert read.reading.geometry.skin != "winemine"  # a part of its board
-    assert not read.biggest and "does not read (the winemine pack reads 30x" in read.note(), read.note()
+    assert not read.biggest and "does not read (the winemine pack reads 30x" in read.note(), (
+        read.note()
+    )
 
 
-@pytest.mark.parametrize("shot, how", [("xdemineur/beginner-opened-beside-the-edge", "x1.7"), ("gnome-mines/beginner-won", "x0.75"),
-                                       ("react-minesweeper/scale1-fresh", "gray")])
+@pytest.mark.parametrize(
+    "shot, how",
+    [
+        ("xdemineur/beginner-opened-beside-the-edge", "x1.7"),
+        ("gnome-mines/beginner-won", "x0.75"),
+        ("react-minesweeper/scale1-fresh", "gray"),
+    ],
+)
 def test_a_reading_of_another_size_than_the_lattice_is_refused(shot: str, how: str) -> None:
     """Lossless pictures read as part of their board, or with a line past its edge: xdemineur at 1.7x
     as 8 of its 12 columns (its pack lists 1.5x, which its covered cells alone matched), gnome-mines
     at 0.75x with a row of the window below it, react-minesweeper in grey as gnome-mines' with a column more."""
     image = cv2.imread(str(FIXTURES / f"{shot}.png"))
     if how == "x0.75":
-        saved = Saved(cv2.resize(image, None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA), "PNG", False)
+        saved = Saved(
+            cv2.resize(image, None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA), "PNG", False
+        )
     else:
         saved = saved_as(image, how)
     _right_or_refused(saved, read_label(FIXTURES / f"{shot}.board").board.cells)
@@ -255,11 +346,26 @@ def test_a_reading_of_another_size_than_the_lattice_is_refused(shot: str, how: s
 
 def test_bench_vision_saved_counts_each_way(capsys: pytest.CaptureFixture[str]) -> None:
     """The figures command: each way a row of read right, refused, another board, wrong; a way it does not know refused first."""
-    assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", "q80,gray,half") == 0
+    assert (
+        main(
+            "bench-vision",
+            str(FIXTURES / "classic98" / "expert-lost.png"),
+            "--saved",
+            "q80,gray,half",
+        )
+        == 0
+    )
     rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()[1:4]}
-    assert rows == {"q80": ["1", "0", "0", "0"], "gray": ["1", "0", "0", "0"], "half": ["0", "1", "0", "0"]}
+    assert rows == {
+        "q80": ["1", "0", "0", "0"],
+        "gray": ["1", "0", "0", "0"],
+        "half": ["0", "1", "0", "0"],
+    }
     for way in ("webp", "x0", "xq", "q0"):
-        assert main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", way) == 1
+        assert (
+            main("bench-vision", str(FIXTURES / "classic98" / "expert-lost.png"), "--saved", way)
+            == 1
+        )
         assert f"'{way}' is not a way to save a screenshot" in capsys.readouterr().err
 
 
@@ -269,14 +375,26 @@ def test_bench_vision_saved_counts_each_way(capsys: pytest.CaptureFixture[str]) 
 SAVED_COUNTERS = {
     ("xdemineur/expert-fresh", "x1.5"): 99,  # was 0: the timer's "000" (the 9s past the limit)
     ("winemine/intermediate-fresh", "x1.5"): 40,  # was 4: "040" cut in two by bands of 4 px
-    ("winemine/custom-30x16-140mines-lost", "x2"): None,  # 13 of "134", its 4 too poor a match, on a first mend
+    (
+        "winemine/custom-30x16-140mines-lost",
+        "x2",
+    ): None,  # 13 of "134", its 4 too poor a match, on a first mend
     ("minegauler/expert-fresh", "x2"): 99,  # was 0: "99" as two words, the timer read
     ("gnome-mines/expert-fresh-hover", "x2"): 99,  # was 9: "0/9 9"
-    ("classic98/hidpi2x-expert-midgame", "x2"): 91,  # was 9: lights 8 px apart as counters of their own
+    (
+        "classic98/hidpi2x-expert-midgame",
+        "x2",
+    ): 91,  # was 9: lights 8 px apart as counters of their own
     ("winxp/hidpi2x-beginner-lost", "x2"): 7,  # was 0
-    ("sprites98-web/web-scale1.5-expert-won", "x2"): None,  # was 999: dotted zeros of a font of its own
+    (
+        "sprites98-web/web-scale1.5-expert-won",
+        "x2",
+    ): None,  # was 999: dotted zeros of a font of its own
     ("classic98/custom-30x16-190mines-midgame", "x0.8"): 176,  # was 116
-    ("winemine/custom-30x16-140mines-midgame", "q80"): 137,  # was None: red strokes blurred in JPEG's colour
+    (
+        "winemine/custom-30x16-140mines-midgame",
+        "q80",
+    ): 137,  # was None: red strokes blurred in JPEG's colour
 }
 
 
@@ -289,15 +407,23 @@ def test_a_saved_pictures_counter_is_the_number_shown_or_unread(case: tuple[str,
     assert counter == SAVED_COUNTERS[case] and counter in (shown, None), counter
 
 
-CUT_TO_CELLS = ["classic98/expert-midgame", "gnome-mines/beginner-flag-question-mark", "winemine/expert-midgame-flags",
-                "xdemineur/custom-10x12-40mines-five", "winxp/hidpi2x-expert-midgame", "sprites98-web/web-scale1.5-beginner-lost"]
+CUT_TO_CELLS = [
+    "classic98/expert-midgame",
+    "gnome-mines/beginner-flag-question-mark",
+    "winemine/expert-midgame-flags",
+    "xdemineur/custom-10x12-40mines-five",
+    "winxp/hidpi2x-expert-midgame",
+    "sprites98-web/web-scale1.5-beginner-lost",
+]
 
 
 def _edited(shot: str, way: str) -> tuple[Saved, np.ndarray]:
     """The fixture edited round its board one of bench-vision's ways (bench.EDITS), and its true board."""
     truth = read_label(FIXTURES / f"{shot}.board").board.cells
     image = vision.load_image(FIXTURES / f"{shot}.png")
-    return edited(image, way, read_saved(saved_as(image, None), vision.load_packs()).reading.geometry), truth
+    return edited(
+        image, way, read_saved(saved_as(image, None), vision.load_packs()).reading.geometry
+    ), truth
 
 
 @pytest.mark.parametrize("shot", CUT_TO_CELLS)
@@ -309,12 +435,21 @@ def test_a_screenshot_cut_to_the_board_reads_its_cells(shot: str) -> None:
     saved, truth = _edited(shot, "cells")
     reading = read_saved(saved, vision.load_packs()).reading
     assert reading.counter is None
-    assert reading.board.cells.shape == truth.shape, f"read {reading.geometry.cols}x{reading.geometry.rows}"
+    assert reading.board.cells.shape == truth.shape, (
+        f"read {reading.geometry.cols}x{reading.geometry.rows}"
+    )
     assert (reading.board.cells == truth).all()
 
 
 @pytest.mark.parametrize("way", ["half", "end", "row", "third"])
-@pytest.mark.parametrize("shot", [*CUT_TO_CELLS, "react-minesweeper/scale1.75-fresh", "gnome-mines/intermediate-fresh-window-800x640"])
+@pytest.mark.parametrize(
+    "shot",
+    [
+        *CUT_TO_CELLS,
+        "react-minesweeper/scale1.75-fresh",
+        "gnome-mines/intermediate-fresh-window-800x640",
+    ],
+)
 def test_a_screenshot_cut_through_a_line_of_cells_is_refused(shot: str, way: str) -> None:
     """Cut through a row or column of cells, a picture was read as the board less that line, right
     for what it read (89 of 91 fixtures cut half a cell in), with numbers beside the cut line that
@@ -328,15 +463,24 @@ def test_a_screenshot_cut_through_a_line_of_cells_is_refused(shot: str, way: str
     assert len(str(refusal.value)) <= MESSAGE_CHARS
 
 
-@pytest.mark.parametrize("shot", ["gnome-mines/beginner-lost-window-1200x1000", "gnome-mines/beginner-lost-window-900x700",
-                                  "winemine/expert-midgame-flags", "sprites98-web/web-scale1.5-beginner-lost"])
+@pytest.mark.parametrize(
+    "shot",
+    [
+        "gnome-mines/beginner-lost-window-1200x1000",
+        "gnome-mines/beginner-lost-window-900x700",
+        "winemine/expert-midgame-flags",
+        "sprites98-web/web-scale1.5-beginner-lost",
+    ],
+)
 def test_a_screenshot_cut_with_room_round_the_board_reads_right(shot: str) -> None:
     """Cut 0.7 of a cell round the board, what shows past it is the window's ground, a title bar,
     a frame: no cells. gnome-mines' flat tiles made them cut cells (its ground 23.6 levels from the
     empty tile at 2.6x, within the pack's limit of 24): both windows were refused as cut."""
     saved, truth = _edited(shot, "room")
     reading = read_saved(saved, vision.load_packs()).reading
-    assert reading.board.cells.shape == truth.shape, f"read {reading.geometry.cols}x{reading.geometry.rows}"
+    assert reading.board.cells.shape == truth.shape, (
+        f"read {reading.geometry.cols}x{reading.geometry.rows}"
+    )
     assert (reading.board.cells == truth).all()
 
 
@@ -374,7 +518,9 @@ def test_a_look_no_pack_knows_is_never_read_as_a_board_of_empty_cells() -> None:
 
 
 @pytest.mark.parametrize("shade", ["grey", "covered"])
-def test_cells_covered_on_a_picture_as_the_game_drew_it_are_refused_not_read_forgiving(shade: str) -> None:
+def test_cells_covered_on_a_picture_as_the_game_drew_it_are_refused_not_read_forgiving(
+    shade: str,
+) -> None:
     """A band (a dialog's, a window's) over two rows of gnome-mines' board in a PNG: the cells under
     it match no tile, the rest exactly. Read forgiving, a grey band was two rows of covered cells and
     the advice called cells "safe" that hold mines. Now a grey one is no cell at all (a flat fill 8
@@ -385,16 +531,31 @@ def test_cells_covered_on_a_picture_as_the_game_drew_it_are_refused_not_read_for
     image = vision.load_image(shot.with_suffix(".png"))
     x, y, w, _ = read_saved(saved_as(image, None), vision.load_packs()).reading.geometry.region()
     top = y + 3 * round(truth.pitch[1])  # rows 3 and 4
-    covered = next(t.image for t in vision.pack_named(vision.load_packs(), "gnome-mines").tiles if t.code == COVERED)
-    fill = 200 if shade == "grey" else np.clip(covered[covered.shape[0] // 2, covered.shape[1] // 2].astype(int) + 3, 0, 255)
+    covered = next(
+        t.image
+        for t in vision.pack_named(vision.load_packs(), "gnome-mines").tiles
+        if t.code == COVERED
+    )
+    fill = (
+        200
+        if shade == "grey"
+        else np.clip(covered[covered.shape[0] // 2, covered.shape[1] // 2].astype(int) + 3, 0, 255)
+    )
     image[top : top + 2 * round(truth.pitch[1]), x - 20 : x + w + 20] = fill
-    with pytest.raises(VisionError, match="something covers the board" if shade == "covered" else None) as refusal:
+    with pytest.raises(
+        VisionError, match="something covers the board" if shade == "covered" else None
+    ) as refusal:
         read_saved(saved_as(image, None), vision.load_packs())
     assert len(str(refusal.value)) <= MESSAGE_CHARS
 
 
-@pytest.mark.parametrize("shot, way", [("sprites98-web/web-scale1.25-beginner-won", "corner"),
-                                       ("gnome-mines/expert-58-flags-window-1150x640", "box")])
+@pytest.mark.parametrize(
+    "shot, way",
+    [
+        ("sprites98-web/web-scale1.25-beginner-won", "corner"),
+        ("gnome-mines/expert-58-flags-window-1150x640", "box"),
+    ],
+)
 def test_a_grey_box_over_the_board_is_never_read_as_its_cells(shot: str, way: str) -> None:
     """Read forgiving, a grey box (200) over classic98's board at a browser's 1.25x was its empty
     cells (192: 'won', three numbers missing); over gnome-mines' at a window's fractional size, its
@@ -405,11 +566,22 @@ def test_a_grey_box_over_the_board_is_never_read_as_its_cells(shot: str, way: st
     assert len(str(refusal.value)) <= MESSAGE_CHARS
 
 
-@pytest.mark.parametrize("shot, way", [("classic98/beginner-won", "corner"), ("winxp/beginner-won", "corner"),
-                                       ("minegauler/expert-midgame-five", "corner"), ("winemine/expert-fresh", "corner"),
-                                       ("minegauler/custom-16x16-80mines-eight", "band"), ("winemine/expert-midgame-flags", "band"),
-                                       ("gnome-mines/beginner-flag-question-mark", "corner"), ("sprites98-web/web-scale1.5-expert-won", "band")])
-def test_a_jpeg_of_a_board_something_covers_is_refused_not_read_as_the_part_left(shot: str, way: str) -> None:
+@pytest.mark.parametrize(
+    "shot, way",
+    [
+        ("classic98/beginner-won", "corner"),
+        ("winxp/beginner-won", "corner"),
+        ("minegauler/expert-midgame-five", "corner"),
+        ("winemine/expert-fresh", "corner"),
+        ("minegauler/custom-16x16-80mines-eight", "band"),
+        ("winemine/expert-midgame-flags", "band"),
+        ("gnome-mines/beginner-flag-question-mark", "corner"),
+        ("sprites98-web/web-scale1.5-expert-won", "band"),
+    ],
+)
+def test_a_jpeg_of_a_board_something_covers_is_refused_not_read_as_the_part_left(
+    shot: str, way: str
+) -> None:
     """A grey box over the board's corner, or a band across it, then saved as JPEG at 80: the lattice
     finder sees less of a JPEG's board, and the part left beside the box (12 fixtures) or past the
     band (8) was read as the board. Past the reading, a line of the board's own cells (half of them
@@ -423,15 +595,24 @@ def test_a_jpeg_of_a_board_something_covers_is_refused_not_read_as_the_part_left
     assert len(str(refusal.value)) <= MESSAGE_CHARS
 
 
-@pytest.mark.parametrize("shot", ["xdemineur/expert-fresh", "gnome-mines/expert-fresh-window-1650x850",
-                                  "gnome-mines/intermediate-36-flags-window-800x640"])
+@pytest.mark.parametrize(
+    "shot",
+    [
+        "xdemineur/expert-fresh",
+        "gnome-mines/expert-fresh-window-1650x850",
+        "gnome-mines/intermediate-36-flags-window-800x640",
+    ],
+)
 def test_a_board_parted_by_something_over_it_is_refused_not_read_as_two(shot: str) -> None:
     """A grey band across a board: xdemineur's top rows were read as a 30x6 board (its bottom edge
     no edge: the numbers there count mines under the band) and its bottom rows said to be another
     board; gnome-mines' at a window's fractional pitch, its parts measured 48 and 47 px apart (47.36),
     one part read alone. Now refused, naming both parts, or the board's cells past the band."""
     saved, _ = _edited(shot, "band")
-    with pytest.raises(VisionError, match="are one board with something over it|go on past something over the board") as refusal:
+    with pytest.raises(
+        VisionError,
+        match="are one board with something over it|go on past something over the board",
+    ) as refusal:
         read_saved(saved, vision.load_packs())
     assert len(str(refusal.value)) <= MESSAGE_CHARS
 
@@ -448,16 +629,20 @@ def test_a_board_whose_corner_something_covers_is_refused_not_read_as_the_part_l
     assert len(str(refusal.value)) <= MESSAGE_CHARS
 
 
-@pytest.mark.parametrize("shot, box, shade, how", [
-    ("gnome-mines/beginner-flag-question-mark", (118, 297, 315, 503), 128, None),
-    ("gnome-mines/expert-fresh-hover", (117, 0, 578, 303), 128, "q80"),
-    ("classic98/expert-midgame", (3, 265, 181, 408), 60, "q80"),
-    ("classic98/hidpi2x-beginner-won", (147, 348, 251, 466), 60, "q80"),
-    ("winemine/expert-fresh", (124, 270, 207, 288), 240, "q80"),
-    ("sprites98-web/web-scale1.5-beginner-lost", (0, 275, 35, 406), 240, "q80"),
-])
-def test_a_box_of_one_colour_over_the_board_is_never_read_as_its_cells(shot: str, box: tuple[int, int, int, int], shade: int,
-                                                                      how: str | None) -> None:
+@pytest.mark.parametrize(
+    "shot, box, shade, how",
+    [
+        ("gnome-mines/beginner-flag-question-mark", (118, 297, 315, 503), 128, None),
+        ("gnome-mines/expert-fresh-hover", (117, 0, 578, 303), 128, "q80"),
+        ("classic98/expert-midgame", (3, 265, 181, 408), 60, "q80"),
+        ("classic98/hidpi2x-beginner-won", (147, 348, 251, 466), 60, "q80"),
+        ("winemine/expert-fresh", (124, 270, 207, 288), 240, "q80"),
+        ("sprites98-web/web-scale1.5-beginner-lost", (0, 275, 35, 406), 240, "q80"),
+    ],
+)
+def test_a_box_of_one_colour_over_the_board_is_never_read_as_its_cells(
+    shot: str, box: tuple[int, int, int, int], shade: int, how: str | None
+) -> None:
     """Boxes a sweep of random boxes over the fixtures found read wrong (2026-12-01): a mid-grey one
     over gnome-mines' cells read as mines (the tolerant pack's mine tile, its detail smoothed out,
     23.2 levels from a flat patch: parts.check_flat_cells); a dark one over classic98's left columns
@@ -469,7 +654,10 @@ def test_a_box_of_one_colour_over_the_board_is_never_read_as_its_cells(shot: str
     image = vision.load_image(FIXTURES / f"{shot}.png").copy()
     x0, y0, x1, y1 = box
     image[y0:y1, x0:x1] = shade
-    assert not _right_or_refused(saved_as(image, how), read_label(FIXTURES / f"{shot}.board").board.cells)  # refused
+    # refused
+    assert not _right_or_refused(
+        saved_as(image, how), read_label(FIXTURES / f"{shot}.board").board.cells
+    )
 
 
 def test_a_counter_something_covers_in_part_is_unread_not_another_number() -> None:
@@ -481,7 +669,10 @@ def test_a_counter_something_covers_in_part_is_unread_not_another_number() -> No
     assert (read.reading.board.cells == truth).all() and read.reading.counter is None
 
 
-@pytest.mark.parametrize("shot", ["xdemineur/expert-flags-question-mark", "winemine/expert-fresh", "classic98/expert-midgame"])
+@pytest.mark.parametrize(
+    "shot",
+    ["xdemineur/expert-flags-question-mark", "winemine/expert-fresh", "classic98/expert-midgame"],
+)
 def test_a_covered_counter_leaves_the_timer_beside_it_unread_not_taken_for_it(shot: str) -> None:
     """bench-vision --saved spot4: a box over the whole of xdemineur's counter left only its timer,
     "0016", and it was read as the counter (16 mines left, not 97). A game that draws a timer beside
@@ -494,7 +685,11 @@ def test_a_covered_counter_leaves_the_timer_beside_it_unread_not_taken_for_it(sh
     counter = slice(x, x + w // 3) if pack.counter == "left" else slice(x + w - w // 3, x + w)
     image[max(y - 3 * round(read.geometry.pitch[1]), 0) : y, counter] = 200
     covered = read_saved(saved_as(image, None), packs).reading
-    assert read.counter is not None and (covered.board.cells == read.board.cells).all() and covered.counter is None
+    assert (
+        read.counter is not None
+        and (covered.board.cells == read.board.cells).all()
+        and covered.counter is None
+    )
 
 
 def test_a_counter_with_its_last_digits_covered_is_unread_not_a_shorter_number() -> None:
@@ -516,8 +711,15 @@ def test_a_box_of_text_over_a_side_of_the_board_is_never_read_as_its_edge() -> N
 
 
 @pytest.mark.parametrize("how", [None, "q80"])
-@pytest.mark.parametrize("shot", ["winemine/expert-fresh", "xdemineur/custom-10x12-40mines-five", "minegauler/expert-flags",
-                                  "classic98/hidpi2x-expert-midgame"])
+@pytest.mark.parametrize(
+    "shot",
+    [
+        "winemine/expert-fresh",
+        "xdemineur/custom-10x12-40mines-five",
+        "minegauler/expert-flags",
+        "classic98/hidpi2x-expert-midgame",
+    ],
+)
 def test_a_pointer_over_a_cell_is_refused_naming_the_cell(shot: str, how: str | None) -> None:
     """A screenshot saved with the mouse pointer over a cell (bench-vision --saved pointN): the cell
     is named, with what to do with a saved picture. winemine's in JPEG was "no skin pack reads the
@@ -527,10 +729,18 @@ def test_a_pointer_over_a_cell_is_refused_naming_the_cell(shot: str, how: str | 
     knows, was said to be scaled."""
     image = vision.load_image(FIXTURES / f"{shot}.png")
     reading = read_saved(saved_as(image, None), vision.load_packs()).reading
-    numbers = np.argwhere(reading.board.cells > 0)  # over a number where there is one: a pointer over a covered
-    geometry, (r, c) = reading.geometry, numbers[0] if len(numbers) else (3, 4)  # cell may leave it read right
+    # over a number where there is one: a pointer over a covered
+    numbers = np.argwhere(reading.board.cells > 0)
+    # cell may leave it read right
+    geometry, (r, c) = (
+        reading.geometry,
+        numbers[0] if len(numbers) else (3, 4),
+    )
     x, y, w, h = geometry.box(r, c)
-    outline = np.array([(0, 0), (0, 16), (4, 12), (7, 19), (9, 18), (6, 11), (11, 11)]) * geometry.scale  # as the screen draws it
+    # as the screen draws it
+    outline = (
+        np.array([(0, 0), (0, 16), (4, 12), (7, 19), (9, 18), (6, 11), (11, 11)]) * geometry.scale
+    )
     arrow = (outline + (x + w // 2, y + h // 2)).astype(np.int32)
     covered = image.copy()
     cv2.fillPoly(covered, [arrow], (255, 255, 255))
@@ -538,7 +748,8 @@ def test_a_pointer_over_a_cell_is_refused_naming_the_cell(shot: str, how: str | 
     with pytest.raises(VisionError) as refused:
         read_saved(saved_as(covered, how), vision.load_packs())
     said = str(refused.value)
-    assert said.startswith((f"cell ({r},{c}) at ", f"cell ({r + 1},{c}) at ")), said  # the arrow's tip is in it, its tail below
+    # the arrow's tip is in it, its tail below
+    assert said.startswith((f"cell ({r},{c}) at ", f"cell ({r + 1},{c}) at ")), said
     assert "(the pointer?)" in said and "save the screenshot again" in said, said
     assert len(said) <= MESSAGE_CHARS
 
@@ -552,6 +763,16 @@ def test_text_over_cells_is_never_read_as_covered_cells() -> None:
     image = vision.load_image(FIXTURES / f"{shot}.png").copy()
     image[544:769, 0:232] = 255
     for line in range(14):
-        cv2.putText(image[544:769, 0:232], "New message: are we still on for lunch?", (4, 14 + 16 * line), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.45, (0, 0, 0), 1)
-    assert not _right_or_refused(saved_as(image, "q80"), read_label(FIXTURES / f"{shot}.board").board.cells)  # refused
+        cv2.putText(
+            image[544:769, 0:232],
+            "New message: are we still on for lunch?",
+            (4, 14 + 16 * line),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.45,
+            (0, 0, 0),
+            1,
+        )
+    # refused
+    assert not _right_or_refused(
+        saved_as(image, "q80"), read_label(FIXTURES / f"{shot}.board").board.cells
+    )

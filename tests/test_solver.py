@@ -37,7 +37,10 @@ def test_best_probabilities_equal_brute_force(index: int) -> None:
     assert analysis.exact
     assert analysis.probabilities is not None
     for cell, count in per_cell.items():
-        assert analysis.probabilities[cell] == pytest.approx(count / total, abs=1e-12), (cell, str(board))
+        assert analysis.probabilities[cell] == pytest.approx(count / total, abs=1e-12), (
+            cell,
+            str(board),
+        )
     assert analysis.safe == {c for c, n in per_cell.items() if n == 0}
     assert analysis.mines == {c for c, n in per_cell.items() if n == total}
 
@@ -107,10 +110,17 @@ def test_known_cells_are_taken_out_of_the_rules_so_the_parts_they_tied_fall_apar
     rules = [Rule(0b011, 1), Rule(0b110, 1)]
     assert len(exact.components(rules)) == 1
     as_safe = deduce.settled(rules, 0b010, 0)
-    assert as_safe == [Rule(0b001, 1), Rule(0b100, 1), Rule(0b010, 0)] and len(exact.components(as_safe)) == 3
+    assert (
+        as_safe == [Rule(0b001, 1), Rule(0b100, 1), Rule(0b010, 0)]
+        and len(exact.components(as_safe)) == 3
+    )
     assert deduce.settled(rules, 0, 0b010) == [Rule(0b001, 0), Rule(0b100, 0), Rule(0b010, 1)]
     # Two rules that disagree once the known cell is out are both kept: no layout fits them.
-    assert deduce.settled([Rule(0b011, 1), Rule(0b111, 2)], 0b100, 0) == [Rule(0b011, 1), Rule(0b011, 2), Rule(0b100, 0)]
+    assert deduce.settled([Rule(0b011, 1), Rule(0b111, 2)], 0b100, 0) == [
+        Rule(0b011, 1),
+        Rule(0b011, 2),
+        Rule(0b100, 0),
+    ]
     assert deduce.settled(rules, 0, 0) == rules
 
 
@@ -223,7 +233,9 @@ def test_the_whole_board_check_agrees_with_brute_force_on_misread_numbers() -> N
     assert refused >= 10 and accepted >= 3  # both kinds were tried
 
 
-def test_the_whole_board_check_of_scattered_numbers_takes_the_certain_cells_out_to_count_layouts() -> None:
+def test_the_whole_board_check_of_scattered_numbers_takes_the_certain_cells_out_to_count_layouts() -> (
+    None
+):
     """Numbers scattered over an expert board tie its rules into one part too large to enumerate
     as it is; with the cells deduction finds certain taken out, the check counts the layouts and
     refuses a mine count below any that fits (deduction alone let 40 pass)."""
@@ -242,6 +254,7 @@ def test_a_fully_covered_board_gets_its_mine_count_checked_and_true_probabilitie
     """2x2: four mines is no move (each cell a mine), five do not fit, none make every cell safe;
     under each first-click rule the first click's chance is what the rule makes it (the safe rule
     keeps it clear), and the others share the mines."""
+
     def fresh(mines: int) -> Board:
         return Board.parse("##\n##", mines=mines)
 
@@ -254,10 +267,16 @@ def test_a_fully_covered_board_gets_its_mine_count_checked_and_true_probabilitie
         a = solve(fresh(1), "best", rule)
         assert a.move is not None and a.move.probability == pytest.approx(first)
         assert a.probabilities is not None
-        assert sorted(a.probabilities.ravel()) == pytest.approx(sorted([first, others, others, others]))
+        assert sorted(a.probabilities.ravel()) == pytest.approx(
+            sorted([first, others, others, others])
+        )
     nine = solve(Board.parse("\n".join(["#" * 9] * 9), mines=10), "best", "opening")
     assert nine.move is not None and nine.move.probability == 0.0
-    assert nine.probabilities is not None and nine.probabilities[1, 1] == 0.0 and nine.probabilities[0, 0] == pytest.approx(10 / 72)
+    assert (
+        nine.probabilities is not None
+        and nine.probabilities[1, 1] == 0.0
+        and nine.probabilities[0, 0] == pytest.approx(10 / 72)
+    )
 
 
 def test_a_lost_board_gets_no_move_and_a_wrong_mine_count_is_named_as_such() -> None:
@@ -303,8 +322,18 @@ def _brute_secondary(board: Board, cell: Cell) -> float:
     cell's chance (1 where only mines are left: the game is won)."""
     shown = _shown(board, cell)
     total = sum(count for _, count, _ in shown)
-    return sum(count * (1.0 if 0 in mines.values() else max((1 - n / count for n in mines.values() if n < count), default=1.0))
-               for _, count, mines in shown) / total
+    return (
+        sum(
+            count
+            * (
+                1.0
+                if 0 in mines.values()
+                else max((1 - n / count for n in mines.values() if n < count), default=1.0)
+            )
+            for _, count, mines in shown
+        )
+        / total
+    )
 
 
 @pytest.mark.slow
@@ -319,7 +348,9 @@ def test_look_ahead_figures_equal_brute_force() -> None:
     checked = 0
     for board, p, cell in _cells_to_guess(max_layouts=2000, per_board=3):
         shown = _shown(board, cell)
-        progress = sum(count for _, count, mines in shown if 0 in mines.values()) / sum(count for _, count, _ in shown)
+        progress = sum(count for _, count, mines in shown if 0 in mines.values()) / sum(
+            count for _, count, _ in shown
+        )
         secondary = _brute_secondary(board, cell)
         look = outlook(board, p, list(p.rules), p.index[cell], exact.Budget())
         assert look.progress == pytest.approx(progress, abs=1e-9), (cell, str(board))
@@ -345,15 +376,22 @@ def test_two_moves_equal_brute_force() -> None:
             if 0 in mines.values() or all(n == count for n in mines.values()):  # or the game is won
                 value += count
                 continue
-            value += count * max((1 - n / count) * _brute_secondary(after, c) for c, n in mines.items() if n < count)
+            value += count * max(
+                (1 - n / count) * _brute_secondary(after, c) for c, n in mines.items() if n < count
+            )
         want = value / sum(count for _, count, _ in shown)
         i = p.index[cell]
         branched = branches(board, p, list(p.rules), i, exact.Budget())
         got = two_moves(board, p, branched, i, exact.Budget(), width=len(p.cells))
         assert got == pytest.approx(want, abs=1e-9), (cell, str(board))
         # with a floor: the value where it exceeds it, else any figure below it (work stopped)
-        assert two_moves(board, p, branched, i, exact.Budget(), len(p.cells), want - 0.01) == pytest.approx(want, abs=1e-9)
-        assert two_moves(board, p, branched, i, exact.Budget(), len(p.cells), want + 0.01) < want + 0.01
+        assert two_moves(
+            board, p, branched, i, exact.Budget(), len(p.cells), want - 0.01
+        ) == pytest.approx(want, abs=1e-9)
+        assert (
+            two_moves(board, p, branched, i, exact.Budget(), len(p.cells), want + 0.01)
+            < want + 0.01
+        )
         checked += 1
     assert checked >= 50
 
@@ -390,7 +428,9 @@ def test_outcomes_are_the_boards_with_each_number_solved_one_by_one() -> None:
     assert checked > 1000 and absent > 1000
 
 
-def _weighed(mines: int, under_numbers: list[float], elsewhere: float, monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], Problem]:
+def _weighed(
+    mines: int, under_numbers: list[float], elsewhere: float, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[int], Problem]:
     """The cells look-ahead weighs on a 5x4 board whose top row is 1s, with these mine chances
     under the numbers (cells 0-3, the frontier) and off the frontier; and the board's problem."""
     from bot.solver import exact, guess
@@ -402,7 +442,9 @@ def _weighed(mines: int, under_numbers: list[float], elsewhere: float, monkeypat
     prob[:4] = under_numbers
     seen: list[int] = []
 
-    def recorded(board: Board, p: object, rules: list[Rule], i: int, budget: object) -> guess.Branches:
+    def recorded(
+        board: Board, p: object, rules: list[Rule], i: int, budget: object
+    ) -> guess.Branches:
         seen.append(i)
         return rules, 0, {}
 
@@ -412,14 +454,18 @@ def _weighed(mines: int, under_numbers: list[float], elsewhere: float, monkeypat
 
 
 @pytest.mark.parametrize(("mines", "weighed"), [(2, [0, 1]), (8, [0, 1, 2])])
-def test_guesses_weighed_are_wider_where_mines_are_dense(mines: int, weighed: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_guesses_weighed_are_wider_where_mines_are_dense(
+    mines: int, weighed: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Look-ahead weighs the cells within TOLERANCE of the safest; where mines left per unknown
     cell reach DENSE (here 8 of 16, not 2), those within WIDER of the best safety (0.8 x 0.1)."""
     seen, _ = _weighed(mines, [0.2, 0.21, 0.27, 0.29], 0.9, monkeypatch)
     assert sorted(seen) == weighed
 
 
-def test_cells_off_the_frontier_leave_room_for_frontier_cells_a_little_riskier(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cells_off_the_frontier_leave_room_for_frontier_cells_a_little_riskier(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Cells touching no number share one chance and are much alike: where they are the safest,
     INTERIOR of them are weighed (fewest unknown neighbours first: corners), and the frontier
     cells within WIDER fill the other places, rather than eight cells off the frontier."""
@@ -454,14 +500,19 @@ def test_a_dead_cell_is_put_off_while_a_living_one_is_left() -> None:
     one is (the solver before took (9,9))."""
     board = Board.parse(DEAD, mines=21)
     p = problem(board)
-    assert list(branches(board, p, list(p.rules), p.index[(9, 9)], exact.Budget())[2]) == [1]  # (8,9); (8,8) is flagged
+    # (8,9); (8,8) is flagged
+    assert list(branches(board, p, list(p.rules), p.index[(9, 9)], exact.Budget())[2]) == [1]
     analysis = solve(board, "best")
     assert analysis.probabilities is not None and analysis.move is not None
     assert analysis.probabilities[9, 9] == pytest.approx(5 / 43)
-    assert analysis.probabilities[9, 9] == analysis.probabilities[~np.isnan(analysis.probabilities)].min()
+    assert (
+        analysis.probabilities[9, 9]
+        == analysis.probabilities[~np.isnan(analysis.probabilities)].min()
+    )
     assert analysis.move.cell != (9, 9) and analysis.move.reason == "guess"
-    assert len(branches(board, p, list(p.rules), p.index[analysis.move.cell], exact.Budget())[2]) > 1
-
+    assert (
+        len(branches(board, p, list(p.rules), p.index[analysis.move.cell], exact.Budget())[2]) > 1
+    )
 
 
 # (0,0) and (1,0) hold one mine; the cells beside one of them only, (2,0) and (2,1), are flagged,
@@ -475,16 +526,21 @@ def test_a_fifty_fifty_nothing_can_settle_is_taken_before_a_safer_guess() -> Non
     board = Board.parse(FORCED, mines=10)
     assert exact.probabilities(problem(board)).log_weight > math.log(endgame.MAX_LAYOUTS)
     analysis = solve(board, "best")
-    assert analysis.probabilities is not None and analysis.probabilities[0, 4] == pytest.approx(2 / 9)
+    assert analysis.probabilities is not None and analysis.probabilities[0, 4] == pytest.approx(
+        2 / 9
+    )
     assert analysis.move is not None and analysis.move.cell in {(0, 0), (1, 0)}
     assert analysis.details.get("forced") == 1.0
 
 
-@pytest.mark.parametrize("text, forced", [
-    ("#1\n#3\nFF\n", True),
-    ("#1\n#3\nF#\n", True),  # (2,1) is a mine too, found by the rules rather than flagged
-    ("#1\n#2\n##\n", False),  # (2,0) or (2,1) is safe, and would show whether (1,0) is the mine
-])
+@pytest.mark.parametrize(
+    "text, forced",
+    [
+        ("#1\n#3\nFF\n", True),
+        ("#1\n#3\nF#\n", True),  # (2,1) is a mine too, found by the rules rather than flagged
+        ("#1\n#2\n##\n", False),  # (2,0) or (2,1) is safe, and would show whether (1,0) is the mine
+    ],
+)
 def test_only_a_fifty_fifty_that_no_reveal_can_settle_is_forced(text: str, forced: bool) -> None:
     analysis = solve(Board.parse(text), "best")
     assert analysis.move is not None and analysis.move.reason == "guess"
@@ -505,9 +561,15 @@ def _a_fifty_fifty_or_safe(board: Board, a: tuple[int, int]) -> bool:
                 mines = frozenset((a[0] - dr + r, a[1] - dc + c) for r, c in way)
                 swapped = frozenset((a[0] - dr + r, a[1] - dc + c) for r, c in mirror)
                 if with_a and all(
-                    mines <= layout and not swapped & layout and (layout - mines) | swapped in known
-                    and all(mines_seen(board, layout, s) == mines_seen(board, (layout - mines) | swapped, s)
-                            for s in unknown if s not in layout | swapped)
+                    mines <= layout
+                    and not swapped & layout
+                    and (layout - mines) | swapped in known
+                    and all(
+                        mines_seen(board, layout, s)
+                        == mines_seen(board, (layout - mines) | swapped, s)
+                        for s in unknown
+                        if s not in layout | swapped
+                    )
                     for layout in with_a
                 ):
                     return True
@@ -564,7 +626,9 @@ def test_a_fifty_fifty_or_safe_cell_is_taken_before_a_safer_guess() -> None:
     board = Board.parse(PSEUDO, mines=18)
     assert exact.probabilities(problem(board)).log_weight > math.log(endgame.MAX_LAYOUTS)
     analysis = solve(board, "best")
-    assert analysis.probabilities is not None and analysis.probabilities[2, 4] == pytest.approx(1 / 6)
+    assert analysis.probabilities is not None and analysis.probabilities[2, 4] == pytest.approx(
+        1 / 6
+    )
     assert analysis.details.get("pseudo") == 1.0, analysis.details
     assert analysis.move is not None and analysis.move.cell == (4, 4)
     p = problem(board)

@@ -22,7 +22,8 @@ from bot.vision.tiles import _resized, classifier_for
 from bot.vocabulary import COVERED, FLAG
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-SHIPPED = skin_names(templates_root())  # at collection, before conftest hides this user's learnt packs
+# at collection, before conftest hides this user's learnt packs
+SHIPPED = skin_names(templates_root())
 # screenshots of games a shipped pack reads (the others, xbomb's, are read with no pack: test_grid.py)
 CASES = sorted(p for p in FIXTURES.glob("*/*.board") if p.parent.name in SHIPPED)
 
@@ -37,7 +38,10 @@ def test_every_skin_has_every_kind_of_fixture(skin: str) -> None:
     mines, a wrong flag: every game here shows one), a won game, and fresh boards at the three
     standard levels (some games' beginner is 8x8 or 9x12)."""
     labels = {p.stem: read_label(p) for p in CASES if p.parent.name == skin}
-    shown = {s: "".join(str(t.board) for t in labels.values() if t.state == s) for s in ("playing", "won", "lost")}
+    shown = {
+        s: "".join(str(t.board) for t in labels.values() if t.state == s)
+        for s in ("playing", "won", "lost")
+    }
     assert set("12345678") <= set("".join(shown.values()))
     assert "F" in shown["playing"] and set("X*x") <= set(shown["lost"]) and shown["won"]
     fresh = {t.cols * t.rows for name, t in labels.items() if "fresh" in name}
@@ -103,7 +107,8 @@ def test_mine_count_is_read_from_the_counter(path: Path) -> None:
     reading = read(load_image(path.with_suffix(".png")), load_packs())
     case = f"{path.parent.name}/{path.stem}"
     if case in COUNTER_OUTSIDE:
-        assert reading.counter is None and reading.board.mines == truth.board.mines  # the standard count
+        # the standard count
+        assert reading.counter is None and reading.board.mines == truth.board.mines
         return
     assert reading.counter is not None
     if case in COUNTER_OFF:
@@ -196,7 +201,13 @@ def test_the_face_shows_the_state(path: Path) -> None:
 
 
 def test_faces_are_read_for_the_skins_that_have_one() -> None:
-    assert {p.parent.name for p in FACED} == {"classic98", "winxp", "winemine", "xdemineur", "minegauler"}
+    assert {p.parent.name for p in FACED} == {
+        "classic98",
+        "winxp",
+        "winemine",
+        "xdemineur",
+        "minegauler",
+    }
 
 
 def test_text_counter_reads_the_number_shown_not_the_timer() -> None:
@@ -215,12 +226,16 @@ def test_board_found_anywhere_on_a_bigger_screen() -> None:
     canvas = np.full((1600, 2560, 3), (90, 60, 30), dtype=np.uint8)  # a second monitor's worth
     canvas[300 : 300 + image.shape[0], 1100 : 1100 + image.shape[1]] = image
     reading = read(canvas, load_packs(), mines=99)
-    assert reading.geometry.origin == pytest.approx((truth.origin[0] + 1100, truth.origin[1] + 300), abs=1)
+    assert reading.geometry.origin == pytest.approx(
+        (truth.origin[0] + 1100, truth.origin[1] + 300), abs=1
+    )
     assert reading.board == truth.board
 
 
 def test_no_board_says_which_skins_were_tried() -> None:
-    with pytest.raises(NoBoardFound, match="no Minesweeper board found; uncover the whole game") as none:
+    with pytest.raises(
+        NoBoardFound, match="no Minesweeper board found; uncover the whole game"
+    ) as none:
         read(np.zeros((300, 400, 3), dtype=np.uint8), load_packs())
     assert re.search("skins tried: .*winxp", none.value.detail)
 
@@ -233,11 +248,20 @@ def test_no_board_gives_the_best_score_of_the_cells_that_looked_like_one() -> No
     truth = read_label(path)
     image = load_image(path.with_suffix(".png"))
     for r, c in truth.board:
-        x, y = round(truth.origin[0] + c * truth.pitch[0]), round(truth.origin[1] + r * truth.pitch[1])
+        x, y = (
+            round(truth.origin[0] + c * truth.pitch[0]),
+            round(truth.origin[1] + r * truth.pitch[1]),
+        )
         image[y : y + 2, x : x + truth.cell_px] = (0, 0, 255)
-    with pytest.raises(NoBoardFound, match=r"no skin pack reads the 30x16 board at \(5[45],22[34]\) in the screenshot") as none:
+    with pytest.raises(
+        NoBoardFound,
+        match=r"no skin pack reads the 30x16 board at \(5[45],22[34]\) in the screenshot",
+    ) as none:
         read(image, load_packs())
-    assert re.search(r"its cells are 16x17 px apart.*classic98@1x: [^;]*\(best score \d+\.\d, limit 10\)", none.value.detail)
+    assert re.search(
+        r"its cells are 16x17 px apart.*classic98@1x: [^;]*\(best score \d+\.\d, limit 10\)",
+        none.value.detail,
+    )
 
 
 def test_a_covered_cell_is_reported_with_its_position(tmp_path: Path) -> None:
@@ -248,13 +272,17 @@ def test_a_covered_cell_is_reported_with_its_position(tmp_path: Path) -> None:
     x, y, w, h = geometry.box(5, 7)
     image[y + 3 : y + h - 3, x + 3 : x + w - 3] = (255, 0, 255)  # something drawn over one cell
     crop = tmp_path / "cell.png"
-    with pytest.raises(UnreadableCell, match=r"cell \(5,7\) at .* matches no classic98 tile") as unread:
+    with pytest.raises(
+        UnreadableCell, match=r"cell \(5,7\) at .* matches no classic98 tile"
+    ) as unread:
         read(image, packs, geometry=geometry, save_unreadable=str(crop))
     assert "cell.png" in unread.value.detail
     assert crop.is_file()
 
 
-def test_replay_json_gives_board_and_advice(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_replay_json_gives_board_and_advice(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     path = FIXTURES / "winxp" / "expert-midgame.png"
     out = tmp_path / "advice.png"
     assert main("replay", str(path), "--json", "--annotate", str(out)) == 0
@@ -273,7 +301,9 @@ def test_replay_of_a_lost_game_gives_no_advice(capsys: pytest.CaptureFixture[str
     assert "state lost" in out and "nothing to advise" in out
 
 
-def test_replay_of_a_board_that_contradicts_itself_names_the_cell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_of_a_board_that_contradicts_itself_names_the_cell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A real screenshot with two of the game's own flag tiles pasted beside a 1 that has no flag:
     replay says which cell cannot be right instead of advising on it."""
     path = FIXTURES / "winemine" / "expert-midgame-flags.png"
@@ -281,12 +311,19 @@ def test_replay_of_a_board_that_contradicts_itself_names_the_cell(tmp_path: Path
     pack = load_packs(["winemine"])[0]
     flag = next(t.image for t in pack.tiles if t.code == FLAG)
     board = truth.board
-    one = next((r, c) for r, c in board if board[r, c] == 1
-               and sum(board[n] == COVERED for n in board.neighbours((r, c))) >= 2
-               and not any(board[n] == FLAG for n in board.neighbours((r, c))))
+    one = next(
+        (r, c)
+        for r, c in board
+        if board[r, c] == 1
+        and sum(board[n] == COVERED for n in board.neighbours((r, c))) >= 2
+        and not any(board[n] == FLAG for n in board.neighbours((r, c)))
+    )
     image = load_image(path)
     for r, c in [n for n in board.neighbours(one) if board[n] == COVERED][:2]:
-        x, y = round(truth.origin[0] + c * truth.pitch[0]), round(truth.origin[1] + r * truth.pitch[1])
+        x, y = (
+            round(truth.origin[0] + c * truth.pitch[0]),
+            round(truth.origin[1] + r * truth.pitch[1]),
+        )
         image[y : y + truth.cell_px, x : x + truth.cell_px] = flag
     edited = tmp_path / "edited.png"
     cv2.imwrite(str(edited), image)
@@ -315,18 +352,29 @@ def test_advise_says_what_is_wrong_and_keeps_watching(capsys: pytest.CaptureFixt
             return self.images.pop(0)
 
     with pytest.raises(KeyboardInterrupt):
-        advise(Namespace(skin="winemine", mines=None, once=False), Frames(right, wrong, wrong, right))  # type: ignore[arg-type]
+        advise(
+            Namespace(skin="winemine", mines=None, once=False), Frames(right, wrong, wrong, right)
+        )  # type: ignore[arg-type]
     out, err = capsys.readouterr()
-    assert out.count("state playing") == 2 and out.count("move:") == 2, err  # before, and once it is right again
-    assert "safe:  (" in out and "[(" not in out  # the advice as replay and solve print it, not Python lists
+    # before, and once it is right again
+    assert out.count("state playing") == 2 and out.count("move:") == 2, err
+    # the advice as replay and solve print it, not Python lists
+    assert "safe:  (" in out and "[(" not in out
     assert err.count("cell (8,18) shows 1 but has 2 flags") == 1 and "still watching" in err
     with pytest.raises(InconsistentBoard, match=r"cell \(8,18\) shows 1 but has 2 flags"):
         advise(Namespace(skin="winemine", mines=None, once=True), Frames(wrong))  # type: ignore[arg-type]
 
 
-def test_learn_cuts_a_pack_that_reads_its_own_screenshot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_learn_cuts_a_pack_that_reads_its_own_screenshot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     shot = FIXTURES / "classic98" / "expert-lost"
-    assert main("learn", f"{shot}.png", f"{shot}.board", "--skin", "mine", "--templates", str(tmp_path)) == 0
+    assert (
+        main(
+            "learn", f"{shot}.png", f"{shot}.board", "--skin", "mine", "--templates", str(tmp_path)
+        )
+        == 0
+    )
     assert "covered.png" in capsys.readouterr().out
     from bot.vision.pack import load_pack
 
@@ -335,25 +383,43 @@ def test_learn_cuts_a_pack_that_reads_its_own_screenshot(tmp_path: Path, capsys:
     assert reading.board == read_label(f"{shot}.board").board
 
 
-@pytest.mark.parametrize("name", ["gnome-mines/expert-58-flags-window-1150x640", "classic98/hidpi2x-expert-midgame",
-                                  "gnome-mines/beginner-lost-window-1200x1000"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "gnome-mines/expert-58-flags-window-1150x640",
+        "classic98/hidpi2x-expert-midgame",
+        "gnome-mines/beginner-lost-window-1200x1000",
+    ],
+)
 def test_cells_resized_and_blurred_together_equal_one_by_one(name: str) -> None:
     """Classifier._match resizes all crops as one tall picture and blurs them as one; each comes out
     exactly as if resized and blurred alone (shrinking at 0.64x, 2x and 2.6x)."""
     path = FIXTURES / f"{name}.png"
     image = load_image(path)
     pack = load_packs([path.parent.name])[0]
-    geometry = read(image, [pack], mines=read_label(path.with_suffix(".board")).board.mines).geometry
+    geometry = read(
+        image, [pack], mines=read_label(path.with_suffix(".board")).board.mines
+    ).geometry
     classifier = classifier_for(pack)
     n = classifier.size
-    crops = np.stack([image[y : y + h, x : x + w] for x, y, w, h in
-                      (geometry.box(r, c) for r in range(geometry.rows) for c in range(geometry.cols))])
+    crops = np.stack(
+        [
+            image[y : y + h, x : x + w]
+            for x, y, w, h in (
+                geometry.box(r, c) for r in range(geometry.rows) for c in range(geometry.cols)
+            )
+        ]
+    )
     together = classifier._blur_all(_resized(crops, n))
-    alone = np.stack([classifier._blur(cv2.resize(crop, (n, n), interpolation=cv2.INTER_AREA)) for crop in crops])
+    alone = np.stack(
+        [classifier._blur(cv2.resize(crop, (n, n), interpolation=cv2.INTER_AREA)) for crop in crops]
+    )
     assert crops.shape[1] > n and np.array_equal(together, alone)
 
 
-@pytest.mark.parametrize("name", ["winxp/expert-fresh", "winxp/beginner-fresh", "classic98/expert-fresh"])
+@pytest.mark.parametrize(
+    "name", ["winxp/expert-fresh", "winxp/beginner-fresh", "classic98/expert-fresh"]
+)
 @pytest.mark.parametrize("dx", range(4))
 @pytest.mark.parametrize("dy", range(4))
 def test_every_pixel_phase_reads_exactly(name: str, dx: int, dy: int) -> None:
@@ -362,7 +428,9 @@ def test_every_pixel_phase_reads_exactly(name: str, dx: int, dy: int) -> None:
     classic98's at x = 3: the board is then found by its lattice and the pack tried on its cells."""
     path = FIXTURES / f"{name}.board"
     truth = read_label(path)
-    image = cv2.copyMakeBorder(load_image(path.with_suffix(".png")), dy, 0, dx, 0, cv2.BORDER_REPLICATE)
+    image = cv2.copyMakeBorder(
+        load_image(path.with_suffix(".png")), dy, 0, dx, 0, cv2.BORDER_REPLICATE
+    )
     reading = read(image, load_packs(), mines=truth.board.mines)
     assert reading.geometry.skin == truth.game
     assert reading.geometry.box(0, 0)[:2] == (truth.origin[0] + dx, truth.origin[1] + dy)
@@ -388,7 +456,9 @@ def _record(image: np.ndarray, out: Path, capsys: pytest.CaptureFixture[str]) ->
     return capsys.readouterr().out
 
 
-def test_record_marks_the_cells_it_cannot_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_record_marks_the_cells_it_cannot_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A cell covered by something no pack knows: the .board is still written, every other cell as
     read, that one marked ~; and the file is refused as a truth until a person fills it in."""
     from bot.errors import LabelFileError
@@ -398,7 +468,12 @@ def test_record_marks_the_cells_it_cannot_read(tmp_path: Path, capsys: pytest.Ca
     truth = read_label(path)
     image = load_image(path.with_suffix(".png"))
     x, y = truth.origin[0] + 4 * int(truth.pitch[0]), truth.origin[1] + 2 * int(truth.pitch[1])
-    image[y : y + truth.cell_px, x : x + truth.cell_px] = (255, 0, 255)  # cell (2,4) hidden under a magenta patch
+    # cell (2,4) hidden under a magenta patch
+    image[y : y + truth.cell_px, x : x + truth.cell_px] = (
+        255,
+        0,
+        255,
+    )
     said = _record(image, tmp_path / "shot", capsys)
     assert "80 of 81 cells read" in said and UNREAD in said
     rows = (tmp_path / "shot.board").read_text().partition("\n\n")[2].split()
@@ -409,10 +484,14 @@ def test_record_marks_the_cells_it_cannot_read(tmp_path: Path, capsys: pytest.Ca
         read_label(tmp_path / "shot.board")
 
 
-def test_record_of_a_look_no_pack_reads_writes_its_lattice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_record_of_a_look_no_pack_reads_writes_its_lattice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A game with no pack (xbomb): the board's size and place from its lattice, every cell marked ~."""
     truth = read_label(FIXTURES / "xbomb" / "beginner-midgame-three.board")
-    said = _record(load_image(FIXTURES / "xbomb" / "beginner-midgame-three.png"), tmp_path / "shot", capsys)
+    said = _record(
+        load_image(FIXTURES / "xbomb" / "beginner-midgame-three.png"), tmp_path / "shot", capsys
+    )
     assert "0 of 64 cells read" in said
     rows = (tmp_path / "shot.board").read_text().partition("\n\n")[2].split()
     assert rows == ["~" * truth.cols] * truth.rows
@@ -426,5 +505,7 @@ def test_a_packs_colour_in_another_looks_cells_is_not_its_board(shot: str) -> No
     so that play learns the look."""
     path = FIXTURES / "react-minesweeper" / f"{shot}.board"
     truth = read_label(path)
-    with pytest.raises(NoBoardFound, match=rf"no skin pack reads the {truth.cols}x{truth.rows} board at"):
+    with pytest.raises(
+        NoBoardFound, match=rf"no skin pack reads the {truth.cols}x{truth.rows} board at"
+    ):
         locate(load_image(path.with_suffix(".png")), load_packs())

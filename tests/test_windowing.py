@@ -29,7 +29,9 @@ def _heard(windows: object, since: int) -> int:
     return count
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux") or not shutil.which("Xvfb"), reason="X11 with Xvfb only")
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not shutil.which("Xvfb"), reason="X11 with Xvfb only"
+)
 def test_x11_tells_the_window_at_a_point_its_program_and_when_windows_stirred() -> None:
     from Xlib import X
     from Xlib.display import Display
@@ -44,26 +46,44 @@ def test_x11_tells_the_window_at_a_point_its_program_and_when_windows_stirred() 
         try:
             before = windows.stirs()
             screen = other.screen()
-            window = screen.root.create_window(100, 100, 200, 100, 0, screen.root_depth, X.InputOutput,
-                                               X.CopyFromParent, override_redirect=True)
-            inner = window.create_window(10, 10, 50, 50, 0, screen.root_depth, X.InputOutput, X.CopyFromParent)
+            window = screen.root.create_window(
+                100,
+                100,
+                200,
+                100,
+                0,
+                screen.root_depth,
+                X.InputOutput,
+                X.CopyFromParent,
+                override_redirect=True,
+            )
+            inner = window.create_window(
+                10, 10, 50, 50, 0, screen.root_depth, X.InputOutput, X.CopyFromParent
+            )
             other.sync()
             made = _heard(windows, before)
-            assert (windows.top(120, 120), windows.owner(120, 120)) == (0, 0)  # not shown: the bare desktop
+            # not shown: the bare desktop
+            assert (windows.top(120, 120), windows.owner(120, 120)) == (
+                0,
+                0,
+            )
             inner.map()
             window.map()
             other.sync()
             _heard(windows, made)
             mask = other.display.info.resource_id_mask
             assert windows.top(120, 120) == windows.top(250, 150) == window.id
-            assert windows.owner(120, 120) == windows.owner(250, 150) == window.id & ~mask  # inner's program is window's
+            # inner's program is window's
+            assert windows.owner(120, 120) == windows.owner(250, 150) == window.id & ~mask
             assert windows.owner(120, 120) != 0
         finally:
             other.close()
             windows.close()
 
 
-@pytest.mark.skipif(sys.platform != "win32", reason="Windows: run by the Windows tier (scripts/test-windows)")
+@pytest.mark.skipif(
+    sys.platform != "win32", reason="Windows: run by the Windows tier (scripts/test-windows)"
+)
 def test_windows_tells_the_window_at_a_point_and_its_process() -> None:
     import ctypes
 
@@ -75,7 +95,8 @@ def test_windows_tells_the_window_at_a_point_and_its_process() -> None:
     made = popup("BUTTON", "minebot test", WS_VISIBLE, WS_EX_TOPMOST, 100, 100, 200, 100)
     assert made, "the test's window could not be made"
     try:
-        assert windows.stirs() != windows.stirs()  # a new count each time: asked before every click there
+        # a new count each time: asked before every click there
+        assert windows.stirs() != windows.stirs()
         assert windows.top(200, 150) == made
         assert windows.owner(200, 150) == os.getpid()
     finally:

@@ -25,7 +25,10 @@ from bot.games import RunningGame, installed, start_game, virtual_display, xdoto
 from tests.figures import record
 from tests.test_faults import Faults
 
-pytestmark = [pytest.mark.e2e, pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
+]
 
 REPO = Path(__file__).resolve().parents[1]
 RIG = Path(os.environ.get("MINEBOT_WINDOWS") or Path.home() / ".cache" / "minebot-windows")
@@ -36,8 +39,11 @@ PITCH = 16  # px: winemine's cells
 
 
 def _require() -> None:
-    ready = (RIG / "python" / "python.exe").is_file() and all(installed(p) for p in ("Xvfb", "xdotool", "wine"))
-    if not ready and not os.environ.get("MINEBOT_REQUIRE_E2E"):  # scripts/test sets the rig up: there a failure
+    ready = (RIG / "python" / "python.exe").is_file() and all(
+        installed(p) for p in ("Xvfb", "xdotool", "wine")
+    )
+    # scripts/test sets the rig up: there a failure
+    if not ready and not os.environ.get("MINEBOT_REQUIRE_E2E"):
         pytest.skip("the Windows rig is missing: run scripts/setup-windows")
 
 
@@ -57,7 +63,14 @@ class Trace:
 
     @staticmethod
     def _first(lines: list[str], message: str) -> int | None:
-        return next((i for i, line in enumerate(lines) if f"] {message} " in line and "spy_enter_message" in line), None)
+        return next(
+            (
+                i
+                for i, line in enumerate(lines)
+                if f"] {message} " in line and "spy_enter_message" in line
+            ),
+            None,
+        )
 
     def holds(self, message: str, since: int = 0) -> bool:
         return self._first(self.lines(since), message) is not None
@@ -90,12 +103,16 @@ def _wine(*args: str, done_if: str = "") -> None:
     what it says where an earlier try did it after all."""
     env = {**os.environ, "WINEPREFIX": str(RIG / "prefix"), "WINEDEBUG": "-all"}
     for _ in range(3):
-        done = subprocess.run(["wine", *args], env=env, capture_output=True, text=True, errors="replace", timeout=120)
+        done = subprocess.run(
+            ["wine", *args], env=env, capture_output=True, text=True, errors="replace", timeout=120
+        )
         if done.returncode == 0 or (done_if and done_if in done.stdout + done.stderr):
             break
         time.sleep(2)
     else:
-        raise AssertionError(f"wine {' '.join(args)}: exit {done.returncode}: {done.stdout[-500:]}{done.stderr[-500:]}")
+        raise AssertionError(
+            f"wine {' '.join(args)}: exit {done.returncode}: {done.stdout[-500:]}{done.stderr[-500:]}"
+        )
     subprocess.run(["wineserver", "-w"], env=env, timeout=120, check=True)  # written to the prefix
 
 
@@ -115,7 +132,7 @@ def torn(trace: Trace) -> list[str]:
             else:
                 down, since = pressed.pop(button, (point, at))
                 if _apart(down, point) > 1:
-                    found_torn.append("\n".join(lines[since:at + 1][-40:]))
+                    found_torn.append("\n".join(lines[since : at + 1][-40:]))
     return found_torn
 
 
@@ -146,18 +163,30 @@ def winemine(tmp_path: Path, level: str, dpi: int = 96) -> Iterator[tuple[Runnin
     message trace, focused and with the pointer over it, as a user's game would be; at ``dpi``."""
     _require()
     with virtual_display(), display_scale(dpi):
-        game = start_game("winemine", level, tmp_path, env={"WINEPREFIX": str(RIG / "prefix"), "WINEDEBUG": "+message"})
+        game = start_game(
+            "winemine",
+            level,
+            tmp_path,
+            env={"WINEPREFIX": str(RIG / "prefix"), "WINEDEBUG": "+message"},
+        )
         try:
             xdotool("windowfocus", "--sync", game.window)
-            xdotool("mousemove", "--window", game.window, "20", "10")  # Wine's hooks see input over its windows only
+            # Wine's hooks see input over its windows only
+            xdotool("mousemove", "--window", game.window, "20", "10")
             yield game, Trace(tmp_path / "winemine.log")
         finally:
             game.close()
 
 
 def _bot(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen([str(WINDOWS_PYTHON), "-m", "bot", *args], cwd=REPO, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
+    return subprocess.Popen(
+        [str(WINDOWS_PYTHON), "-m", "bot", *args],
+        cwd=REPO,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def _games(out: str) -> list[dict[str, object]]:
@@ -179,16 +208,27 @@ def test_windows_python_plays_winemine_at_expert(dpi: int, tmp_path: Path) -> No
             taken, jumped = trace.presses(), torn(trace)
         assert bot.returncode == 0, err[-2000:]
         games = _games(out)
-        assert len(games) == 3 and all(g["state"] in ("won", "lost") and not g["lost_on_certain"] for g in games)
-        made = sum(int(g["presses"]) for g in games)  # sent; a chord is one press as winemine takes it (WM_MBUTTONDOWN)
+        assert len(games) == 3 and all(
+            g["state"] in ("won", "lost") and not g["lost_on_certain"] for g in games
+        )
+        # sent; a chord is one press as winemine takes it (WM_MBUTTONDOWN)
+        made = sum(int(g["presses"]) for g in games)
         new_games = len(games) - 1  # the face, clicked between games
-        record(f"windows at {dpi * 100 // 96}% scaling: {sum(g['state'] == 'won' for g in games)} of 3 expert games won, "
-               f"{[g['seconds'] for g in games]} s, {made} clicks, {taken} presses in the game's trace"
-               + (f"; {len(jumped)} let go elsewhere, the trace from the first's press to its release:\n{jumped[0]}" if jumped else ""))
+        record(
+            f"windows at {dpi * 100 // 96}% scaling: {sum(g['state'] == 'won' for g in games)} of 3 expert games won, "
+            f"{[g['seconds'] for g in games]} s, {made} clicks, {taken} presses in the game's trace"
+            + (
+                f"; {len(jumped)} let go elsewhere, the trace from the first's press to its release:\n{jumped[0]}"
+                if jumped
+                else ""
+            )
+        )
         assert taken == made + new_games
         if not jumped:
             return
-    raise AssertionError(f"{len(jumped)} presses let go at another point than they were pressed at, two runs in a row")
+    raise AssertionError(
+        f"{len(jumped)} presses let go at another point than they were pressed at, two runs in a row"
+    )
 
 
 def test_windows_dry_run_clicks_nothing(tmp_path: Path) -> None:
@@ -242,8 +282,13 @@ class WindowsCover:
     def __init__(self, faults: Faults) -> None:
         at = faults.window.get_geometry()  # Wine's screen is the X screen (no virtual desktop)
         area = (at.x + at.width // 4, at.y + at.height // 2, at.width // 2, at.height // 4)
-        self.process = subprocess.Popen([str(WINDOWS_PYTHON), "tests/wincover.py", *map(str, area)], cwd=REPO, text=True,
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.process = subprocess.Popen(
+            [str(WINDOWS_PYTHON), "tests/wincover.py", *map(str, area)],
+            cwd=REPO,
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
         assert self.process.stdout is not None and self.process.stdout.readline().strip() == "ready"
 
     def show(self) -> None:
@@ -267,14 +312,18 @@ def _moved_again(faults: Faults, trace: Trace, before: int, tries: int = 3) -> l
     for _ in range(tries):
         if trace.waits_for("WM_MOVE", before, 1):
             break
-        dropped.append(f"no WM_MOVE in 1 s (X has the window at x={faults.window.get_geometry().x})")
+        dropped.append(
+            f"no WM_MOVE in 1 s (X has the window at x={faults.window.get_geometry().x})"
+        )
         faults.window_moved_one_cell()
     return dropped
 
 
 @pytest.mark.parametrize("learning", [False, True], ids=["packed", "learning"])
 @pytest.mark.parametrize("fault", FAULTS)
-def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(fault: str, learning: bool, tmp_path: Path) -> None:
+def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(
+    fault: str, learning: bool, tmp_path: Path
+) -> None:
     """A key tap, the pointer moved (over the game's window, where Wine's hooks see it, as a user's
     hand would), the window moved one cell, covered (by an X window over all of it, or by another
     Windows program's window over the middle of its board), or the game killed, between two clicks: of the
@@ -282,33 +331,46 @@ def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(fault: str
     the point the trace had reached), at most one. With the shipped pack, and learning winemine's
     look (its pack hidden, an empty data folder), where the learner's own reading checks the board."""
     said, message = FAULTS[fault]
-    hidden = {"MINEBOT_HIDE_SKINS": "winemine", "MINEBOT_DATA": str(tmp_path / "data"),
-              "MINEBOT_CACHE": str(tmp_path / "cache")} if learning else {}
+    hidden = (
+        {
+            "MINEBOT_HIDE_SKINS": "winemine",
+            "MINEBOT_DATA": str(tmp_path / "data"),
+            "MINEBOT_CACHE": str(tmp_path / "cache"),
+        }
+        if learning
+        else {}
+    )
     with winemine(tmp_path, "expert") as (game, trace):
         faults = Faults(game, PITCH)
         cover = WindowsCover(faults) if fault == "window_partly_covered" else None
         try:
             bot = _bot("play", "--level", "expert", "--games", "20", "--json", env=hidden)
             deadline = time.monotonic() + 60
-            while trace.presses() < FAULT_AFTER and bot.poll() is None and time.monotonic() < deadline:
+            while (
+                trace.presses() < FAULT_AFTER and bot.poll() is None and time.monotonic() < deadline
+            ):
                 time.sleep(0.001)
             assert bot.poll() is None, "the bot ended before the fault"
             assert trace.presses() >= FAULT_AFTER, "the bot never clicked"
             before = trace.mark()
             if fault == "pointer_moved":
                 at = faults.window.get_geometry()
-                xdotool("mousemove", str(at.x + 8), str(at.y + 3))  # the window's top edge: no cell there
+                # the window's top edge: no cell there
+                xdotool("mousemove", str(at.x + 8), str(at.y + 3))
             elif cover is not None:
                 cover.show()
             else:
                 getattr(faults, fault)()
             after = trace.mark()
-            dropped = _moved_again(faults, trace, before) if fault == "window_moved_one_cell" else []
+            dropped = (
+                _moved_again(faults, trace, before) if fault == "window_moved_one_cell" else []
+            )
             out, err = bot.communicate(timeout=60)
             # from the fault's own message; where the game's trace never shows it (WM_NCMOUSEMOVE, once in a full
             # run of 2026-11-30, after the pointer moved over the frame), from when the fault was made
             shown = bool(message) and trace.waits_for(message, before, 5)
-            sent_after = trace.presses(after)  # after the fault was made, whenever Wine delivered it
+            # after the fault was made, whenever Wine delivered it
+            sent_after = trace.presses(after)
             late = trace.presses(before, message) if shown else sent_after
             taken = trace.presses() - sent_after
         finally:
@@ -316,9 +378,16 @@ def test_a_fault_mid_game_stops_the_windows_bot_before_its_next_click(fault: str
             if cover is not None:
                 cover.close()
     last = err.strip().splitlines()[-1] if err.strip() else ""
-    record(f"windows {fault}{' learning' if learning else ''}: {taken} presses before it, {late} after"
-           + (f" its {message} ({sent_after} after it was made)" if shown else f" it was made{f' (no {message} in the trace)' if message else ''}")
-           + (f"; moved again after {', '.join(dropped)}" if dropped else "") + f"; the bot said: {last}")
+    record(
+        f"windows {fault}{' learning' if learning else ''}: {taken} presses before it, {late} after"
+        + (
+            f" its {message} ({sent_after} after it was made)"
+            if shown
+            else f" it was made{f' (no {message} in the trace)' if message else ''}"
+        )
+        + (f"; moved again after {', '.join(dropped)}" if dropped else "")
+        + f"; the bot said: {last}"
+    )
     assert bot.returncode != 0, err[-2000:]
     assert said in last, err[-2000:]
     assert late <= 1, f"{late} presses reached the game after the fault ({fault})"

@@ -9,7 +9,9 @@ import time
 
 import pytest
 
-pytestmark = pytest.mark.skipif(sys.platform != "win32", reason="Windows input: run by the Windows tier (scripts/test-windows)")
+pytestmark = pytest.mark.skipif(
+    sys.platform != "win32", reason="Windows input: run by the Windows tier (scripts/test-windows)"
+)
 
 SEEN_WITHIN = 2.0  # s for the hooks' thread to be called
 
@@ -24,8 +26,14 @@ def _untagged_key(code: int) -> None:
     """A key down and up sent as another program would (a remote-control tool: injected, no tag)."""
     from bot.devices import windows
 
-    windows.SendInput()._send(*(windows.INPUT(windows.INPUT_KEYBOARD, windows._EVENT(ki=windows.KEYBDINPUT(code, 0, flags, 0, 0)))
-                                for flags in (0, windows.KEYUP)))
+    windows.SendInput()._send(
+        *(
+            windows.INPUT(
+                windows.INPUT_KEYBOARD, windows._EVENT(ki=windows.KEYBDINPUT(code, 0, flags, 0, 0))
+            )
+            for flags in (0, windows.KEYUP)
+        )
+    )
 
 
 def test_the_hooks_count_anothers_keys_and_not_minebots_own() -> None:
@@ -37,7 +45,12 @@ def test_the_hooks_count_anothers_keys_and_not_minebots_own() -> None:
         own.keys("ctrl+f2")
         own.click(300, 200, "both")
         time.sleep(0.3)
-        assert (hooks.keys, hooks.buttons, list(hooks.moves)) == (0, 0, [])  # minebot's own: not counted
+        # minebot's own: not counted
+        assert (hooks.keys, hooks.buttons, list(hooks.moves)) == (
+            0,
+            0,
+            [],
+        )
         assert hooks.heard_own == 2  # but heard: the left and right presses of the chord
         _untagged_key(0x41)  # "a", from anybody else
         _wait(lambda: hooks.keys)
@@ -63,7 +76,14 @@ def test_the_key_names_minebot_uses_have_codes() -> None:
     from bot.devices.windows import _user32, virtual_key
 
     user32 = _user32()
-    assert [virtual_key(user32, name) for name in ("F2", "ctrl", "n", "Return", "b", "3")] == [0x71, 0x11, 0x4E, 0x0D, 0x42, 0x33]
+    assert [virtual_key(user32, name) for name in ("F2", "ctrl", "n", "Return", "b", "3")] == [
+        0x71,
+        0x11,
+        0x4E,
+        0x0D,
+        0x42,
+        0x33,
+    ]
     with pytest.raises(Exception, match="cannot type the key"):
         virtual_key(user32, "KP_3")
 
@@ -74,7 +94,9 @@ def test_no_two_events_in_a_row_are_sent_at_one_pixel() -> None:
     from bot.devices.windows import DOWN_UP, SendInput
 
     own, sent = SendInput(), []
-    own._send = lambda *events: sent.extend((e.event.mi.dx, e.event.mi.dy, e.event.mi.dwFlags) for e in events)  # type: ignore[method-assign]
+    own._send = lambda *events: sent.extend(
+        (e.event.mi.dx, e.event.mi.dy, e.event.mi.dwFlags) for e in events
+    )  # type: ignore[method-assign]
     own.move(300, 200)
     own.click(300, 200, "left")
     own.click(300, 200, "both")
@@ -84,7 +106,8 @@ def test_no_two_events_in_a_row_are_sent_at_one_pixel() -> None:
     buttons = [flags & ~0xC001 for _, _, flags in sent]  # MOVE, ABSOLUTE and VIRTUALDESK taken off
     left, right = DOWN_UP["left"], DOWN_UP["right"]
     assert buttons == [0, *left, left[0], right[0], right[1], left[1], *right]
-    assert len({dx for dx, _, _ in sent[:7]}) == 2  # the pixel and the one beside it, nothing further
+    # the pixel and the one beside it, nothing further
+    assert len({dx for dx, _, _ in sent[:7]}) == 2
 
 
 def test_minebot_stops_once_its_hooks_no_longer_hear_its_clicks() -> None:

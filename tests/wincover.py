@@ -19,21 +19,48 @@ WS_VISIBLE = 0x10000000
 WORDS = "New message: are we still on for lunch today?\r\n" * 4
 
 
-def popup(kind: str, text: str, style: int, extended: int, left: int, top: int, width: int, height: int) -> int:
+def popup(
+    kind: str, text: str, style: int, extended: int, left: int, top: int, width: int, height: int
+) -> int:
     """A top-level window of this process of the window class ``kind`` (a control's: "EDIT",
     "BUTTON"), at that place on the screen; its handle, 0 where it could not be made."""
     user32 = ctypes.windll.user32  # type: ignore[attr-defined]
     user32.CreateWindowExW.restype = wintypes.HWND
-    user32.CreateWindowExW.argtypes = [wintypes.DWORD, wintypes.LPCWSTR, wintypes.LPCWSTR, wintypes.DWORD, ctypes.c_int,
-                                       ctypes.c_int, ctypes.c_int, ctypes.c_int, wintypes.HWND, wintypes.HMENU,
-                                       wintypes.HINSTANCE, wintypes.LPVOID]
+    user32.CreateWindowExW.argtypes = [
+        wintypes.DWORD,
+        wintypes.LPCWSTR,
+        wintypes.LPCWSTR,
+        wintypes.DWORD,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.c_int,
+        wintypes.HWND,
+        wintypes.HMENU,
+        wintypes.HINSTANCE,
+        wintypes.LPVOID,
+    ]
     user32.DestroyWindow.argtypes = [wintypes.HWND]
-    return user32.CreateWindowExW(extended, kind, text, WS_POPUP | style, left, top, width, height, None, None, None, None) or 0
+    return (
+        user32.CreateWindowExW(
+            extended, kind, text, WS_POPUP | style, left, top, width, height, None, None, None, None
+        )
+        or 0
+    )
 
 
 def main(left: int, top: int, width: int, height: int) -> None:
     user32 = ctypes.windll.user32  # type: ignore[attr-defined]
-    window = popup("EDIT", WORDS, WS_BORDER | ES_MULTILINE, WS_EX_TOPMOST | WS_EX_NOACTIVATE, left, top, width, height)
+    window = popup(
+        "EDIT",
+        WORDS,
+        WS_BORDER | ES_MULTILINE,
+        WS_EX_TOPMOST | WS_EX_NOACTIVATE,
+        left,
+        top,
+        width,
+        height,
+    )
     if not window:
         sys.exit("wincover: the window could not be made")
     asked, closed = threading.Event(), threading.Event()

@@ -27,9 +27,15 @@ class ButtonPresses:
         self.reached = threading.Event()  # ``enough`` presses seen
         self._control, data = Display(), Display()
         spec = {
-            "core_requests": (0, 0), "core_replies": (0, 0), "ext_requests": (0, 0, 0, 0),
-            "ext_replies": (0, 0, 0, 0), "delivered_events": (0, 0), "device_events": (X.ButtonPress, X.ButtonPress),
-            "errors": (0, 0), "client_started": False, "client_died": False,
+            "core_requests": (0, 0),
+            "core_replies": (0, 0),
+            "ext_requests": (0, 0, 0, 0),
+            "ext_replies": (0, 0, 0, 0),
+            "delivered_events": (0, 0),
+            "device_events": (X.ButtonPress, X.ButtonPress),
+            "errors": (0, 0),
+            "client_started": False,
+            "client_died": False,
         }
         self._context = self._control.record_create_context(0, [record.AllClients], [spec])
         self._control.sync()
@@ -69,4 +75,8 @@ class ButtonPresses:
 def outside(points: Iterable[tuple[int, int]], boxes: Iterable[Box]) -> list[tuple[int, int]]:
     """The points that fall in none of the boxes."""
     boxes = list(boxes)
-    return [(x, y) for x, y in points if not any(left <= x < left + w and top <= y < top + h for left, top, w, h in boxes)]
+    return [
+        (x, y)
+        for x, y in points
+        if not any(left <= x < left + w and top <= y < top + h for left, top, w, h in boxes)
+    ]

@@ -29,7 +29,8 @@ KEYS_SEEN_WITHIN = 0.5  # s for the press listener to see the bot's own key pres
 # 474,284)": a cell of its board). A user's move stops it all the same: a move elsewhere is heard,
 # and before each click the pointer must be where the bot left it.
 OWN_MOVES = 256
-UNHEARD = 64  # of the bot's own button presses, those the listener may be behind before it counts as deaf
+# of the bot's own button presses, those the listener may be behind before it counts as deaf
+UNHEARD = 64
 
 Button = Literal["left", "right", "middle", "both"]  # both: left and right pressed together
 
@@ -39,7 +40,9 @@ class Mouse(Protocol):
 
     def park(self, x: float, y: float) -> None: ...
 
-    def park_if_within(self, region: tuple[float, float, float, float], x: float, y: float) -> bool: ...
+    def park_if_within(
+        self, region: tuple[float, float, float, float], x: float, y: float
+    ) -> bool: ...
 
     def press(self, keys: str) -> None: ...
 
@@ -80,7 +83,8 @@ class PressCount:
     sees the bot's own presses too (``sees_own``): the mouse counts those it makes."""
 
     sees_own = True
-    sees_every_move = False  # the pointer is asked for too before a click (a belt to the listener's braces)
+    # the pointer is asked for too before a click (a belt to the listener's braces)
+    sees_every_move = False
 
     @property
     def heard_own(self) -> int:
@@ -95,16 +99,27 @@ class PressCount:
 
         x_authority()
         self.keys = self.buttons = 0
-        self.moves: deque[tuple[int, int]] = deque(maxlen=256)  # where the pointer went, not yet looked at
-        self._control, data = Display(), Display()  # kept: the context lives with it; recording blocks its own connection
+        # where the pointer went, not yet looked at
+        self.moves: deque[tuple[int, int]] = deque(maxlen=256)
+        # kept: the context lives with it; recording blocks its own connection
+        self._control, data = (
+            Display(),
+            Display(),
+        )
         if not self._control.has_extension("RECORD"):
             self._control.close()
             data.close()
             raise LookupError("the X server has no RECORD extension")
         spec = {
-            "core_requests": (0, 0), "core_replies": (0, 0), "ext_requests": (0, 0, 0, 0),
-            "ext_replies": (0, 0, 0, 0), "delivered_events": (0, 0), "device_events": (X.KeyPress, X.MotionNotify),
-            "errors": (0, 0), "client_started": False, "client_died": False,
+            "core_requests": (0, 0),
+            "core_replies": (0, 0),
+            "ext_requests": (0, 0, 0, 0),
+            "ext_replies": (0, 0, 0, 0),
+            "delivered_events": (0, 0),
+            "device_events": (X.KeyPress, X.MotionNotify),
+            "errors": (0, 0),
+            "client_started": False,
+            "client_died": False,
         }
         self._context = self._control.record_create_context(0, [record.AllClients], [spec])
         self._control.sync()  # the context must exist before the other connection enables it
@@ -120,7 +135,9 @@ class PressCount:
                 if event.type == X.MotionNotify:
                     self.moves.append((event.root_x, event.root_y))
 
-        threading.Thread(target=data.record_enable_context, args=(self._context, count), daemon=True).start()
+        threading.Thread(
+            target=data.record_enable_context, args=(self._context, count), daemon=True
+        ).start()
 
 
 class Listener(Protocol):
@@ -147,8 +164,11 @@ def _press_count() -> Listener | None:
         try:
             return HookCount()
         except OSError as exc:
-            print(f"minebot: the input hooks could not be installed ({exc}); a key is seen only by polling "
-                  "now, and a tap between two clicks may be missed", file=sys.stderr)
+            print(
+                f"minebot: the input hooks could not be installed ({exc}); a key is seen only by polling "
+                "now, and a tap between two clicks may be missed",
+                file=sys.stderr,
+            )
             return None
     if not sys.platform.startswith("linux"):
         return None
@@ -168,9 +188,14 @@ def _key_watch() -> Callable[[], bool] | None:
         except ImportError:
             return None
 
-        def presses() -> int:  # key presses (and modifier changes) from the keyboard since the system started
-            return sum(Quartz.CGEventSourceCounterForEventType(Quartz.kCGEventSourceStateHIDSystemState, kind)
-                       for kind in (Quartz.kCGEventKeyDown, Quartz.kCGEventFlagsChanged))
+        # key presses (and modifier changes) from the keyboard since the system started
+        def presses() -> int:
+            return sum(
+                Quartz.CGEventSourceCounterForEventType(
+                    Quartz.kCGEventSourceStateHIDSystemState, kind
+                )
+                for kind in (Quartz.kCGEventKeyDown, Quartz.kCGEventFlagsChanged)
+            )
 
         seen = [presses()]
 
@@ -233,7 +258,9 @@ class LiveMouse:
     or the keyboard: any key or button pressed that the bot did not press (counted as it happens,
     see PressCount), or the pointer anywhere but where the bot left it."""
 
-    def __init__(self, ratio: float = 1.0, pause: float = 0.0, presses: PressCount | None = None) -> None:
+    def __init__(
+        self, ratio: float = 1.0, pause: float = 0.0, presses: PressCount | None = None
+    ) -> None:
         gui = pyautogui()
         gui.PAUSE = pause  # type: ignore[attr-defined]  # the default 0.1 s would cap the bot at 10 clicks a second
         gui.FAILSAFE = False  # type: ignore[attr-defined]  # windows often sit at (0,0); we check the pointer ourselves
@@ -244,7 +271,8 @@ class LiveMouse:
         self._send = _sender()  # Windows: its keys too
         self._pointer = self._send or _xtest()  # minebot's own clicks and moves; None: pyautogui's
         self._own_keys = self._own_buttons = 0  # the presses the bot made itself
-        self._own_moves: deque[tuple[int, int]] = deque(maxlen=OWN_MOVES)  # where the bot last moved the pointer
+        # where the bot last moved the pointer
+        self._own_moves: deque[tuple[int, int]] = deque(maxlen=OWN_MOVES)
         self._keys_down = None if self._presses else _key_watch()
 
     def _point(self, x: float, y: float) -> tuple[int, int]:
@@ -256,14 +284,22 @@ class LiveMouse:
             if self._presses.keys > (self._own_keys if own else 0):
                 raise ScreenError("a key was pressed: stopped; run minebot again to go on")
             if self._presses.buttons > (self._own_buttons if own else 0):
-                raise ScreenError("a mouse button was pressed (not by minebot): stopped; run minebot again to go on")
+                raise ScreenError(
+                    "a mouse button was pressed (not by minebot): stopped; run minebot again to go on"
+                )
             while self._presses.moves:
                 x, y = self._presses.moves.popleft()
                 if not any(abs(x - a) <= 2 and abs(y - b) <= 2 for a, b in self._own_moves):
-                    raise ScreenError(f"the mouse was moved (to {x},{y}): stopped; run minebot again to go on")
-            if (unheard := self._own_buttons - self._presses.heard_own) > UNHEARD:  # Windows drops a hook slow to answer
-                raise ScreenError(f"minebot no longer hears the mouse ({unheard} of its own clicks unheard), so it would "
-                                  "miss yours: stopped; run minebot again")
+                    raise ScreenError(
+                        f"the mouse was moved (to {x},{y}): stopped; run minebot again to go on"
+                    )
+            if (
+                unheard := self._own_buttons - self._presses.heard_own
+            ) > UNHEARD:  # Windows drops a hook slow to answer
+                raise ScreenError(
+                    f"minebot no longer hears the mouse ({unheard} of its own clicks unheard), so it would "
+                    "miss yours: stopped; run minebot again"
+                )
         elif self._keys_down is not None and self._keys_down():
             raise ScreenError("a key was pressed: stopped; run minebot again to go on")
         if self._expected is None:
@@ -272,12 +308,15 @@ class LiveMouse:
             return  # Windows' hooks (under Wine the pointer the system reports may not follow minebot's moves)
         now = tuple(self._gui.position())
         if abs(now[0] - self._expected[0]) > 2 or abs(now[1] - self._expected[1]) > 2:
-            raise ScreenError(f"the mouse was moved (to {now[0]},{now[1]}): stopped; run minebot again to go on")
+            raise ScreenError(
+                f"the mouse was moved (to {now[0]},{now[1]}): stopped; run minebot again to go on"
+            )
 
     def click(self, x: float, y: float, button: Button = "left") -> None:
         self.check_user()
         px, py = self._point(x, y)
-        self._own_buttons += 2 if button == "both" else 1  # counted before they are sent: never behind
+        # counted before they are sent: never behind
+        self._own_buttons += 2 if button == "both" else 1
         self._own_moves.append((px, py))
         if self._pointer is not None:
             self._pointer.click(px, py, button)
@@ -320,14 +359,17 @@ class LiveMouse:
             self._send.keys(keys)
         elif "+" not in keys and len(keys) > 1 and keys.lower() not in self._gui.KEYBOARD_KEYS:
             if not sys.platform.startswith("linux"):
-                raise ScreenError(f"cannot type the key {keys!r} here (X11 only); do it by hand and run minebot again")
+                raise ScreenError(
+                    f"cannot type the key {keys!r} here (X11 only); do it by hand and run minebot again"
+                )
             _type_keysym(keys)
         else:
             self._gui.hotkey(*keys.split("+"))
         if self._keys_down is not None:  # a watch that tells presses since it last asked: not these
             time.sleep(KEYS_SEEN_WITHIN / 10)
             self._keys_down()
-        if self._presses is not None and self._presses.sees_own:  # it sees them a moment later; a shifted key counts more
+        # it sees them a moment later; a shifted key counts more
+        if self._presses is not None and self._presses.sees_own:
             deadline = time.perf_counter() + KEYS_SEEN_WITHIN
             while self._presses.keys < self._own_keys and time.perf_counter() < deadline:
                 time.sleep(0.005)
@@ -351,7 +393,9 @@ def _type_keysym(name: str) -> None:
     try:
         first = display.display.info.min_keycode
         mapping = display.get_keyboard_mapping(first, display.display.info.max_keycode - first + 1)
-        code = next((first + i for i, syms in enumerate(mapping) if syms and syms[0] == keysym), None)
+        code = next(
+            (first + i for i, syms in enumerate(mapping) if syms and syms[0] == keysym), None
+        )
         spare = None
         if code is None:
             spare = next((first + i for i, syms in enumerate(mapping) if not any(syms)), None)

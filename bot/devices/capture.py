@@ -25,9 +25,13 @@ def check_display() -> None:
     if sys.platform.startswith("linux"):
         wayland_only = os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY")
         if wayland_only or os.environ.get("XDG_SESSION_TYPE") == "wayland":
-            raise ScreenError("this is a Wayland session: screenshots come back black and clicks are refused; log in to an X11 session")
+            raise ScreenError(
+                "this is a Wayland session: screenshots come back black and clicks are refused; log in to an X11 session"
+            )
         if not os.environ.get("DISPLAY"):
-            raise ScreenError("no display: DISPLAY is not set; run minebot on a desktop, or, on a machine with no screen, `minebot demo` (a real game on Xvfb)")
+            raise ScreenError(
+                "no display: DISPLAY is not set; run minebot on a desktop, or, on a machine with no screen, `minebot demo` (a real game on Xvfb)"
+            )
     if sys.platform == "win32":  # screenshots and clicks must agree on scaled screens
         import ctypes
 
@@ -58,7 +62,9 @@ class Screen(Protocol):
 
     def grab(self, region: Region | None = None) -> np.ndarray: ...
 
-    def settled(self, region: Region, quiet: float = 0.0, done: Done | None = None) -> np.ndarray: ...
+    def settled(
+        self, region: Region, quiet: float = 0.0, done: Done | None = None
+    ) -> np.ndarray: ...
 
 
 SETTLE_TIMEOUT = 2.0  # s a region may keep changing before the last grab is taken as it is
@@ -66,8 +72,12 @@ SETTLE_INTERVAL = 0.008  # s between grabs while waiting for a region to settle
 CONFIRM_INTERVAL = 0.002  # s before the grab that confirms a new one already ``done``
 
 
-def settle(grab: Callable[[], np.ndarray], quiet: float = 0.0, timeout: float = SETTLE_TIMEOUT,
-           done: Done | None = None) -> np.ndarray:
+def settle(
+    grab: Callable[[], np.ndarray],
+    quiet: float = 0.0,
+    timeout: float = SETTLE_TIMEOUT,
+    done: Done | None = None,
+) -> np.ndarray:
     """Grab until the picture stops changing: two grabs in a row are identical and nothing changed
     for ``quiet`` seconds either (games that animate a reveal need that), or, sooner, two identical
     grabs that are ``done`` (they show what the caller waits for); after ``timeout``, the last.
@@ -101,7 +111,9 @@ class MssScreen:
         try:
             self._mss = mss.MSS() if hasattr(mss, "MSS") else mss.mss()
         except Exception as exc:  # mss raises its own ScreenShotError or XError subclasses
-            raise ScreenError(f"cannot open the display for screenshots ({exc}); check DISPLAY") from exc
+            raise ScreenError(
+                f"cannot open the display for screenshots ({exc}); check DISPLAY"
+            ) from exc
         whole = self._mss.monitors[0]
         self.whole = Region(whole["left"], whole["top"], whole["width"], whole["height"])
         self._windows: Windows | None = None

@@ -19,7 +19,13 @@ from typing import Protocol
 from bot.userdata import cache_dir
 
 # an Xauthority entry: family FamilyWild, no address, any display, an auth name nobody offers
-NO_COOKIE = struct.pack(">HH", 0xFFFF, 0) + struct.pack(">H", 0) + struct.pack(">H", 4) + b"none" + struct.pack(">H", 0)
+NO_COOKIE = (
+    struct.pack(">HH", 0xFFFF, 0)
+    + struct.pack(">H", 0)
+    + struct.pack(">H", 4)
+    + b"none"
+    + struct.pack(">H", 0)
+)
 
 
 def x_authority() -> None:
@@ -67,7 +73,11 @@ class X11Windows:
         from Xlib.display import Display
 
         x_authority()
-        self._display, self._events = Display(), Display()  # questions; the events, read by the thread
+        # questions; the events, read by the thread
+        self._display, self._events = (
+            Display(),
+            Display(),
+        )
         self._root = self._display.screen().root
         self._mask = self._display.display.info.resource_id_mask
         self._events.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)

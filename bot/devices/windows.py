@@ -24,7 +24,15 @@ HOOKS_READY = 5.0  # s for the hooks' thread to say whether they are in place
 
 WH_KEYBOARD_LL, WH_MOUSE_LL, HC_ACTION, WM_QUIT = 13, 14, 0, 0x0012
 KEY_DOWNS = {0x0100, 0x0104}  # WM_KEYDOWN, WM_SYSKEYDOWN
-BUTTON_DOWNS = {0x0201, 0x0204, 0x0207, 0x020B, 0x020A, 0x020E}  # left, right, middle, X down; the wheels
+# left, right, middle, X down; the wheels
+BUTTON_DOWNS = {
+    0x0201,
+    0x0204,
+    0x0207,
+    0x020B,
+    0x020A,
+    0x020E,
+}
 WM_MOUSEMOVE = 0x0200
 INPUT_MOUSE, INPUT_KEYBOARD = 0, 1
 MOVE, ABSOLUTE, VIRTUALDESK = 0x0001, 0x8000, 0x4000
@@ -37,23 +45,44 @@ ULONG_PTR = ctypes.c_size_t
 
 
 class KBDLLHOOKSTRUCT(ctypes.Structure):
-    _fields_ = [("vkCode", wintypes.DWORD), ("scanCode", wintypes.DWORD), ("flags", wintypes.DWORD),
-                ("time", wintypes.DWORD), ("dwExtraInfo", ULONG_PTR)]
+    _fields_ = [
+        ("vkCode", wintypes.DWORD),
+        ("scanCode", wintypes.DWORD),
+        ("flags", wintypes.DWORD),
+        ("time", wintypes.DWORD),
+        ("dwExtraInfo", ULONG_PTR),
+    ]
 
 
 class MSLLHOOKSTRUCT(ctypes.Structure):
-    _fields_ = [("pt", wintypes.POINT), ("mouseData", wintypes.DWORD), ("flags", wintypes.DWORD),
-                ("time", wintypes.DWORD), ("dwExtraInfo", ULONG_PTR)]
+    _fields_ = [
+        ("pt", wintypes.POINT),
+        ("mouseData", wintypes.DWORD),
+        ("flags", wintypes.DWORD),
+        ("time", wintypes.DWORD),
+        ("dwExtraInfo", ULONG_PTR),
+    ]
 
 
 class MOUSEINPUT(ctypes.Structure):
-    _fields_ = [("dx", wintypes.LONG), ("dy", wintypes.LONG), ("mouseData", wintypes.DWORD),
-                ("dwFlags", wintypes.DWORD), ("time", wintypes.DWORD), ("dwExtraInfo", ULONG_PTR)]
+    _fields_ = [
+        ("dx", wintypes.LONG),
+        ("dy", wintypes.LONG),
+        ("mouseData", wintypes.DWORD),
+        ("dwFlags", wintypes.DWORD),
+        ("time", wintypes.DWORD),
+        ("dwExtraInfo", ULONG_PTR),
+    ]
 
 
 class KEYBDINPUT(ctypes.Structure):
-    _fields_ = [("wVk", wintypes.WORD), ("wScan", wintypes.WORD), ("dwFlags", wintypes.DWORD),
-                ("time", wintypes.DWORD), ("dwExtraInfo", ULONG_PTR)]
+    _fields_ = [
+        ("wVk", wintypes.WORD),
+        ("wScan", wintypes.WORD),
+        ("dwFlags", wintypes.DWORD),
+        ("time", wintypes.DWORD),
+        ("dwExtraInfo", ULONG_PTR),
+    ]
 
 
 class _EVENT(ctypes.Union):
@@ -65,7 +94,9 @@ class INPUT(ctypes.Structure):
 
 
 # Windows' calling convention; elsewhere (pytest's doctest run imports every module) CFUNCTYPE stands in, never called
-HOOKPROC = getattr(ctypes, "WINFUNCTYPE", ctypes.CFUNCTYPE)(LRESULT, ctypes.c_int, wintypes.WPARAM, wintypes.LPARAM)
+HOOKPROC = getattr(ctypes, "WINFUNCTYPE", ctypes.CFUNCTYPE)(
+    LRESULT, ctypes.c_int, wintypes.WPARAM, wintypes.LPARAM
+)
 
 
 @functools.cache  # loaded and its signatures set once a run
@@ -75,10 +106,25 @@ def _user32() -> ctypes.WinDLL:  # type: ignore[name-defined]
     user32 = ctypes.WinDLL("user32", use_last_error=True)
     user32.SetWindowsHookExW.argtypes = (ctypes.c_int, HOOKPROC, wintypes.HINSTANCE, wintypes.DWORD)
     user32.SetWindowsHookExW.restype = wintypes.HHOOK
-    user32.CallNextHookEx.argtypes = (wintypes.HHOOK, ctypes.c_int, wintypes.WPARAM, wintypes.LPARAM)
+    user32.CallNextHookEx.argtypes = (
+        wintypes.HHOOK,
+        ctypes.c_int,
+        wintypes.WPARAM,
+        wintypes.LPARAM,
+    )
     user32.CallNextHookEx.restype = LRESULT
-    user32.GetMessageW.argtypes = (ctypes.POINTER(wintypes.MSG), wintypes.HWND, wintypes.UINT, wintypes.UINT)
-    user32.PostThreadMessageW.argtypes = (wintypes.DWORD, wintypes.UINT, wintypes.WPARAM, wintypes.LPARAM)
+    user32.GetMessageW.argtypes = (
+        ctypes.POINTER(wintypes.MSG),
+        wintypes.HWND,
+        wintypes.UINT,
+        wintypes.UINT,
+    )
+    user32.PostThreadMessageW.argtypes = (
+        wintypes.DWORD,
+        wintypes.UINT,
+        wintypes.WPARAM,
+        wintypes.LPARAM,
+    )
     user32.SendInput.argtypes = (wintypes.UINT, ctypes.POINTER(INPUT), ctypes.c_int)
     user32.SendInput.restype = wintypes.UINT
     user32.VkKeyScanW.argtypes = (wintypes.WCHAR,)
@@ -135,7 +181,10 @@ class HookCount:
         kernel32.GetModuleHandleW.restype = wintypes.HMODULE
         module = kernel32.GetModuleHandleW(None)
         self._thread_id = kernel32.GetCurrentThreadId()
-        hooks = [user32.SetWindowsHookExW(kind, proc, module, 0) for kind, proc in zip((WH_KEYBOARD_LL, WH_MOUSE_LL), self._procs)]
+        hooks = [
+            user32.SetWindowsHookExW(kind, proc, module, 0)
+            for kind, proc in zip((WH_KEYBOARD_LL, WH_MOUSE_LL), self._procs)
+        ]
         if not all(hooks):
             self._failed = f"SetWindowsHookExW failed (Windows error {ctypes.get_last_error()})"  # type: ignore[attr-defined]
             for hook in filter(None, hooks):
@@ -145,7 +194,8 @@ class HookCount:
         self._ready.set()
         message = wintypes.MSG()
         try:
-            while user32.GetMessageW(ctypes.byref(message), None, 0, 0) > 0:  # the hooks are called from in here
+            # the hooks are called from in here
+            while user32.GetMessageW(ctypes.byref(message), None, 0, 0) > 0:
                 pass
         finally:
             for hook in hooks:
@@ -173,10 +223,16 @@ class SendInput:
         self._last: tuple[int, int] | None = None  # the point of the last event sent
 
     def _send(self, *events: INPUT) -> None:
-        sent = self._user32.SendInput(len(events), (INPUT * len(events))(*events), ctypes.sizeof(INPUT))
-        if sent != len(events):  # blocked by another thread's input, or by a higher-integrity window (UIPI)
-            raise ScreenError(f"Windows refused minebot's input (SendInput sent {sent} of {len(events)}, error "
-                              f"{ctypes.get_last_error()}); run minebot as the same user as the game, not elevated")  # type: ignore[attr-defined]
+        sent = self._user32.SendInput(
+            len(events), (INPUT * len(events))(*events), ctypes.sizeof(INPUT)
+        )
+        # fewer are sent when another thread's input blocks them, or a higher-integrity window (UIPI)
+        if sent != len(events):
+            error = ctypes.get_last_error()  # type: ignore[attr-defined]
+            raise ScreenError(
+                f"Windows refused minebot's input (SendInput sent {sent} of {len(events)}, error "
+                f"{error}); run minebot as the same user as the game, not elevated"
+            )
 
     def _mouse(self, flags: int, dx: int = 0, dy: int = 0) -> INPUT:
         return INPUT(INPUT_MOUSE, _EVENT(mi=MOUSEINPUT(dx, dy, 0, flags, 0, TAG)))
@@ -187,7 +243,9 @@ class SendInput:
         one, which moved the pointer between a click's down and up (a face click let go on a cell of
         the game before, 2026-11-28). Under Wine 8 a SendInput move leaves the X pointer where it
         was: the game and the hooks see the move, GetCursorPos may not (see LiveMouse)."""
-        self._send(self._mouse(MOVE | ABSOLUTE | VIRTUALDESK, *self._absolute(*self._beside_last(x, y))))
+        self._send(
+            self._mouse(MOVE | ABSOLUTE | VIRTUALDESK, *self._absolute(*self._beside_last(x, y)))
+        )
 
     def _beside_last(self, x: int, y: int) -> tuple[int, int]:
         """(x, y), or the pixel to its right where the last event was sent at (x, y)."""
@@ -207,25 +265,65 @@ class SendInput:
         taken anywhere else (see the class)."""
         flags: tuple[int, ...]
         if button == "both":
-            flags = (DOWN_UP["left"][0], DOWN_UP["right"][0], DOWN_UP["right"][1], DOWN_UP["left"][1])
+            flags = (
+                DOWN_UP["left"][0],
+                DOWN_UP["right"][0],
+                DOWN_UP["right"][1],
+                DOWN_UP["left"][1],
+            )
         else:
             flags = DOWN_UP[button]
-        self._send(*(self._mouse(MOVE | ABSOLUTE | VIRTUALDESK | flag, *self._absolute(*self._beside_last(x, y))) for flag in flags))
+        self._send(
+            *(
+                self._mouse(
+                    MOVE | ABSOLUTE | VIRTUALDESK | flag, *self._absolute(*self._beside_last(x, y))
+                )
+                for flag in flags
+            )
+        )
 
     def keys(self, combination: str) -> None:
         """A key or a combination such as ``ctrl+r``: each down in turn, then up in reverse."""
         codes = [virtual_key(self._user32, name) for name in combination.split("+")]
-        events = [INPUT(INPUT_KEYBOARD, _EVENT(ki=KEYBDINPUT(code, 0, 0, 0, TAG))) for code in codes]
-        events += [INPUT(INPUT_KEYBOARD, _EVENT(ki=KEYBDINPUT(code, 0, KEYUP, 0, TAG))) for code in reversed(codes)]
+        events = [
+            INPUT(INPUT_KEYBOARD, _EVENT(ki=KEYBDINPUT(code, 0, 0, 0, TAG))) for code in codes
+        ]
+        events += [
+            INPUT(INPUT_KEYBOARD, _EVENT(ki=KEYBDINPUT(code, 0, KEYUP, 0, TAG)))
+            for code in reversed(codes)
+        ]
         self._send(*events)
 
 
 NAMED_KEYS = {
-    "backspace": 0x08, "tab": 0x09, "enter": 0x0D, "return": 0x0D, "shift": 0x10, "ctrl": 0x11, "control": 0x11,
-    "alt": 0x12, "pause": 0x13, "esc": 0x1B, "escape": 0x1B, "space": 0x20, "pageup": 0x21, "pgup": 0x21,
-    "pagedown": 0x22, "pgdn": 0x22, "end": 0x23, "home": 0x24, "left": 0x25, "up": 0x26, "right": 0x27,
-    "down": 0x28, "insert": 0x2D, "delete": 0x2E, "del": 0x2E, "win": 0x5B,
-    **{f"f{n}": 0x6F + n for n in range(1, 25)}, **{f"num{n}": 0x60 + n for n in range(10)},
+    "backspace": 0x08,
+    "tab": 0x09,
+    "enter": 0x0D,
+    "return": 0x0D,
+    "shift": 0x10,
+    "ctrl": 0x11,
+    "control": 0x11,
+    "alt": 0x12,
+    "pause": 0x13,
+    "esc": 0x1B,
+    "escape": 0x1B,
+    "space": 0x20,
+    "pageup": 0x21,
+    "pgup": 0x21,
+    "pagedown": 0x22,
+    "pgdn": 0x22,
+    "end": 0x23,
+    "home": 0x24,
+    "left": 0x25,
+    "up": 0x26,
+    "right": 0x27,
+    "down": 0x28,
+    "insert": 0x2D,
+    "delete": 0x2E,
+    "del": 0x2E,
+    "win": 0x5B,
+    **{f"f{n}": 0x6F + n for n in range(1, 25)},
+    **{f"num{n}": 0x60 + n for n in range(10)},
 }
 
 
@@ -238,4 +336,6 @@ def virtual_key(user32: ctypes.WinDLL, name: str) -> int:  # type: ignore[name-d
         code = int(user32.VkKeyScanW(lowered))
         if code != -1:
             return code & 0xFF
-    raise ScreenError(f"cannot type the key {name!r} on Windows; use a key such as F2, ctrl+n or a letter")
+    raise ScreenError(
+        f"cannot type the key {name!r} on Windows; use a key such as F2, ctrl+n or a letter"
+    )

@@ -3,7 +3,13 @@ of its own (keys still go through pyautogui, see actuator.LiveMouse.press)."""
 
 from __future__ import annotations
 
-BUTTONS = {"left": (1,), "middle": (2,), "right": (3,), "both": (1, 3)}  # both: left and right together (a chord)
+# both: left and right together (a chord)
+BUTTONS = {
+    "left": (1,),
+    "middle": (2,),
+    "right": (3,),
+    "both": (1, 3),
+}
 
 
 class XTestInput:

@@ -19,8 +19,17 @@ from bot.errors import ScreenError, UsageError
 from bot.games.launchers import GNOME_MINES_WINDOW, LAUNCHERS, Launcher
 from bot.games.x11 import GAMES_HOME, installed, virtual_display, wait_window, xdotool
 
-__all__ = ["GAMES", "GAMES_HOME", "GNOME_MINES_WINDOW", "Launcher", "RunningGame", "installed", "start_game",
-           "virtual_display", "xdotool"]
+__all__ = [
+    "GAMES",
+    "GAMES_HOME",
+    "GNOME_MINES_WINDOW",
+    "Launcher",
+    "RunningGame",
+    "installed",
+    "start_game",
+    "virtual_display",
+    "xdotool",
+]
 
 GAMES: dict[str, Launcher] = {launcher.name: launcher for launcher in LAUNCHERS}
 WINDOW_AT = (100, 100)  # where games are placed, clear of the screen's corners
@@ -51,8 +60,14 @@ class RunningGame:
         self.close()
 
 
-def start_game(name: str, level: str, workdir: Path, scale: float = 1.0, shift: int = 0,
-               env: dict[str, str] | None = None) -> RunningGame:
+def start_game(
+    name: str,
+    level: str,
+    workdir: Path,
+    scale: float = 1.0,
+    shift: int = 0,
+    env: dict[str, str] | None = None,
+) -> RunningGame:
     """Start a game at a standard level on the current DISPLAY and move its window to WINDOW_AT
     plus ``shift`` px each way; a web game at device scale ``scale`` (browser zoom). ``env``: settings
     of the caller's for its environment (winemine's WINEPREFIX and WINEDEBUG)."""
@@ -60,30 +75,50 @@ def start_game(name: str, level: str, workdir: Path, scale: float = 1.0, shift: 
         raise UsageError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
     launcher = GAMES[name]
     if level not in launcher.levels:
-        raise UsageError(f"{name} has no level {level!r}; choose one of {', '.join(launcher.levels)}")
+        raise UsageError(
+            f"{name} has no level {level!r}; choose one of {', '.join(launcher.levels)}"
+        )
     if scale != 1.0 and not launcher.web:
-        raise UsageError(f"{name} is not a web game: its scale is its own (--scale is for web games)")
+        raise UsageError(
+            f"{name} is not a web game: its scale is its own (--scale is for web games)"
+        )
     # not what importing OpenCV points Qt at (its own plugins): a Qt game would load those and fail
-    env = {**{k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM_PLUGIN_PATH", "QT_QPA_FONTDIR", "QT_PLUGIN_PATH")},
-           **(env or {})}
+    env = {
+        **{
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("QT_QPA_PLATFORM_PLUGIN_PATH", "QT_QPA_FONTDIR", "QT_PLUGIN_PATH")
+        },
+        **(env or {}),
+    }
     workdir.mkdir(parents=True, exist_ok=True)
     argv = launcher.command(level, workdir, env, scale)
     log = workdir / f"{name}.log"
-    for attempt in (1, 2):  # once a gnome-mines showed no window in a minute; the next start was fine
+    # once a gnome-mines showed no window in a minute; the next start was fine
+    for attempt in (
+        1,
+        2,
+    ):
         with log.open("wb") as out:
-            process = subprocess.Popen(argv, env=env, cwd=workdir, stdout=out, stderr=subprocess.STDOUT)
+            process = subprocess.Popen(
+                argv, env=env, cwd=workdir, stdout=out, stderr=subprocess.STDOUT
+            )
         try:
             window = wait_window(launcher.window_name, process, log)
             break
         except ScreenError as exc:
             process.kill()
             process.wait(STOP_WAIT)
-            if attempt == 2 or (process.returncode != -9 and not launcher.start_again_on_exit):  # exited by itself
+            # exited by itself
+            if attempt == 2 or (process.returncode != -9 and not launcher.start_again_on_exit):
                 raise
             print(f"minebot: {exc}; starting it again", file=sys.stderr)
     launcher.after_start(window, level)
-    window = place(window, (WINDOW_AT[0] + shift, WINDOW_AT[1] + shift),
-                   lambda: wait_window(launcher.window_name, process, log))
+    window = place(
+        window,
+        (WINDOW_AT[0] + shift, WINDOW_AT[1] + shift),
+        lambda: wait_window(launcher.window_name, process, log),
+    )
     return RunningGame(launcher, process, window, env)
 
 
@@ -97,11 +132,20 @@ def place(window: str, at: tuple[int, int], find: Callable[[], str]) -> str:
     for _ in range(PLACE_TRIES):
         xdotool("windowmove", "--sync", window, str(at[0]), str(at[1]))
         time.sleep(PLACED)
-        shell = dict(line.split("=", 1) for line in xdotool("getwindowgeometry", "--shell", window).split())
-        if (shell.get("X"), shell.get("Y")) == (str(at[0]), str(at[1])):  # nothing where xdotool failed
+        shell = dict(
+            line.split("=", 1) for line in xdotool("getwindowgeometry", "--shell", window).split()
+        )
+        # nothing where xdotool failed
+        if (shell.get("X"), shell.get("Y")) == (
+            str(at[0]),
+            str(at[1]),
+        ):
             return window
         if not shell:  # no such window now
             window = find()
-    print(f"minebot: the game's window is at {shell.get('X')},{shell.get('Y')}, not at {at[0]},{at[1]}, after "
-          f"{PLACE_TRIES} moves; playing it there", file=sys.stderr)
+    print(
+        f"minebot: the game's window is at {shell.get('X')},{shell.get('Y')}, not at {at[0]},{at[1]}, after "
+        f"{PLACE_TRIES} moves; playing it there",
+        file=sys.stderr,
+    )
     return window

@@ -18,7 +18,11 @@ from bot.errors import ScreenError
 from bot.games.x11 import which, xdotool
 from bot.vocabulary import GAME_LEVELS, LEVELS, Level, level_of
 
-WEB_SCREEN, SCREEN = (1800, 1600), (1280, 1024)  # the virtual display: a web game at twice the scale needs room
+# the virtual display: a web game at twice the scale needs room
+WEB_SCREEN, SCREEN = (
+    (1800, 1600),
+    (1280, 1024),
+)
 REG_TRIES = 3  # CI once saw `wine reg add` fail while Wine was still making the new prefix
 REG_PAUSE = 2.0  # s between tries
 SETTLE_AFTER_FOCUS = 2.0  # s gnome-mines takes to load its best times in the background
@@ -28,16 +32,21 @@ class Launcher:
     """A real game minebot can start on a virtual display (``minebot demo``, the end-to-end tests)."""
 
     name: str
-    window_name: str  # a regular expression xdotool can search for (the window's title, or else its class)
-    new_game_key: str | None = None  # keyboard shortcut for a new game, where the face cannot be clicked
+    window_name: (
+        str  # a regular expression xdotool can search for (the window's title, or else its class)
+    )
+    # keyboard shortcut for a new game, where the face cannot be clicked
+    new_game_key: str | None = None
     programs: tuple[str, ...] = ()  # what must be installed to run it
     pack: bool = True  # a skin pack for it ships with minebot (else its look is learnt by playing)
     web: bool = False  # played in Chromium, at a device scale of the caller's choice
     flags: bool = True  # whether to flag mines (a right click)
     # started again once where it exits by itself before its window shows (else only where it showed none in time)
     start_again_on_exit: bool = False
-    ours: bool = False  # a page written for minebot's tests (bot/games/pages), not a game nobody here wrote
-    look_of: str | None = None  # the shipped pack whose pictures it draws (hidden while it is learnt)
+    # a page written for minebot's tests (bot/games/pages), not a game nobody here wrote
+    ours: bool = False
+    # the shipped pack whose pictures it draws (hidden while it is learnt)
+    look_of: str | None = None
 
     @property
     def skin(self) -> str:
@@ -83,23 +92,49 @@ class Winemine(Launcher):
         env.setdefault("WINEDEBUG", "-all")
         size = LEVELS[level]
         values = {
-            "Difficulty": list(LEVELS).index(level), "Height": size.rows, "Width": size.cols, "Mines": size.mines,
+            "Difficulty": list(LEVELS).index(level),
+            "Height": size.rows,
+            "Width": size.cols,
+            "Mines": size.mines,
             # best times of 0 s cannot be beaten (the bot wins beginner in under a second), so the
             # name dialog never covers the board after a win
-            "Time1": 0, "Time2": 0, "Time3": 0,
+            "Time1": 0,
+            "Time2": 0,
+            "Time3": 0,
         }
         _stop_wine(env)
         for name, value in values.items():
-            command = [which("wine"), "reg", "add", r"HKCU\Software\Microsoft\WinMine", "/v", name,
-                       "/t", "REG_DWORD", "/d", str(value), "/f"]
+            command = [
+                which("wine"),
+                "reg",
+                "add",
+                r"HKCU\Software\Microsoft\WinMine",
+                "/v",
+                name,
+                "/t",
+                "REG_DWORD",
+                "/d",
+                str(value),
+                "/f",
+            ]
             for _ in range(REG_TRIES):
-                done = subprocess.run(command, env=env, capture_output=True, text=True, errors="replace", timeout=120, check=False)
+                done = subprocess.run(
+                    command,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    errors="replace",
+                    timeout=120,
+                    check=False,
+                )
                 if done.returncode == 0:
                     break
                 time.sleep(REG_PAUSE)
             else:
                 said = " ".join((done.stdout + done.stderr).split())[-300:]
-                raise ScreenError(f"Wine could not set winemine's {name} (wine reg add: exit {done.returncode}: {said})")
+                raise ScreenError(
+                    f"Wine could not set winemine's {name} (wine reg add: exit {done.returncode}: {said})"
+                )
         return [which("wine"), "winemine"]
 
     def stop(self, env: dict[str, str]) -> None:
@@ -133,14 +168,30 @@ class Minegauler(Launcher):
         program = which("minegauler")
         prepare = Path(__file__).with_name("minegauler_prepare.py")
         size = level_of(self.name, level)
-        subprocess.run([str(Path(program).with_name("python")), str(prepare), str(size.rows), str(size.cols), str(size.mines)],
-                       env=env, timeout=120, check=True)
-        env.update(QT_QPA_PLATFORM="xcb")  # it writes runtime.log into its working directory, workdir
+        subprocess.run(
+            [
+                str(Path(program).with_name("python")),
+                str(prepare),
+                str(size.rows),
+                str(size.cols),
+                str(size.mines),
+            ],
+            env=env,
+            timeout=120,
+            check=True,
+        )
+        # it writes runtime.log into its working directory, workdir
+        env.update(QT_QPA_PLATFORM="xcb")
         return [program]
 
 
 # gnome-mines starts at 610x460 whatever the level: too small for expert
-GNOME_MINES_WINDOW = {"beginner": (610, 460), "intermediate": (800, 640), "expert": (1150, 640)}  # px
+# px
+GNOME_MINES_WINDOW = {
+    "beginner": (610, 460),
+    "intermediate": (800, 640),
+    "expert": (1150, 640),
+}
 
 
 class GnomeMines(Launcher):
@@ -155,21 +206,32 @@ class GnomeMines(Launcher):
         scores = workdir / "data" / "gnome-mines" / "scores"
         scores.mkdir(parents=True, exist_ok=True)
         for size in self.levels.values():
-            for key in (f"{size.cols}-{size.rows}-{size.mines}", f"{size.rows}-{size.cols}-{size.mines}"):
+            for key in (
+                f"{size.cols}-{size.rows}-{size.mines}",
+                f"{size.rows}-{size.cols}-{size.mines}",
+            ):
                 (scores / key).write_text("0 0 minebot\n" * 10)
         option = {"beginner": "--small", "intermediate": "--medium", "expert": "--big"}[level]
         return [which("gnome-mines"), option]
 
     def after_start(self, window: str, level: str) -> None:
-        xdotool("windowsize", "--sync", window, *(str(n) for n in GNOME_MINES_WINDOW[level]))  # cells follow it
+        # cells follow it
+        xdotool("windowsize", "--sync", window, *(str(n) for n in GNOME_MINES_WINDOW[level]))
         focus(window)  # it pauses itself without the focus
-        time.sleep(SETTLE_AFTER_FOCUS)  # it loads the best times in the background; a win before that opens the dialog
+        # it loads the best times in the background; a win before that opens the dialog
+        time.sleep(SETTLE_AFTER_FOCUS)
 
 
 class Xbomb(Launcher):
     """Debian's xbomb: no pack ships (learnt by playing); its covered cells are dithered; "s" starts a new game."""
 
-    name, window_name, new_game_key, programs, pack = "xbomb", "^XBomb V[0-9.a-z]+$", "s", ("xbomb",), False
+    name, window_name, new_game_key, programs, pack = (
+        "xbomb",
+        "^XBomb V[0-9.a-z]+$",
+        "s",
+        ("xbomb",),
+        False,
+    )
 
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
         return [which("xbomb"), "-square", f"-{list(LEVELS).index(level) + 1}"]
@@ -181,7 +243,13 @@ KMINES_LEVELS = {"beginner": "Easy", "intermediate": "Medium", "expert": "Hard"}
 class Kmines(Launcher):
     """KDE's kmines: no pack; cells drawn partly transparent over a background picture; Ctrl+N for a new game."""
 
-    name, window_name, new_game_key, programs, pack = "kmines", "^kmines$", "ctrl+n", ("kmines",), False
+    name, window_name, new_game_key, programs, pack = (
+        "kmines",
+        "^kmines$",
+        "ctrl+n",
+        ("kmines",),
+        False,
+    )
 
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
         # its settings and best times in folders of its own: the level asked for; no "Reset the Game?"
@@ -189,14 +257,22 @@ class Kmines(Launcher):
         # again and again); and ten best times of 0 s, so that no win opens the best-times dialog
         for name in ("config", "data", "cache"):
             (workdir / name).mkdir(parents=True, exist_ok=True)
-        env.update(XDG_CONFIG_HOME=str(workdir / "config"), XDG_DATA_HOME=str(workdir / "data"),
-                   XDG_CACHE_HOME=str(workdir / "cache"), QT_QPA_PLATFORM="xcb")
+        env.update(
+            XDG_CONFIG_HOME=str(workdir / "config"),
+            XDG_DATA_HOME=str(workdir / "data"),
+            XDG_CACHE_HOME=str(workdir / "cache"),
+            QT_QPA_PLATFORM="xcb",
+        )
         difficulty = KMINES_LEVELS[level]
         scores = "".join(f"{n}_Name=minebot\n{n}_Score=0\n{n}_Time=00:00\n" for n in range(1, 11))
         (workdir / "config" / "kminesrc").write_text(
             f"[General]\nkmines_reset=false\n\n[KgDifficulty]\nLevel={difficulty}\n\n[KHighscore_{difficulty}]\n{scores}"
         )
-        return [which("dbus-run-session"), which("kmines")]  # it waits for a session bus without one
+        # it waits for a session bus without one
+        return [
+            which("dbus-run-session"),
+            which("kmines"),
+        ]
 
     def after_start(self, window: str, level: str) -> None:
         focus(window)
@@ -206,11 +282,18 @@ class SgtMines(Launcher):
     """Simon Tatham's Mines (Debian's sgt-puzzles): no pack; every board it deals can be solved with
     no guess once the first click opens its area; N for a new game."""
 
-    name, window_name, new_game_key, programs, pack = "sgt-mines", "^Mines$", "n", ("sgt-mines",), False
+    name, window_name, new_game_key, programs, pack = (
+        "sgt-mines",
+        "^Mines$",
+        "n",
+        ("sgt-mines",),
+        False,
+    )
 
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
         size = LEVELS[level]
-        env.update(MINES_DEFAULT=f"{size.cols}x{size.rows}n{size.mines}")  # sgt-puzzles' own way to set a game's parameters
+        # sgt-puzzles' own way to set a game's parameters
+        env.update(MINES_DEFAULT=f"{size.cols}x{size.rows}n{size.mines}")
         return [which("sgt-mines")]
 
 
@@ -220,7 +303,12 @@ class NiceguiMinesweeper(Launcher):
     a mine. No flags: a right click opens Chromium's menu over the board (the script that turns the
     menu off runs 0.5 s after the server starts, for the pages open then: none)."""
 
-    name, window_name, programs, pack = "nicegui-minesweeper", "^Minesweeper$", ("chromium", "minesweeper"), False
+    name, window_name, programs, pack = (
+        "nicegui-minesweeper",
+        "^Minesweeper$",
+        ("chromium", "minesweeper"),
+        False,
+    )
     web, flags = True, False
 
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
@@ -229,8 +317,19 @@ class NiceguiMinesweeper(Launcher):
         # page pixels: its 40 px cells, the button row, margins, and room below the board for the
         # "You won!" note it shows at the bottom of the window, clear of the board as in a usual window
         size = f"{40 * cols + 120},{40 * cols + 300}"
-        return [sys.executable, "-m", "bot.games.web_game", "--scale", f"{scale:g}", "--size", size,
-                "--profile", str(workdir / "chromium"), "--", which("minesweeper", venv="nicegui-minesweeper")]
+        return [
+            sys.executable,
+            "-m",
+            "bot.games.web_game",
+            "--scale",
+            f"{scale:g}",
+            "--size",
+            size,
+            "--profile",
+            str(workdir / "chromium"),
+            "--",
+            which("minesweeper", venv="nicegui-minesweeper"),
+        ]
 
 
 class Bevel98(Launcher):
@@ -239,15 +338,40 @@ class Bevel98(Launcher):
     draws at alternating pixel phases, as 98-style web games nobody here wrote do at those zooms
     (issue 45). A face starts a new game (F2 too); first click safe; mines counter; flags."""
 
-    name, window_name, new_game_key, programs, pack = "bevel98-web", "^Bevel98$", "F2", ("chromium",), False
+    name, window_name, new_game_key, programs, pack = (
+        "bevel98-web",
+        "^Bevel98$",
+        "F2",
+        ("chromium",),
+        False,
+    )
     web, ours = True, True
 
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
         size = level_of(self.name, level)
         window = f"{16 * size.cols + 140},{17 * size.rows + 200}"
-        return [sys.executable, "-m", "bot.games.web_game", "--scale", f"{scale:g}", "--size", window,
-                "--profile", str(workdir / "chromium"), "--", sys.executable, "-m", "bot.games.page_server", "bevel98",
-                "--cols", str(size.cols), "--rows", str(size.rows), "--mines", str(size.mines)]
+        return [
+            sys.executable,
+            "-m",
+            "bot.games.web_game",
+            "--scale",
+            f"{scale:g}",
+            "--size",
+            window,
+            "--profile",
+            str(workdir / "chromium"),
+            "--",
+            sys.executable,
+            "-m",
+            "bot.games.page_server",
+            "bevel98",
+            "--cols",
+            str(size.cols),
+            "--rows",
+            str(size.rows),
+            "--mines",
+            str(size.mines),
+        ]
 
 
 class Sprites98(Bevel98):
@@ -279,7 +403,12 @@ class AceMinesweeper(Launcher):
     200 mines, at every level; the first click may be a mine; a penguin above the board starts a
     new game (the learner finds it)."""
 
-    name, window_name, programs, pack = "ace-minesweeper", "ace-minesweeper$", ("ace-minesweeper",), False
+    name, window_name, programs, pack = (
+        "ace-minesweeper",
+        "ace-minesweeper$",
+        ("ace-minesweeper",),
+        False,
+    )
 
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
         return [which("ace-minesweeper")]
@@ -291,14 +420,34 @@ class PygameMinesweeper(Launcher):
     area. Its best times go to a folder of the run's own."""
 
     # its title is typed UTF-8, which xdotool does not search: found by the class SDL is told to give it
-    name, window_name, programs, pack = "pygame-minesweeper", "^pygame-minesweeper$", ("pygame-minesweeper",), False
+    name, window_name, programs, pack = (
+        "pygame-minesweeper",
+        "^pygame-minesweeper$",
+        ("pygame-minesweeper",),
+        False,
+    )
 
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
-        env.update(XDG_DATA_HOME=str(workdir / "data"), SDL_AUDIODRIVER="dummy", SDL_VIDEO_X11_WMCLASS=self.name)
+        env.update(
+            XDG_DATA_HOME=str(workdir / "data"),
+            SDL_AUDIODRIVER="dummy",
+            SDL_VIDEO_X11_WMCLASS=self.name,
+        )
         return [which("pygame-minesweeper"), {"beginner": "basic"}.get(level, level)]
 
 
 LAUNCHERS: tuple[Launcher, ...] = (
-    Winemine(), Xdemineur(), GnomeMines(), Minegauler(), Xbomb(), Kmines(), SgtMines(), NiceguiMinesweeper(),
-    AceMinesweeper(), PygameMinesweeper(), Bevel98(), Sprites98(), Over98(),
+    Winemine(),
+    Xdemineur(),
+    GnomeMines(),
+    Minegauler(),
+    Xbomb(),
+    Kmines(),
+    SgtMines(),
+    NiceguiMinesweeper(),
+    AceMinesweeper(),
+    PygameMinesweeper(),
+    Bevel98(),
+    Sprites98(),
+    Over98(),
 )

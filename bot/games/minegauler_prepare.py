@@ -16,15 +16,33 @@ from minegauler.app.highscores import HighscoreStruct, get_highscores  # type: i
 
 def main(rows: int, cols: int, mines: int) -> None:
     settings = {
-        "x_size": cols, "y_size": rows, "mines": mines, "first_success": True, "per_cell": 1, "reach": 8,
-        "lives": 1, "mode": "REGULAR", "btn_size": 16, "drag_select": False, "name": "",
+        "x_size": cols,
+        "y_size": rows,
+        "mines": mines,
+        "first_success": True,
+        "per_cell": 1,
+        "reach": 8,
+        "lives": 1,
+        "mode": "REGULAR",
+        "btn_size": 16,
+        "drag_select": False,
+        "name": "",
         "styles": {"BUTTONS": "Standard", "NUMBERS": "Standard", "MARKERS": "Standard"},
     }
     paths.SETTINGS_FILE.write_text(json.dumps(settings, indent=2))
     for level in "BIE":
         unbeatable = HighscoreStruct(
-            game_mode="REGULAR", difficulty=level, per_cell=1, reach=8, drag_select=False,
-            name="", timestamp=0, elapsed=0.0, bbbv=1, bbbvps=1e9, flagging=0.0,
+            game_mode="REGULAR",
+            difficulty=level,
+            per_cell=1,
+            reach=8,
+            drag_select=False,
+            name="",
+            timestamp=0,
+            elapsed=0.0,
+            bbbv=1,
+            bbbvps=1e9,
+            flagging=0.0,
         )
         if not any(h.elapsed == 0 for h in get_highscores(settings=unbeatable)):
             highscores.insert_highscore(unbeatable, post_remote=False)

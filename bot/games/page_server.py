@@ -26,8 +26,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rows", type=int, default=9)
     parser.add_argument("--mines", type=int, default=10)
     parser.add_argument("--sprites", help="draw the cells with this shipped skin pack's pictures")
-    parser.add_argument("--faces", action="store_true", help="with --sprites, draw the face with the pack's faces too")
-    parser.add_argument("--end-over", type=int, help="ms after a game ends that a panel hides the board (none if not given)")
+    parser.add_argument(
+        "--faces",
+        action="store_true",
+        help="with --sprites, draw the face with the pack's faces too",
+    )
+    parser.add_argument(
+        "--end-over",
+        type=int,
+        help="ms after a game ends that a panel hides the board (none if not given)",
+    )
     parser.add_argument("--port", type=int, required=True)
     ns = parser.parse_args(argv)
     html = resources.files("bot.games").joinpath("pages", f"{ns.page}.html").read_text()
@@ -36,8 +44,12 @@ def main(argv: list[str] | None = None) -> None:
         script += f"const END_OVER = {ns.end_over};"
     if ns.sprites:
         pack = templates_root() / ns.sprites
-        tiles = {png.name.removesuffix(".png"): "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode()
-                 for png in pack.iterdir() if png.name.endswith(".png") and (ns.faces or not png.name.startswith("face"))}
+        tiles = {
+            png.name.removesuffix(".png"): "data:image/png;base64,"
+            + base64.b64encode(png.read_bytes()).decode()
+            for png in pack.iterdir()
+            if png.name.endswith(".png") and (ns.faces or not png.name.startswith("face"))
+        }
         script += f"const TILES = {json.dumps(tiles)};"
         html = html.replace("<title>Bevel98</title>", f"<title>Sprites-{ns.sprites}</title>")
     page = html.replace("<script>", f"<script>{script}", 1).encode()

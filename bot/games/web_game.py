@@ -22,8 +22,16 @@ from types import FrameType
 SERVER_WAIT = 60.0  # s for the server to answer (a first start compiles its Python)
 # Chromium on a machine with no network and no GPU, run as root: the flags that keep it quiet
 CHROMIUM_FLAGS = (
-    "--no-sandbox", "--test-type", "--disable-gpu", "--disable-quic", "--no-first-run", "--no-default-browser-check",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-features=Translate",
+    "--no-sandbox",
+    "--test-type",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-features=Translate",
     "--password-store=basic",
 )
 
@@ -49,7 +57,9 @@ def wait_for(port: int, server: subprocess.Popen[bytes]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.games.web_game")
-    parser.add_argument("--scale", type=float, default=1.0, help="Chromium's device scale (browser zoom)")
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="Chromium's device scale (browser zoom)"
+    )
     parser.add_argument("--size", default="480,560", help="window size W,H in page pixels")
     parser.add_argument("--profile", required=True, help="a new folder for Chromium's profile")
     parser.add_argument("server", nargs="+", help="the game's server command")
@@ -73,10 +83,19 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGTERM, stop)
     started.append(subprocess.Popen([*ns.server, "--port", str(port)]))
     wait_for(port, started[0])
-    started.append(subprocess.Popen([
-        browser_program, *CHROMIUM_FLAGS, f"--user-data-dir={ns.profile}", f"--force-device-scale-factor={ns.scale:g}",
-        "--window-position=0,0", f"--window-size={ns.size}", f"--app=http://127.0.0.1:{port}/",
-    ]))
+    started.append(
+        subprocess.Popen(
+            [
+                browser_program,
+                *CHROMIUM_FLAGS,
+                f"--user-data-dir={ns.profile}",
+                f"--force-device-scale-factor={ns.scale:g}",
+                "--window-position=0,0",
+                f"--window-size={ns.size}",
+                f"--app=http://127.0.0.1:{port}/",
+            ]
+        )
+    )
     started[1].wait()
     stop()
 

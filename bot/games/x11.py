@@ -40,7 +40,9 @@ def which(program: str, venv: str | None = None) -> str:
             or shutil.which(program, path=str(GAMES_HOME / program / "bin"))
         )
     if not found:
-        raise ScreenError(f"{program} is not installed; run scripts/install-games (apt-get and pip, as root)")
+        raise ScreenError(
+            f"{program} is not installed; run scripts/install-games (apt-get and pip, as root)"
+        )
     return found
 
 
@@ -59,8 +61,20 @@ def virtual_display(size: tuple[int, int] = (1280, 1024)) -> Iterator[str]:
     proc = subprocess.Popen(
         # -noreset: by default the server resets when its last client leaves (each xdotool call while
         # a game starts), and a game connecting just then fails with "cannot open display"
-        [xvfb, "-displayfd", str(write_end), "-screen", "0", f"{size[0]}x{size[1]}x24", "-nolisten", "tcp", "-noreset"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write_end,),
+        [
+            xvfb,
+            "-displayfd",
+            str(write_end),
+            "-screen",
+            "0",
+            f"{size[0]}x{size[1]}x24",
+            "-nolisten",
+            "tcp",
+            "-noreset",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        pass_fds=(write_end,),
     )
     os.close(write_end)
     with os.fdopen(read_end) as chosen:  # Xvfb writes the number once it accepts clients
@@ -106,7 +120,8 @@ class DialogFocus:
         from Xlib.display import Display
 
         self._x, self._atoms, self._input_hint = X, Xatom, Xutil.InputHint
-        with warnings.catch_warnings():  # python-xlib reads the Xauthority file and leaves it to be closed
+        # python-xlib reads the Xauthority file and leaves it to be closed
+        with warnings.catch_warnings():
             warnings.simplefilter("ignore", ResourceWarning)
             self.conn = Display(display)
         self.conn.screen().root.change_attributes(event_mask=X.SubstructureNotifyMask)
@@ -121,7 +136,10 @@ class DialogFocus:
 
         X = self._x
         while not self._stopping.is_set():
-            if not select.select([self.conn], [], [], FOCUS_POLL)[0] and not self.conn.pending_events():
+            if (
+                not select.select([self.conn], [], [], FOCUS_POLL)[0]
+                and not self.conn.pending_events()
+            ):
                 continue
             try:
                 while self.conn.pending_events():
@@ -129,11 +147,18 @@ class DialogFocus:
                     if event.type == X.MapNotify and not event.override:
                         if self._dialog(event.window):
                             self.before[event.window.id] = self.conn.get_input_focus().focus
-                            event.window.set_input_focus(X.RevertToPointerRoot, X.CurrentTime, onerror=CatchError())
-                    elif event.type in (X.UnmapNotify, X.DestroyNotify) and event.window.id in self.before:
+                            event.window.set_input_focus(
+                                X.RevertToPointerRoot, X.CurrentTime, onerror=CatchError()
+                            )
+                    elif (
+                        event.type in (X.UnmapNotify, X.DestroyNotify)
+                        and event.window.id in self.before
+                    ):
                         back = self.before.pop(event.window.id)
                         if hasattr(back, "set_input_focus"):
-                            back.set_input_focus(X.RevertToPointerRoot, X.CurrentTime, onerror=CatchError())
+                            back.set_input_focus(
+                                X.RevertToPointerRoot, X.CurrentTime, onerror=CatchError()
+                            )
                 self.conn.flush()
             except XError:  # the window went before it was asked about
                 continue
@@ -144,13 +169,23 @@ class DialogFocus:
         """Whether a window is a dialog: shown for another window, of the dialog type (not a menu or
         a tooltip), taking keys: by its input hint, or by taking the focus itself when offered
         (WM_TAKE_FOCUS: Wine's windows, whose input hint says no)."""
-        kind = window.get_full_property(self.conn.intern_atom("_NET_WM_WINDOW_TYPE"), self._x.AnyPropertyType)
-        hints = window.get_full_property(self._atoms.WM_HINTS, self._atoms.WM_HINTS)  # python-xlib's get_wm_hints fails on 3.11
-        takes_keys = (hints is None or len(hints.value) < 2 or not hints.value[0] & self._input_hint or hints.value[1]
-                      or self.conn.intern_atom("WM_TAKE_FOCUS") in (window.get_wm_protocols() or ()))
+        kind = window.get_full_property(
+            self.conn.intern_atom("_NET_WM_WINDOW_TYPE"), self._x.AnyPropertyType
+        )
+        # python-xlib's get_wm_hints fails on 3.11
+        hints = window.get_full_property(self._atoms.WM_HINTS, self._atoms.WM_HINTS)
+        takes_keys = (
+            hints is None
+            or len(hints.value) < 2
+            or not hints.value[0] & self._input_hint
+            or hints.value[1]
+            or self.conn.intern_atom("WM_TAKE_FOCUS") in (window.get_wm_protocols() or ())
+        )
         return bool(
-            window.get_wm_transient_for() is not None and takes_keys
-            and kind is not None and self.conn.intern_atom("_NET_WM_WINDOW_TYPE_DIALOG") in kind.value
+            window.get_wm_transient_for() is not None
+            and takes_keys
+            and kind is not None
+            and self.conn.intern_atom("_NET_WM_WINDOW_TYPE_DIALOG") in kind.value
         )
 
     def stop(self) -> None:
@@ -167,17 +202,23 @@ def xdotool(*args: str) -> str:
     return out.stdout.strip()
 
 
-def wait_window(pattern: str, process: subprocess.Popen[bytes], log: Path, timeout: float = WINDOW_WAIT) -> str:
+def wait_window(
+    pattern: str, process: subprocess.Popen[bytes], log: Path, timeout: float = WINDOW_WAIT
+) -> str:
     """The window's id, once the game shows it; an error with what the game printed if it never does."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         # by its title, else its class (kmines' title is only in _NET_WM_NAME, which xdotool does not search)
-        ids = xdotool("search", "--onlyvisible", "--name", pattern).split() or xdotool(
-            "search", "--onlyvisible", "--class", pattern).split()
+        ids = (
+            xdotool("search", "--onlyvisible", "--name", pattern).split()
+            or xdotool("search", "--onlyvisible", "--class", pattern).split()
+        )
         if ids:
             return ids[-1]
         if process.poll() is not None:
-            raise ScreenError(f"the game exited (code {process.returncode}) before its window appeared{tail(log)}")
+            raise ScreenError(
+                f"the game exited (code {process.returncode}) before its window appeared{tail(log)}"
+            )
         time.sleep(POLL)
     raise ScreenError(f"no window matching {pattern!r} appeared within {timeout:.0f} s{tail(log)}")
 

@@ -41,7 +41,8 @@ class BetweenGames:
         left = [(int(r), int(c)) for r, c in np.argwhere(np.isin(looks, self.looks.covered()))]
         if left and self.flags:
             left = self.sight.click(left, "right")
-            deadline = time.perf_counter() + SLOW_GAME  # the end as the game shows it (xdemineur's face changes now);
+            # the end as the game shows it (xdemineur's face changes now);
+            deadline = time.perf_counter() + SLOW_GAME
             while time.perf_counter() < deadline:  # a game over may also ignore the flags
                 if all(self.read()[cell] != looks[cell] for cell in left):
                     break
@@ -51,7 +52,9 @@ class BetweenGames:
         guess; lost with the mine hit in sight in a look named), asked at one it is not (Judge.unsure: counted won)."""
         unsure = state == "won" and self.judge.unsure is not None
         hit = self.looks.names().get(int(looks[tally.guessed[-1]])) if tally.guessed else None
-        sure = (state == "won" and not tally.guesses and not unsure) or (state == "lost" and hit in (EXPLODED, MINE))
+        sure = (state == "won" and not tally.guesses and not unsure) or (
+            state == "lost" and hit in (EXPLODED, MINE)
+        )
         if not unsure and not (sure and self.faces.wanted(state)):
             return state
         strip = self.restarter.strip(self.sight.screen.settled(self.sight.region, quiet=SETTLE))
@@ -60,9 +63,14 @@ class BetweenGames:
             return state
         told = self.faces.tell(strip)
         if told is None:  # asked again as the faces learn more ends (Judge.told)
-            self.judge.unsure = dataclasses.replace(self.judge.unsure, strip=strip) if self.judge.unsure else None
+            self.judge.unsure = (
+                dataclasses.replace(self.judge.unsure, strip=strip) if self.judge.unsure else None
+            )
             return state
-        print(f"minebot: the board does not show how the last guess went; the game's face says {told}", file=self.sight.out)
+        print(
+            f"minebot: the board does not show how the last guess went; the game's face says {told}",
+            file=self.sight.out,
+        )
         self.judge.unsure = None
         return told
 
@@ -80,7 +88,9 @@ class BetweenGames:
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
             looks = self.read()
-            if self.looks.could_be_new(looks) and (last is None or (np.isin(looks, covered) & ~np.isin(last, covered)).any()):
+            if self.looks.could_be_new(looks) and (
+                last is None or (np.isin(looks, covered) & ~np.isin(last, covered)).any()
+            ):
                 return True
             time.sleep(0.1)
         return False
@@ -89,4 +99,6 @@ class BetweenGames:
         """The board's region and the band below it once it stays still: a game's end as the game drew it (the last
         reading may come before the last click is drawn, where the count of cells told the win), with what the game
         says of it above and below the board."""
-        return self.sight.screen.settled(board_region(self.geometry, self.sight.screen, below=True), quiet=SETTLE)
+        return self.sight.screen.settled(
+            board_region(self.geometry, self.sight.screen, below=True), quiet=SETTLE
+        )

@@ -28,7 +28,8 @@ from bot.vocabulary import COVERED, FLAG, Cell
 # in the order tried: a left click on an opened number does nothing where a game chords with another
 # button; the middle button last (a browser may take it to scroll or paste)
 BUTTONS = ("left", "both", "middle")
-TRY_WAIT = 0.5  # s a chord tried is given to show (or LATENCY_FACTOR x the slowest redraw seen, if longer)
+# s a chord tried is given to show (or LATENCY_FACTOR x the slowest redraw seen, if longer)
+TRY_WAIT = 0.5
 
 
 def chord_button(counts: list[float]) -> dict[str, object]:
@@ -45,7 +46,9 @@ def chord_button(counts: list[float]) -> dict[str, object]:
     return {"chord": None}
 
 
-def chord_options(looks: np.ndarray, hidden: dict[int, int], safe: Iterable[Cell]) -> dict[Cell, set[Cell]]:
+def chord_options(
+    looks: np.ndarray, hidden: dict[int, int], safe: Iterable[Cell]
+) -> dict[Cell, set[Cell]]:
     """Where a chord would open only ``safe`` cells: each opened cell with a flag around it whose
     other hidden neighbours are all covered and in ``safe`` (its number is then its flags' count,
     whatever the number's look is named), with the cells a chord there opens. ``hidden``: the looks
@@ -59,7 +62,12 @@ def chord_options(looks: np.ndarray, hidden: dict[int, int], safe: Iterable[Cell
         around = neighbours(rows, cols, cell)
         shown = [hidden.get(int(looks[n])) for n in around]
         covered = {n for n, code in zip(around, shown, strict=True) if code == COVERED}
-        if FLAG in shown and covered and covered <= left and all(code in (None, COVERED, FLAG) for code in shown):
+        if (
+            FLAG in shown
+            and covered
+            and covered <= left
+            and all(code in (None, COVERED, FLAG) for code in shown)
+        ):
             options[cell] = covered
     return options
 
@@ -77,7 +85,11 @@ class Chording:
     def seed(self, chord: str | None, tries: list[float]) -> None:
         """Start from a pack's chord and the tries it keeps (chord_button's counts)."""
         self.known = chord
-        self.failed |= {b for index, b in enumerate(BUTTONS) if len(tries) == len(self.tries) and tries[2 * index + 1]}
+        self.failed |= {
+            b
+            for index, b in enumerate(BUTTONS)
+            if len(tries) == len(self.tries) and tries[2 * index + 1]
+        }
 
     def saved(self) -> tuple[int, ...]:
         """This run's tries since the last save, to add to the pack's; counted from zero again."""
@@ -85,9 +97,13 @@ class Chording:
         return tries
 
     def _trying(self) -> str | None:
-        return next((b for b in BUTTONS if b not in self.failed), None) if self.known is None else None
+        return (
+            next((b for b in BUTTONS if b not in self.failed), None) if self.known is None else None
+        )
 
-    def plan(self, looks: np.ndarray, hidden: dict[int, int], safe: Iterable[Cell]) -> tuple[list[Cell], list[Cell]]:
+    def plan(
+        self, looks: np.ndarray, hidden: dict[int, int], safe: Iterable[Cell]
+    ) -> tuple[list[Cell], list[Cell]]:
         """The numbers to chord on and the cells to click one by one, to open ``safe``: chords where
         they save clicks (bot/play.pick_chords) with a known button; with none, one chord to try."""
         safe = sorted(safe)
@@ -99,15 +115,23 @@ class Chording:
             return chords[:1], sorted(set(safe) - options[chords[0]])
         return chords, singles
 
-    def press(self, sight: Sight, chords: list[Cell], looks: np.ndarray, hidden: dict[int, int]) -> tuple[list[Cell], list[Cell]]:
+    def press(
+        self, sight: Sight, chords: list[Cell], looks: np.ndarray, hidden: dict[int, int]
+    ) -> tuple[list[Cell], list[Cell]]:
         """Press ``chords`` (as the guard allows): the cells they open, and the cells a chord tried
         did not open, to click one by one."""
         button = self.known or self._trying()
         if not chords or button is None:
             return [], []
         pressed = sight.click(chords, button)
-        cells = list(dict.fromkeys(
-            n for number in pressed for n in neighbours(*looks.shape, number) if hidden.get(int(looks[n])) == COVERED))
+        cells = list(
+            dict.fromkeys(
+                n
+                for number in pressed
+                for n in neighbours(*looks.shape, number)
+                if hidden.get(int(looks[n])) == COVERED
+            )
+        )
         if self.known is not None or not pressed:
             return cells, []
         index = 2 * BUTTONS.index(button)
@@ -116,7 +140,10 @@ class Chording:
             if any(sight.read(counted=True)[cell] != looks[cell] for cell in cells):
                 self.known = button
                 self.tries[index] += 1
-                print(f"minebot: learnt the game's chord: the {button} button on a number", file=self.out)
+                print(
+                    f"minebot: learnt the game's chord: the {button} button on a number",
+                    file=self.out,
+                )
                 return cells, []
         self.failed.add(button)
         self.tries[index + 1] += 1

@@ -30,10 +30,15 @@ class EndFaces:
     """The strips above the board at the ends the learner was sure of, by state; the face's box."""
 
     def __init__(self) -> None:
-        self.strips: dict[State, np.ndarray | None] = {"won": None, "lost": None}  # the one picture of each end
+        # the one picture of each end
+        self.strips: dict[State, np.ndarray | None] = {
+            "won": None,
+            "lost": None,
+        }
         self.seen: dict[State, int] = {"won": 0, "lost": 0}  # sure ends looked at
         self.box: Box | None = None
-        self.mixed = False  # the same picture ended a won and a lost game, or two pictures games of one kind
+        # the same picture ended a won and a lost game, or two pictures games of one kind
+        self.mixed = False
 
     def wanted(self, state: State) -> bool:
         """Whether a sure end in ``state`` is still worth its grab."""
@@ -45,8 +50,16 @@ class EndFaces:
         if found is None or state not in self.strips:
             return
         box = found[0]
-        self.box = box if self.box is None else (min(self.box[0], box[0]), min(self.box[1], box[1]),
-                                                 max(self.box[2], box[2]), max(self.box[3], box[3]))
+        self.box = (
+            box
+            if self.box is None
+            else (
+                min(self.box[0], box[0]),
+                min(self.box[1], box[1]),
+                max(self.box[2], box[2]),
+                max(self.box[3], box[3]),
+            )
+        )
         self.seen[state] += 1
         other: State = "lost" if state == "won" else "won"
         kind = self.strips[state]
@@ -67,18 +80,26 @@ class EndFaces:
         if self.box is None or b is None or a.shape != b.shape:
             return False
         left, top, right, bottom = self.box
-        diff = np.abs(a[top:bottom, left:right].astype(np.int16) - b[top:bottom, left:right].astype(np.int16))
+        diff = np.abs(
+            a[top:bottom, left:right].astype(np.int16) - b[top:bottom, left:right].astype(np.int16)
+        )
         return bool(diff.size) and float(diff.mean()) <= SAME
 
 
-def changed_part(start: np.ndarray | None, end: np.ndarray, middle: float, grow: int) -> tuple[Box, tuple[float, float]] | None:
+def changed_part(
+    start: np.ndarray | None, end: np.ndarray, middle: float, grow: int
+) -> tuple[Box, tuple[float, float]] | None:
     """What changed between the strips ``start`` and ``end`` (more than DRAWN), its parts joined across
     ``grow`` pixels, nearest the column ``middle`` (a game's face; a timer and a counter change too, off
     to the sides): its box and its centre; None where nothing changed."""
     if start is None or start.shape != end.shape or end.size == 0:
         return None
-    changed = (np.abs(end.astype(np.int16) - start.astype(np.int16)).max(axis=2) > DRAWN).astype(np.uint8)
-    n, _, stats, centres = cv2.connectedComponentsWithStats(cv2.dilate(changed, np.ones((grow, grow), np.uint8)))
+    changed = (np.abs(end.astype(np.int16) - start.astype(np.int16)).max(axis=2) > DRAWN).astype(
+        np.uint8
+    )
+    n, _, stats, centres = cv2.connectedComponentsWithStats(
+        cv2.dilate(changed, np.ones((grow, grow), np.uint8))
+    )
     if n <= 1:
         return None
     i = min(range(1, n), key=lambda k: abs(centres[k][0] - middle))

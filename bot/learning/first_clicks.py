@@ -27,11 +27,14 @@ def first_click_rule(counts: list[float]) -> dict[str, object]:
     return {"rule": "opening" if clicks == areas and log_chance < OPENING_EVIDENCE else "safe"}
 
 
-def count_first_click(counts: tuple[int, int, float], geometry: Geometry, mines: int, cell: Cell, area: bool) -> tuple[int, int, float]:
+def count_first_click(
+    counts: tuple[int, int, float], geometry: Geometry, mines: int, cell: Cell, area: bool
+) -> tuple[int, int, float]:
     """``counts`` (as first_click_rule takes them) with one more first click on a new board of
     ``geometry``'s size, at ``cell``, that opened an area or not."""
     n = geometry.rows * geometry.cols
     k = len(neighbours(geometry.rows, geometry.cols, cell))
-    chance = max(math.comb(n - 1 - k, mines) / math.comb(n - 1, mines), 1e-300)  # its neighbours all clear
+    # its neighbours all clear
+    chance = max(math.comb(n - 1 - k, mines) / math.comb(n - 1, mines), 1e-300)
     clicks, areas, log_chance = counts
     return clicks + 1, areas + area, log_chance + (math.log(chance) if area else 0.0)

@@ -43,7 +43,15 @@ from bot.solver.guess import TOLERANCE, first_click
 from bot.vision.geometry import Geometry
 from bot.vision.looks import LOOK_LIMIT
 from bot.vision.pack import SkinPack
-from bot.vision.writing import PackFiles, add_board, add_counter, add_counts, learnt_counts, learnt_pack_folder, start_learnt_pack
+from bot.vision.writing import (
+    PackFiles,
+    add_board,
+    add_counter,
+    add_counts,
+    learnt_counts,
+    learnt_pack_folder,
+    start_learnt_pack,
+)
 from bot.vocabulary import CHAR_OF, COVERED, NUMBERS, Cell, FirstClickRule, State, check_rule
 
 
@@ -52,24 +60,39 @@ class Learner(BetweenGames):
     lattice in screen coordinates (find_grid's, moved onto the screen)."""
 
     def __init__(
-        self, screen: Screen, mouse: Mouse, geometry: Geometry, mines: int, rule: FirstClickRule = "safe",
-        name: str | None = None, out: TextIO | None = None, flags: bool = True,
+        self,
+        screen: Screen,
+        mouse: Mouse,
+        geometry: Geometry,
+        mines: int,
+        rule: FirstClickRule = "safe",
+        name: str | None = None,
+        out: TextIO | None = None,
+        flags: bool = True,
     ) -> None:
         self.screen, self.mouse, self.mines, self.rule = screen, mouse, mines, rule
-        self.flags, self.geometry = flags, geometry  # flags: flag certain mines (a right click); else leave them covered
+        # flags: flag certain mines (a right click); else leave them covered
+        self.flags, self.geometry = (
+            flags,
+            geometry,
+        )
         self.out = out if out is not None else sys.stderr
         self.looks = Looks()
         self.sight = Sight(screen, mouse, geometry, self.looks, mines, self.out)
         self.book = self.sight.book
         self.strategy, self.rng, self.name = get_strategy("best"), np.random.default_rng(), name
-        self.new_board: list[np.ndarray] | None = None  # the cells of the last new board read, as cut
+        # the cells of the last new board read, as cut
+        self.new_board: list[np.ndarray] | None = None
         self._first_click_second: int | None = None
         self.restarter = Restarter(mouse, self.sight.region, self.sight.local)
-        self.files = PackFiles()  # each look's pictures in the learnt pack, and the looks named wrongly (Judge.unlearn)
+        # each look's pictures in the learnt pack, and the looks named wrongly (Judge.unlearn)
+        self.files = PackFiles()
         self.judge = Judge(self.looks, mines, self.out, self.save_screen, self.files.wrong)
         self.first_clicks = (0, 0, 0.0)  # since the last save, as first_click_rule counts them
-        self.chording = Chording(self.out)  # the game's chord button, learnt by trying it (bot/learning/chording.py)
-        self.faces = EndFaces()  # the game's face at the ends it was sure of (bot/learning/endface.py)
+        # the game's chord button, learnt by trying it (bot/learning/chording.py)
+        self.chording = Chording(self.out)
+        # the game's face at the ends it was sure of (bot/learning/endface.py)
+        self.faces = EndFaces()
 
     @property
     def image(self) -> np.ndarray | None:
@@ -80,13 +103,15 @@ class Learner(BetweenGames):
         """Start from what a pack learnt before: each tile a look, named as the pack names it."""
         self.sight.counter.learnt = pack.has_counter
         self.rule = pack.rule  # "opening" where its first clicks showed it (first_click_rule)
-        self.sight.settler.quiet = min(pack.settle, SETTLE)  # QUICK where the game showed it draws a click within QUICK
+        # QUICK where the game showed it draws a click within QUICK
+        self.sight.settler.quiet = min(pack.settle, SETTLE)
         self.chording.seed(pack.chord, learnt_counts(pack.path, "chord_tries"))
         for tile in pack.tiles:
             self.looks.name(look := self.book.add(tile.image), int(tile.code))
             self.files.seeded(look, pack.path / tile.file if pack.path else None)
         board = pack.new_board(self.geometry.rows, self.geometry.cols)
-        if board is not None:  # each cell as it showed covered there (cells over a background picture)
+        # each cell as it showed covered there (cells over a background picture)
+        if board is not None:
             self.sight.covered_pictures[:] = self.book.compared(board)
 
     def prime(self, shot: np.ndarray) -> None:
@@ -119,17 +144,29 @@ class Learner(BetweenGames):
             deadline = time.perf_counter() + SLOW_GAME
             while time.perf_counter() < deadline:
                 now = self.read()
-                changed = [k for k, cell in zip(undecided.options, cells, strict=True) if now[cell] != looks[cell]]
+                changed = [
+                    k
+                    for k, cell in zip(undecided.options, cells, strict=True)
+                    if now[cell] != looks[cell]
+                ]
                 if changed:
                     return changed[:1], now
-        raise ScreenError(str(undecided), detail=f"the screen is saved in {self.save_screen()}") from undecided
+        raise ScreenError(
+            str(undecided), detail=f"the screen is saved in {self.save_screen()}"
+        ) from undecided
 
     # -- reading and clicking (bot/learning/sight.py) ----------------------------------------------------
     def read(self, quiet: float | None = None) -> np.ndarray:
         """The look of every cell, once the board has stayed still (Sight.read)."""
         return self.sight.read(quiet)
 
-    def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right", flagged: list[Cell] | None = None) -> np.ndarray:
+    def read_after(
+        self,
+        cells: list[Cell],
+        before: np.ndarray,
+        button: str = "right",
+        flagged: list[Cell] | None = None,
+    ) -> np.ndarray:
         """Read until every cell clicked shows another look than before (Sight.read_after): then the game is not over."""
         looks = self.sight.read_after(cells, before, button, flagged)
         cells = (flagged or []) + cells
@@ -141,13 +178,16 @@ class Learner(BetweenGames):
     def play_game(self) -> GameResult:
         start = time.perf_counter()
         looks = self.read(SETTLE)  # a new board whole: its cells are the covered ones
-        if not self.looks.hidden:  # nothing known: a new game's board says what covered cells look like
+        # nothing known: a new game's board says what covered cells look like
+        if not self.looks.hidden:
             looks = self._cover(looks)
         opened = not np.isin(looks, self.looks.covered()).all()
         if not opened and self.image is not None:
             self.new_board = self.book.cut_cells(self.image)[0]
         if not self.looks.could_be_new(looks):
-            raise ScreenError("minebot learns and plays from a new game: start one and run it again")
+            raise ScreenError(
+                "minebot learns and plays from a new game: start one and run it again"
+            )
         assert self.image is not None
         self.restarter.playing(self.image)
         tally = Tally()
@@ -160,7 +200,9 @@ class Learner(BetweenGames):
             self._first_click_second = int(time.time())
             tally.guessed.append(cell)
             state, after, _ = self._reveal([cell], looks, guess=True)
-            self.first_clicks = count_first_click(self.first_clicks, self.geometry, self.mines, cell, int((after != looks).sum()) > 1)
+            self.first_clicks = count_first_click(
+                self.first_clicks, self.geometry, self.mines, cell, int((after != looks).sum()) > 1
+            )
             looks = after
             tally.clicks += 1
             tally.guesses += self.rule == "none"
@@ -170,7 +212,11 @@ class Learner(BetweenGames):
             if not self.judge.lost_on_suspect():
                 raise
             state = "lost"
-        if state == "won" and self.judge.last_guess and self.judge.lost_after_all(self.read(SETTLE)):
+        if (
+            state == "won"
+            and self.judge.last_guess
+            and self.judge.lost_after_all(self.read(SETTLE))
+        ):
             state = "lost"  # at its last guess, as the board now still shows (Judge.lost_after_all)
         state = self._told_by_the_face(state, looks, tally)
         if state == "won":
@@ -178,18 +224,27 @@ class Learner(BetweenGames):
         self.save()
         return tally.result(state, time.perf_counter() - start, on_safe)
 
-    def _play_on(self, state: State, looks: np.ndarray, tally: Tally) -> tuple[State, np.ndarray, bool]:
+    def _play_on(
+        self, state: State, looks: np.ndarray, tally: Tally
+    ) -> tuple[State, np.ndarray, bool]:
         """Play a game from ``looks`` to its end, counting in ``tally``: the state, the last looks, and whether it
         was lost on a cell called safe."""
         on_safe, entry = False, looks
         while state == "playing":
             tally.readings += 1
             try:
-                with self.sight.spent.on("solve"):  # deciding: naming the looks by the rules, then the strategy
+                # deciding: naming the looks by the rules, then the strategy
+                with self.sight.spent.on("solve"):
                     naming = self._name(looks)
             except InconsistentBoard:
-                cells, before, guessed = self.judge.last or ([], entry, True)  # the clicks last judged
-                across = self.judge.drawn_across(cells, before, looks, guessed)  # drawn after the reading that ended the game
+                # the clicks last judged
+                cells, before, guessed = self.judge.last or (
+                    [],
+                    entry,
+                    True,
+                )
+                # drawn after the reading that ended the game
+                across = self.judge.drawn_across(cells, before, looks, guessed)
                 if across is None:
                     looks = self._unlearn()
                     continue
@@ -198,12 +253,16 @@ class Learner(BetweenGames):
             board = self.looks.board(looks, self.mines)
             if board is not None:  # every look named: the board is known, decide as on a known skin
                 with self.sight.spent.on("solve"):
-                    analysis = self.strategy.analyse(board, self.rule, self.rng, full=False, flags_first=self.flags)
+                    analysis = self.strategy.analyse(
+                        board, self.rule, self.rng, full=False, flags_first=self.flags
+                    )
                 certain_mines, certain_safe = analysis.mines, analysis.safe
                 pick = analysis.move.cell if analysis.move is not None else None
             else:
                 certain_mines, certain_safe, pick = naming.mines, naming.safe, None
-            flags = sorted(c for c in certain_mines if self.flags and looks[c] in self.looks.covered())
+            flags = sorted(
+                c for c in certain_mines if self.flags and looks[c] in self.looks.covered()
+            )
             left = self.looks.mines_left(looks, self.mines) if flags else None
             # while the counter is watched, one flag at a time, read twice: it shows every number; else, once
             # the flag's look is known, flags are placed with the clicks on safe cells and read with them
@@ -215,14 +274,22 @@ class Learner(BetweenGames):
                 self.judge.flagged(flags, after)
                 self.looks.name_flags(flags, looks, after)
                 before, looks = looks, self.read() if watch else after
-                if (self.sight.settler.quiet < SETTLE or self.judge.suspect) and self.judge.last and besides(flags, looks, before):
+                if (
+                    (self.sight.settler.quiet < SETTLE or self.judge.suspect)
+                    and self.judge.last
+                    and besides(flags, looks, before)
+                ):
                     state, looks, guessed = self._drawn_late()
                     on_safe = state == "lost" and not guessed
                 continue
             if certain_safe:
                 flags = self.sight.click(flags, "right")
-                chords, safe = self.chording.plan(self.looks.flagged(looks, flags), self.looks.hidden, certain_safe)
-                state, looks, guessed = self._reveal(safe, looks, guess=False, chords=chords, flags=flags)
+                chords, safe = self.chording.plan(
+                    self.looks.flagged(looks, flags), self.looks.hidden, certain_safe
+                )
+                state, looks, guessed = self._reveal(
+                    safe, looks, guess=False, chords=chords, flags=flags
+                )
                 tally.clicks += len(flags) + len(safe) + len(chords)
                 tally.chords += len(chords)
                 on_safe = state == "lost" and not guessed
@@ -248,9 +315,16 @@ class Learner(BetweenGames):
         safest = naming.safest(covered)
         chance = naming.probabilities  # given wherever a likeliest board is
         if naming.likeliest is not None and chance is not None:
-            move = self.strategy.analyse(Board(naming.likeliest, self.mines), self.rule, self.rng, full=False).move
-            if move is not None and move.action == "reveal" and covered[move.cell] and not (
-                    chance[move.cell] > chance[safest] + TOLERANCE):  # (a NaN chance, too complex: the move stands)
+            move = self.strategy.analyse(
+                Board(naming.likeliest, self.mines), self.rule, self.rng, full=False
+            ).move
+            # (a NaN chance, too complex: the move stands)
+            if (
+                move is not None
+                and move.action == "reveal"
+                and covered[move.cell]
+                and not (chance[move.cell] > chance[safest] + TOLERANCE)
+            ):
                 return move.cell
         return safest
 
@@ -259,9 +333,15 @@ class Learner(BetweenGames):
         named this very reading, that naming, nothing having been learnt since in a game going on)."""
         named = self.judge.named
         try:
-            naming = named[1] if named is not None and named[0] is looks else name_looks(looks, self.looks.hidden, self.looks.possible, self.mines)
+            naming = (
+                named[1]
+                if named is not None and named[0] is looks
+                else name_looks(looks, self.looks.hidden, self.looks.possible, self.mines)
+            )
         except InconsistentBoard as exc:
-            raise InconsistentBoard(str(exc), exc.cells, detail=f"the screen is saved in {self.save_screen()}") from exc
+            raise InconsistentBoard(
+                str(exc), exc.cells, detail=f"the screen is saved in {self.save_screen()}"
+            ) from exc
         for k, values in naming.possible.items():
             if len(values) == 1 and len(self.looks.possible.get(k, NUMBERS)) > 1:
                 print(f"minebot: learnt a look: {CHAR_OF[next(iter(values))]}", file=self.out)
@@ -277,20 +357,32 @@ class Learner(BetweenGames):
             name_looks(looks, self.looks.hidden, self.looks.possible, self.mines)
         except InconsistentBoard as exc:
             if not self.judge.unlearn(looks):
-                raise InconsistentBoard(str(exc), exc.cells, detail=f"the screen is saved in {self.save_screen()}") from exc
+                raise InconsistentBoard(
+                    str(exc), exc.cells, detail=f"the screen is saved in {self.save_screen()}"
+                ) from exc
         return looks
 
-    def _reveal(self, cells: list[Cell], looks: np.ndarray, guess: bool, chords: list[Cell] | None = None,
-                flags: list[Cell] | None = None) -> tuple[State, np.ndarray, bool]:
+    def _reveal(
+        self,
+        cells: list[Cell],
+        looks: np.ndarray,
+        guess: bool,
+        chords: list[Cell] | None = None,
+        flags: list[Cell] | None = None,
+    ) -> tuple[State, np.ndarray, bool]:
         """Click cells (and chord ``chords``: bot/learning/chording.py; ``flags``: placed just before), read what the
         game drew, and tell how the game stands: the state, the looks now, and whether a guess is among the clicks
         judged (with those before: Judge.joined, where a quick reading, bot/learning/settling.py, did not show all
         the clicks before drew). The flags are judged as read before the clicks."""
         flags = flags or []
-        opened, more = self.chording.press(self.sight, chords or [], self.looks.flagged(looks, flags), self.looks.hidden)
-        self.sight.click(cells + more, "left")  # judged: what it clicked, not what the guard held back (see Sight.click)
+        opened, more = self.chording.press(
+            self.sight, chords or [], self.looks.flagged(looks, flags), self.looks.hidden
+        )
+        # judged: what it clicked, not what the guard held back (see Sight.click)
+        self.sight.click(cells + more, "left")
         cells = self.sight.clicked + opened  # the cells a chord opens are judged as clicked
-        suspect = self.judge.suspect  # cleared once the clicks show (Judge.answered), maybe showing it was lost
+        # cleared once the clicks show (Judge.answered), maybe showing it was lost
+        suspect = self.judge.suspect
         after = self.read_after(cells, looks, "left", flags)
         if flags:
             self.judge.flagged(flags, after)
@@ -298,10 +390,12 @@ class Learner(BetweenGames):
             looks, at = looks.copy(), tuple(np.array(flags).T)
             looks[at] = after[at]
         if self.judge.suspect is not None and self.judge.elsewhere(cells, looks, after).any():
-            return self._drawn_late()  # the end of the last guess, drawn after the reading that judged it
+            # the end of the last guess, drawn after the reading that judged it
+            return self._drawn_late()
         if self.sight.settler.quiet < SETTLE and not self.judge.whole(cells, looks, after):
             again = self.read(SETTLE)
-            self.sight.settler.late += not np.array_equal(again, after)  # not where the game drew its end at once
+            # not where the game drew its end at once
+            self.sight.settler.late += not np.array_equal(again, after)
             after = again
             cells, looks, guess = self.judge.joined(cells, looks, after, guess)
         if not guess and self.judge.ended_at_suspect(suspect, cells, looks, after):
@@ -340,23 +434,46 @@ class Learner(BetweenGames):
         """Write every named look into this user's pack for the skin (merged, nothing overwritten;
         pictures of another size than the pack's go to a pack of their own: learnt_pack_folder)."""
         folder = learnt_pack_folder(self.pack_name(), n := self.book.cut)
-        start_learnt_pack(folder, n, self.geometry.pitch, self.rule, round(1000 * SETTLE), LOOK_LIMIT)
-        quick = add_counts(folder, "redraws", self.sight.settler.counted(), lambda counts: {"settle_ms": settle_ms(*map(int, counts))})
-        self.sight.settler.quiet = min(int(str(quick["settle_ms"])) / 1000, SETTLE)  # from the next game on
-        rule = check_rule(str(add_counts(folder, "first_clicks", self.first_clicks, first_click_rule)["rule"]))
+        start_learnt_pack(
+            folder, n, self.geometry.pitch, self.rule, round(1000 * SETTLE), LOOK_LIMIT
+        )
+        quick = add_counts(
+            folder,
+            "redraws",
+            self.sight.settler.counted(),
+            lambda counts: {"settle_ms": settle_ms(*map(int, counts))},
+        )
+        # from the next game on
+        self.sight.settler.quiet = min(int(str(quick["settle_ms"])) / 1000, SETTLE)
+        rule = check_rule(
+            str(add_counts(folder, "first_clicks", self.first_clicks, first_click_rule)["rule"])
+        )
         if rule != self.rule:
-            print(f"minebot: this game's first clicks say its rule is {rule!r}: the next first click is at "
-                  f"{first_click(Board.covered(self.geometry.rows, self.geometry.cols), rule)}", file=self.out)
+            print(
+                f"minebot: this game's first clicks say its rule is {rule!r}: the next first click is at "
+                f"{first_click(Board.covered(self.geometry.rows, self.geometry.cols), rule)}",
+                file=self.out,
+            )
         self.rule, self.first_clicks = rule, (0, 0, 0.0)
         add_counts(folder, "chord_tries", self.chording.saved(), chord_button)
         written = self.files.save(folder, self.looks.names(), self.book.typical)
-        board = add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols) if self.new_board else None
+        board = (
+            add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols)
+            if self.new_board
+            else None
+        )
         watch = self.sight.counter
         tried, counter = watch.over_budget, watch.learn()
         if counter is not None:
             print(f"minebot: learnt the mines counter ({counter})", file=self.out)
         elif watch.over_budget and not tried:
-            print(f"minebot: stopped trying to learn the mines counter ({watch.spent:.1f} s of tries); "
-                  "going on without it", file=self.out)
-        return (written + ([board] if board else [])
-                + (add_counter(folder, counter.digits, counter.settings()) if counter else []))
+            print(
+                f"minebot: stopped trying to learn the mines counter ({watch.spent:.1f} s of tries); "
+                "going on without it",
+                file=self.out,
+            )
+        return (
+            written
+            + ([board] if board else [])
+            + (add_counter(folder, counter.digits, counter.settings()) if counter else [])
+        )

@@ -49,8 +49,10 @@ class Naming:
     safe: frozenset[Cell]  # covered cells with no mine under any naming that fits
     mines: frozenset[Cell]  # covered cells with a mine under every naming that fits
     namings: int  # how many namings of the undecided looks fit (0: too many to try)
-    probabilities: np.ndarray | None = None  # mine chance of each covered cell (NaN elsewhere), mixed over the likely namings
-    likeliest: np.ndarray | None = None  # the board's codes under the likeliest naming (None where not tried)
+    # mine chance of each covered cell (NaN elsewhere), mixed over the likely namings
+    probabilities: np.ndarray | None = None
+    # the board's codes under the likeliest naming (None where not tried)
+    likeliest: np.ndarray | None = None
 
     def named(self) -> dict[int, int]:
         """The looks with one value left, and that value."""
@@ -58,7 +60,9 @@ class Naming:
 
     def safest(self, covered: np.ndarray) -> Cell:
         """The covered cell (``covered``: a mask) least likely to hold a mine, mixed over the likely namings."""
-        chance = self.probabilities if self.probabilities is not None else np.full(covered.shape, 0.5)
+        chance = (
+            self.probabilities if self.probabilities is not None else np.full(covered.shape, 0.5)
+        )
         chance = np.where(covered, np.nan_to_num(chance, nan=0.5), np.inf)
         r, c = np.unravel_index(int(np.argmin(chance)), chance.shape)
         return int(r), int(c)
@@ -82,15 +86,21 @@ def name_looks(
     covered = np.isin(looks, [k for k, code in hidden.items() if code in (COVERED, QUESTION)])
     flags = np.isin(looks, [k for k, code in hidden.items() if code == FLAG])
     near_covered, near_flags = neighbour_sum(covered), neighbour_sum(flags)
-    narrowed = {k: _local(looks == k, near_covered, near_flags, prior.get(k, NUMBERS)) for k in revealed}
+    narrowed = {
+        k: _local(looks == k, near_covered, near_flags, prior.get(k, NUMBERS)) for k in revealed
+    }
     empty = [k for k, v in narrowed.items() if not v]
     if empty:
         r, c = (int(v) for v in np.argwhere(looks == empty[0])[0])
-        raise InconsistentBoard(f"the look of cell ({r},{c}) can show no number beside its neighbours; re-read the board")
+        raise InconsistentBoard(
+            f"the look of cell ({r},{c}) can show no number beside its neighbours; re-read the board"
+        )
     base = np.full(looks.shape, COVERED, dtype=np.int8)
     for k, code in hidden.items():
         base[looks == k] = code
-    undecided = sorted((k for k, v in narrowed.items() if len(v) > 1), key=lambda k: len(narrowed[k]))
+    undecided = sorted(
+        (k for k, v in narrowed.items() if len(v) > 1), key=lambda k: len(narrowed[k])
+    )
     for k, v in narrowed.items():
         if len(v) == 1:
             base[looks == k] = next(iter(v))
@@ -99,17 +109,27 @@ def name_looks(
     board = Board(base, mines)
     sure = _solution(board, mute)  # holds whatever the undecided looks show
     if sure is None:
-        raise InconsistentBoard("no mine layout fits this board under any naming of its looks; re-read the board")
+        raise InconsistentBoard(
+            "no mine layout fits this board under any naming of its looks; re-read the board"
+        )
     p, solution = sure
     options: list[list[int]] = [sorted(narrowed[k]) for k in undecided]
     if not undecided or math.prod(len(o) for o in options) > MAX_NAMINGS:
         # every look named; or too many namings to try, and the chances that hold whatever they show
-        return Naming(narrowed, _cells(p, solution.safe), _cells(p, solution.mines), 0 if undecided else 1,
-                      _grid(looks.shape, p, solution.probabilities), None if undecided else base)
+        return Naming(
+            narrowed,
+            _cells(p, solution.safe),
+            _cells(p, solution.mines),
+            0 if undecided else 1,
+            _grid(looks.shape, p, solution.probabilities),
+            None if undecided else base,
+        )
     kept: dict[int, set[int]] = {k: set() for k in undecided}
     safe_mask, mine_mask = -1, -1
     shown = _numbers_named({**prior, **narrowed})  # before these namings
-    fits: list[tuple[int, float, np.ndarray, np.ndarray]] = []  # (repeats, log weight, chances, board) of each naming
+    fits: list[
+        tuple[int, float, np.ndarray, np.ndarray]
+    ] = []  # (repeats, log weight, chances, board) of each naming
     for values in itertools.product(*options):
         trial = base.copy()
         for k, value in zip(undecided, values, strict=True):
@@ -124,15 +144,24 @@ def name_looks(
         mine_mask &= s.mines
         fits.append((_repeats([*shown, *values]), s.log_weight, s.probabilities, trial))
     if not fits:
-        raise InconsistentBoard("no naming of this board's looks admits a mine layout; re-read the board")
+        raise InconsistentBoard(
+            "no naming of this board's looks admits a mine layout; re-read the board"
+        )
     final = {**narrowed, **{k: frozenset(v) for k, v in kept.items()}}
-    least = min(f[0] for f in fits) if not _repeats(_numbers_named({**prior, **final})) else None  # else looks may well repeat values
+    # else looks may well repeat values
+    least = min(f[0] for f in fits) if not _repeats(_numbers_named({**prior, **final})) else None
     likely = [f for f in fits if least is None or f[0] == least]
     logs = np.array([f[1] for f in likely])
     w = np.exp(logs - logs.max())
     mixed = (np.array([f[2] for f in likely]) * w[:, None]).sum(axis=0) / w.sum()
-    return Naming(final, _cells(p, safe_mask), _cells(p, mine_mask), len(fits), _grid(looks.shape, p, mixed),
-                  likely[int(np.argmax(logs))][3])
+    return Naming(
+        final,
+        _cells(p, safe_mask),
+        _cells(p, mine_mask),
+        len(fits),
+        _grid(looks.shape, p, mixed),
+        likely[int(np.argmax(logs))][3],
+    )
 
 
 def renamed(looks: np.ndarray, known: Looks, mines: int | None) -> dict[int, int]:
@@ -143,10 +172,18 @@ def renamed(looks: np.ndarray, known: Looks, mines: int | None) -> dict[int, int
     names. Raises InconsistentBoard where no naming fits even so (the board is wrong: a reading
     caught mid-draw, a hidden look misjudged)."""
     on_board = {int(k) for k in np.unique(looks)}
-    fresh = name_looks(looks, known.hidden, {k: v for k, v in known.possible.items() if k not in on_board}, mines)
-    drop = {k for k, v in known.possible.items() if k in on_board and not v & fresh.possible.get(k, NUMBERS)}
+    fresh = name_looks(
+        looks, known.hidden, {k: v for k, v in known.possible.items() if k not in on_board}, mines
+    )
+    drop = {
+        k
+        for k, v in known.possible.items()
+        if k in on_board and not v & fresh.possible.get(k, NUMBERS)
+    }
     try:
-        name_looks(looks, known.hidden, {k: v for k, v in known.possible.items() if k not in drop}, mines)
+        name_looks(
+            looks, known.hidden, {k: v for k, v in known.possible.items() if k not in drop}, mines
+        )
     except InconsistentBoard:  # no one look is ruled out alone (or not those alone): all of them
         drop = on_board & set(known.possible)
     named = {k: next(iter(known.possible[k])) for k in sorted(drop) if len(known.possible[k]) == 1}
@@ -164,7 +201,9 @@ def _repeats(values: list[int]) -> int:
     return len(values) - len(set(values))
 
 
-def _local(cells: np.ndarray, near_covered: np.ndarray, near_flags: np.ndarray, possible: frozenset[int]) -> frozenset[int]:
+def _local(
+    cells: np.ndarray, near_covered: np.ndarray, near_flags: np.ndarray, possible: frozenset[int]
+) -> frozenset[int]:
     """What one look (its ``cells``) may show, by its cells' covered and flagged neighbours alone."""
     most = int((near_covered + near_flags)[cells].min())
     least = int(near_flags[cells].max())
@@ -218,7 +257,11 @@ class Looks:
 
     def names(self, possible: dict[int, frozenset[int]] | None = None) -> dict[int, int]:
         """Every look named for certain, and its cell code (the numbers as ``possible`` has them, if given)."""
-        named = {k: next(iter(v)) for k, v in (self.possible if possible is None else possible).items() if len(v) == 1}
+        named = {
+            k: next(iter(v))
+            for k, v in (self.possible if possible is None else possible).items()
+            if len(v) == 1
+        }
         return {**self.hidden, **self.ends, **named}
 
     def name(self, look: int, code: int) -> None:
@@ -265,7 +308,10 @@ class Looks:
     def could_be_new(self, looks: np.ndarray) -> bool:
         """Whether a board of ``looks`` can be a new game's: no flag, no mine shown, and every look
         known or still to be named as a number (a game may open an area itself)."""
-        return bool(not np.isin(looks, self.flags() + list(self.ends)).any() and np.isin(looks, self.covered()).any())
+        return bool(
+            not np.isin(looks, self.flags() + list(self.ends)).any()
+            and np.isin(looks, self.covered()).any()
+        )
 
     def mines_left(self, looks: np.ndarray, mines: int) -> int | None:
         """What a mines-left counter shows over a board of ``looks`` in play: the mines less the

@@ -34,8 +34,13 @@ def apart(clicked: list[Cell], changed: np.ndarray) -> np.ndarray:
     return changed & ~np.isin(parts, [parts[c] for c in clicked if changed[c]])
 
 
-def opened_area(clicked: list[Cell], changed: np.ndarray, may_be_zero: np.ndarray, covered: np.ndarray,
-                may_chord: np.ndarray) -> np.ndarray:
+def opened_area(
+    clicked: list[Cell],
+    changed: np.ndarray,
+    may_be_zero: np.ndarray,
+    covered: np.ndarray,
+    may_chord: np.ndarray,
+) -> np.ndarray:
     """The ``changed`` cells the clicks can have opened: each clicked cell, and round every opened
     cell that may be a 0 (a look that may show 0, with no covered neighbour: a 0 opens them all)
     its changed neighbours, and so on. A cell that shows a number opens nothing round it, but one
@@ -47,11 +52,15 @@ def opened_area(clicked: list[Cell], changed: np.ndarray, may_be_zero: np.ndarra
     reached = np.zeros(changed.shape, np.uint8)
     for cell in clicked:
         reached[cell] = 1
-    spreads = may_be_zero & ~cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    spreads = may_be_zero & ~cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(
+        bool
+    )
     chords = reached.astype(bool) & may_chord
     spreads = (spreads | (chords if len(clicked) > 1 else False)).astype(np.uint8)
     while True:
-        grown = reached | (cv2.dilate(reached & spreads, np.ones((3, 3), np.uint8)) & changed.astype(np.uint8))
+        grown = reached | (
+            cv2.dilate(reached & spreads, np.ones((3, 3), np.uint8)) & changed.astype(np.uint8)
+        )
         if np.array_equal(grown, reached):
             return reached.astype(bool)
         reached = grown
@@ -74,7 +83,9 @@ def _first_cells(mask: np.ndarray) -> str:
     return ", ".join(str((int(r), int(c))) for r, c in np.argwhere(mask)[:4])
 
 
-def changed_apart(clicked: list[Cell], before: np.ndarray, after: np.ndarray, flags: list[Cell] | None = None) -> np.ndarray:
+def changed_apart(
+    clicked: list[Cell], before: np.ndarray, after: np.ndarray, flags: list[Cell] | None = None
+) -> np.ndarray:
     """The cells that changed between the readings apart from the clicks (see apart), a click
     not drawn yet still joining what it opened. ``flags``: cells of ``clicked`` flagged (a right
     click), which open nothing: what changed beside them is no doing of theirs, and they join
@@ -94,15 +105,27 @@ class Judge(SuspectGuess):
     """Tells how each click went from the readings before and after it, learning into ``looks``
     what a lost game's end shows. ``save_screen`` saves the last screen for an error message."""
 
-    def __init__(self, looks: Looks, mines: int, out: TextIO, save_screen: Callable[[], Path], wrong: set[int] | None = None) -> None:
+    def __init__(
+        self,
+        looks: Looks,
+        mines: int,
+        out: TextIO,
+        save_screen: Callable[[], Path],
+        wrong: set[int] | None = None,
+    ) -> None:
         self.looks, self.mines, self.out, self.save_screen = looks, mines, out, save_screen
-        self.wrong = wrong if wrong is not None else set()  # the looks found named wrongly (see unlearn)
-        self.suspect: Suspect | None = None  # the last guess, while it may have lost the game (see Suspect)
-        self.last_guess: Suspect | None = None  # the game's last guess, as judged, kept to its end (lost_after_all)
+        # the looks found named wrongly (see unlearn)
+        self.wrong = wrong if wrong is not None else set()
+        # the last guess, while it may have lost the game (see Suspect)
+        self.suspect: Suspect | None = None
+        # the game's last guess, as judged, kept to its end (lost_after_all)
+        self.last_guess: Suspect | None = None
         # the clicks last judged, the reading before them (with the flags placed since), whether a guess was among them
         self.last: tuple[list[Cell], np.ndarray, bool] | None = None
-        self.named: tuple[np.ndarray, Naming] | None = None  # the last reading found whole, and its naming
-        self.unsure: Unsure | None = None  # the game counted won on a guess whose look is not named yet (see told)
+        # the last reading found whole, and its naming
+        self.named: tuple[np.ndarray, Naming] | None = None
+        # the game counted won on a guess whose look is not named yet (see told)
+        self.unsure: Unsure | None = None
 
     def answered(self) -> None:
         """The game answered a click: it was not over after the suspect guess."""
@@ -112,7 +135,9 @@ class Judge(SuspectGuess):
         """A new game: no click judged in it yet."""
         self.suspect = self.last_guess = self.last = self.named = self.unsure = None
 
-    def outcome(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> State:
+    def outcome(
+        self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool
+    ) -> State:
         """Won, lost or playing, from what changed. A click opens the cell, and a 0 its neighbours:
         what changed is linked to the cells clicked. Anything else that changed is the game's doing
         at the end: all cells but the mines open (won; some games then flag the mines), or the
@@ -124,7 +149,11 @@ class Judge(SuspectGuess):
             self.last_guess = (clicked[0], int(after[clicked[0]]), dict(self.looks.possible), set())
         known = self.looks.names()
         hidden_before = int(np.isin(before, list(self.looks.hidden)).sum())
-        if not guess and hidden_before - len(clicked) == self.mines and all(after[c] != before[c] for c in clicked):
+        if (
+            not guess
+            and hidden_before - len(clicked) == self.mines
+            and all(after[c] != before[c] for c in clicked)
+        ):
             # the last safe cells opened (not held back by the click guard: the game is on until they are)
             return "won"  # won, whatever the game then draws over the board (a best-times dialog)
         covered = self.looks.covered()
@@ -145,13 +174,19 @@ class Judge(SuspectGuess):
         # a won game leaves its mines covered or changes them all (flags them): some changed and
         # some covered is a loss that shows the mines, its last safe cell still covered
         mixed = elsewhere.any() and np.isin(after, covered).any()
-        if (int(hidden.sum()) == self.mines and not mixed and not opened.any()
-                and not any(known.get(int(after[c])) == EXPLODED for c in clicked)):
+        if (
+            int(hidden.sum()) == self.mines
+            and not mixed
+            and not opened.any()
+            and not any(known.get(int(after[c])) == EXPLODED for c in clicked)
+        ):
             if guess and clicked and self._not_its_number(clicked[0], after, hidden):
-                self.learn_end(clicked[0], after, changed)  # a last 50/50 lost, the other mines all flagged
+                # a last 50/50 lost, the other mines all flagged
+                self.learn_end(clicked[0], after, changed)
                 return "lost"
             state = self._unsure(clicked, before, after, guess, hidden)
-            for k in np.unique(after[elsewhere]) if state == "won" else ():  # the game flagged the mines itself
+            # the game flagged the mines itself
+            for k in np.unique(after[elsewhere]) if state == "won" else ():
                 self.looks.hidden.setdefault(int(k), FLAG)
             return state
         shows_mine = any(known.get(int(after[c])) in (EXPLODED, MINE) for c in clicked)
@@ -167,7 +202,8 @@ class Judge(SuspectGuess):
                 self.learn_end(clicked[0], after, guess_part(clicked, changed))
             return "lost"
         if guess and clicked:
-            mine = guess_part(clicked, changed)  # (a guess judged with clicks before it: the rest theirs)
+            # (a guess judged with clicks before it: the rest theirs)
+            mine = guess_part(clicked, changed)
             shown = {int(k) for k in after[mine]}
             r, c = clicked[0]
             near = mine.copy()
@@ -192,7 +228,8 @@ class Judge(SuspectGuess):
                 # a mine opens no area: the looks are wrong (two values taken for one)
                 raise ScreenError(
                     "minebot cannot tell some of this board's looks apart; give it a skin pack for this game "
-                    "(`minebot learn`)", detail=f"{exc}; the screen is saved in {self.save_screen()}",
+                    "(`minebot learn`)",
+                    detail=f"{exc}; the screen is saved in {self.save_screen()}",
                 ) from exc
             if unnamed:
                 look = int(after[clicked[0]])
@@ -207,8 +244,11 @@ class Judge(SuspectGuess):
             wrong = renamed(after, self.looks, self.mines)
         except InconsistentBoard:
             return False
-        print("minebot: this board fits no naming with what was learnt of its looks; forgotten, to be learnt again: "
-              f"{', '.join(CHAR_OF[code] for code in wrong.values()) or 'what was left open of them'}", file=self.out)
+        print(
+            "minebot: this board fits no naming with what was learnt of its looks; forgotten, to be learnt again: "
+            f"{', '.join(CHAR_OF[code] for code in wrong.values()) or 'what was left open of them'}",
+            file=self.out,
+        )
         self.wrong.update(wrong)
         return True
 
@@ -219,7 +259,10 @@ class Judge(SuspectGuess):
         if self.elsewhere(clicked, before, after).any():
             return False
         try:
-            self.named = (after, name_looks(after, self.looks.hidden, self.looks.possible, self.mines))
+            self.named = (
+                after,
+                name_looks(after, self.looks.hidden, self.looks.possible, self.mines),
+            )
         except InconsistentBoard:
             return False
         return True
@@ -233,7 +276,9 @@ class Judge(SuspectGuess):
                 before[cell] = after[cell]
             self.last = (self.last[0], before, self.last[2])
 
-    def joined(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> tuple[list[Cell], np.ndarray, bool]:
+    def joined(
+        self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool
+    ) -> tuple[list[Cell], np.ndarray, bool]:
         """What to judge, as (clicks, the reading before them, whether a guess is among them): where
         what changed apart from ``clicked`` joins the clicks last judged, those with these, from the
         reading before them (the game was still drawing them when they were judged); else these. A guess's
@@ -243,7 +288,11 @@ class Judge(SuspectGuess):
         if self.last is not None and self.elsewhere(clicked, before, after).any():
             cells, first, guessed = self.last
             if not self.elsewhere(clicked + cells, first, after).any():
-                return (cells + clicked if guessed and not guess else clicked + cells), first, guess or guessed
+                return (
+                    (cells + clicked if guessed and not guess else clicked + cells),
+                    first,
+                    guess or guessed,
+                )
         return clicked, before, guess
 
     def elsewhere(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> np.ndarray:
@@ -252,7 +301,9 @@ class Judge(SuspectGuess):
         the last reading (see joined)."""
         return self._changes(clicked, before, after)[1]
 
-    def _changes(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _changes(
+        self, clicked: list[Cell], before: np.ndarray, after: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The hidden cells that changed between the readings, and those of them the clicks cannot
         have opened."""
         known = self.looks.names()
@@ -261,19 +312,33 @@ class Judge(SuspectGuess):
         # another between readings, no click near them (learning at intermediate beside two busy cores
         # stopped so in 4 runs of 5: "cells elsewhere on the board changed")
         hidden = self.looks.hidden
-        changed = (after != before) & np.isin(before, list(hidden)) & (_values(after, hidden) != _values(before, hidden))
+        changed = (
+            (after != before)
+            & np.isin(before, list(hidden))
+            & (_values(after, hidden) != _values(before, hidden))
+        )
         # joined to a click only through cells that may be 0s (and, in a batch, cells clicked: a chord;
         # see opened_area): winemine showed a lost game's mines next to the mine hit and one next to
         # those, all of them looks never named, and a naming of them as numbers fit: the run played
         # on and stopped on a flag the game ignored
-        zero = [k for k in np.unique(after) if int(k) not in known and 0 in self.looks.possible.get(int(k), NUMBERS)]
+        zero = [
+            k
+            for k in np.unique(after)
+            if int(k) not in known and 0 in self.looks.possible.get(int(k), NUMBERS)
+        ]
         may_be_zero = np.isin(after, [*zero, *(k for k, code in known.items() if code == 0)])
         # a number clicked chords (gnome-mines) only where its flags account for it
         shown = _values(after, known)
-        may_chord = (shown == UNNAMED) | (np.isin(shown, list(NUMBERS)) & (neighbour_sum(shown == FLAG) == shown))
-        return changed, changed & ~opened_area(clicked, changed, may_be_zero, np.isin(after, self.looks.covered()), may_chord)
+        may_chord = (shown == UNNAMED) | (
+            np.isin(shown, list(NUMBERS)) & (neighbour_sum(shown == FLAG) == shown)
+        )
+        return changed, changed & ~opened_area(
+            clicked, changed, may_be_zero, np.isin(after, self.looks.covered()), may_chord
+        )
 
-    def drawn_across(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool) -> State | None:
+    def drawn_across(
+        self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool
+    ) -> State | None:
         """Whether the game drew something across the board after the clicks (kmines' "Congratulations!
         You have won!"): at least OVERLAY_CELLS revealed cells, which never change in a game, now
         show a look of another value or none. Then the game is over, and the board outside the
@@ -304,51 +369,90 @@ class Judge(SuspectGuess):
         if any(mines[c] for c in clicked):
             return self._over("lost", "a cell clicked shows a mine")
         if (mines & hidden_before).any():
-            return self._over("lost", f"{int((mines & hidden_before).sum())} cells hidden before show mines")
+            return self._over(
+                "lost", f"{int((mines & hidden_before).sum())} cells hidden before show mines"
+            )
         # a cell with a hidden neighbour unchanged is no 0, so it opened itself alone; clicks that all did
         # leave the cells hidden before but them, and while those are more than the mines the game is not won
-        alone = cv2.dilate((hidden_before & (after == before) & outside).astype(np.uint8), np.ones((3, 3), np.uint8))
+        alone = cv2.dilate(
+            (hidden_before & (after == before) & outside).astype(np.uint8),
+            np.ones((3, 3), np.uint8),
+        )
         left = int(hidden_before.sum()) - len(clicked)
         if clicked and all(outside[c] and alone[c] for c in clicked) and left > self.mines:
-            if len(clicked) == 1 and int(after[clicked[0]]) not in names:  # the cell clicked is the mine hit
+            # the cell clicked is the mine hit
+            if len(clicked) == 1 and int(after[clicked[0]]) not in names:
                 self.looks.ends[int(after[clicked[0]])] = EXPLODED
-            return self._over("lost", f"the cells clicked opened no area, and {left - self.mines} or more safe cells are "
-                              "still hidden")
+            return self._over(
+                "lost",
+                f"the cells clicked opened no area, and {left - self.mines} or more safe cells are "
+                "still hidden",
+            )
         if not guess:
-            return self._over("won", "the cells clicked were called safe, and no mine shows round it")
+            return self._over(
+                "won", "the cells clicked were called safe, and no mine shows round it"
+            )
         # hidden cells outside the box that show something new apart from the clicks (joined to them
         # by no cell of the band: it may join mines to a click under it): the mines of a lost game, in
         # a look not learnt yet (a won game leaves its mines covered, or flags them; numbers are no mines)
         band = np.isin(after, np.unique(after[over]))
-        kept = band | np.isin(after, [*self.looks.hidden, *(k for k, code in names.items() if code in NUMBERS)])
+        kept = band | np.isin(
+            after, [*self.looks.hidden, *(k for k, code in names.items() if code in NUMBERS)]
+        )
         moved = (after != before) & ~band
         for cell in clicked:
             moved[cell] = True
         shown = apart(clicked, moved) & hidden_before & outside & ~kept
         if shown.any():
-            return self._over("lost", f"{int(shown.sum())} cells hidden before show looks never named apart from the clicks, "
-                              f"at {_first_cells(shown)}")
-        if clicked and not any(outside[c] for c in clicked):  # the cells clicked drawn over too (a panel over the whole board)
-            self.unsure = Unsure(clicked[0], UNSEEN, before, None)  # counted won, told by the face, else said unsure
+            return self._over(
+                "lost",
+                f"{int(shown.sum())} cells hidden before show looks never named apart from the clicks, "
+                f"at {_first_cells(shown)}",
+            )
+        # the cells clicked drawn over too (a panel over the whole board)
+        if clicked and not any(outside[c] for c in clicked):
+            # counted won, told by the face, else said unsure
+            self.unsure = Unsure(clicked[0], UNSEEN, before, None)
             return self._over("won", "not sure: nothing of the board tells how the guess went")
-        mines_if_won = hidden_before.copy()  # were the game won, every cell hidden before but those clicked
+        # were the game won, every cell hidden before but those clicked
+        mines_if_won = hidden_before.copy()
         for cell in clicked:
             mines_if_won[cell] = False
-        if clicked and self._not_its_number(clicked[0], after, mines_if_won):  # (kmines, intermediate; clicked[0]: the guess)
+        # (kmines, intermediate; clicked[0]: the guess)
+        if clicked and self._not_its_number(clicked[0], after, mines_if_won):
             self.learn_end(clicked[0], after, np.zeros_like(hidden_before))
-            return self._over("lost", f"the cell clicked, {clicked[0]}, shows a look never named where it would show "
-                              "a number named already")
+            return self._over(
+                "lost",
+                f"the cell clicked, {clicked[0]}, shows a look never named where it would show "
+                "a number named already",
+            )
         state = self._unsure(clicked, before, after, guess, mines_if_won)
-        return self._over(state, "no mine shows round it" if state == "won" else
-                          f"were the guess at {clicked[0]} safe, the numbers round it would not be those shown")
+        return self._over(
+            state,
+            "no mine shows round it"
+            if state == "won"
+            else f"were the guess at {clicked[0]} safe, the numbers round it would not be those shown",
+        )
 
-    def _unsure(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool, mines: np.ndarray) -> State:
+    def _unsure(
+        self,
+        clicked: list[Cell],
+        before: np.ndarray,
+        after: np.ndarray,
+        guess: bool,
+        mines: np.ndarray,
+    ) -> State:
         """Won, after clicks that left as many cells hidden as there are mines were they safe
         (``mines``); but a last guess whose cell shows a look never named is kept unsure (see Unsure)
         to be told once the looks say more, and lost at once where the looks named already say the
         cells round it show other numbers than a win would leave (the cell is then the mine hit)."""
         if guess and clicked and int(after[clicked[0]]) not in self.looks.names():
-            self.unsure = Unsure(clicked[0], int(after[clicked[0]]), before, mines if int(mines.sum()) == self.mines else None)
+            self.unsure = Unsure(
+                clicked[0],
+                int(after[clicked[0]]),
+                before,
+                mines if int(mines.sum()) == self.mines else None,
+            )
             if self.unsure.ended(self.looks) == "lost":
                 self.unsure = None
                 self.learn_end(clicked[0], after, np.zeros_like(mines))
@@ -367,7 +471,10 @@ class Judge(SuspectGuess):
 
     def _over(self, state: State, why: str) -> State:
         """``state``, said with ``why`` on the judge's output."""
-        print(f"minebot: something is drawn across the board: the game is over ({state}: {why})", file=self.out)
+        print(
+            f"minebot: something is drawn across the board: the game is over ({state}: {why})",
+            file=self.out,
+        )
         return state
 
     def learn_end(self, clicked: Cell, after: np.ndarray, changed: np.ndarray) -> None:
@@ -386,7 +493,9 @@ class Judge(SuspectGuess):
             if (r, c) == clicked or look in known:
                 continue
             self.looks.ends.setdefault(look, MINE)
-        print(f"minebot: learnt the end of a lost game ({len(self.looks.ends)} looks)", file=self.out)
+        print(
+            f"minebot: learnt the end of a lost game ({len(self.looks.ends)} looks)", file=self.out
+        )
 
 
 def besides(flags: list[Cell], after: np.ndarray, before: np.ndarray) -> bool:

@@ -25,17 +25,20 @@ from bot.vision.geometry import Geometry
 # tried in turn after a game; never Ctrl+R or F5, which reload a web page (gnome-mines' Ctrl+R comes from its launcher)
 NEW_GAME_KEYS = ("F2", "n", "ctrl+n")
 ANSWER = "Return"  # what answers a game's prompt ("Reset the game?") with its default button
-LAST_KEY = "ctrl+n"  # tried after clicks on the face and buttons: a browser opens a new window on it
+# tried after clicks on the face and buttons: a browser opens a new window on it
+LAST_KEY = "ctrl+n"
 BUTTONS_WITHIN = 2.0  # cells above the board where buttons to click are looked for
 BUTTONS_TRIED = 4  # of those, the nearest the board
-CENTRED_TRIED = 2  # things drawn anywhere above the board, nearest over its middle: a face that did not change
+# things drawn anywhere above the board, nearest over its middle: a face that did not change
+CENTRED_TRIED = 2
 THING_WIDTH = 3.0  # cells: wider than this is no face or button (a bevel, a menu bar)
 BACKGROUNDS = 3  # the commonest colours above the board, each taken as the background in turn
 DRAWN_OVER = 0.02  # share of the board's pixels changed by a key that says something covers it
 KEY_WAIT, CLICK_WAIT = 1.5, 3.0  # s a new game may take to show after a key, after a click
 PAUSE = 0.1  # s after Escape closed a menu
 CHANGED = 16  # colour levels: a pixel that changed more than this is drawn anew
-DRAWN = 40  # colour levels from the background: something drawn (from the playing face: endface.DRAWN)
+# colour levels from the background: something drawn (from the playing face: endface.DRAWN)
+DRAWN = 40
 
 
 class Watcher(Protocol):
@@ -57,7 +60,8 @@ class Restarter:
     def __init__(self, mouse: Mouse, region: Region, local: Geometry) -> None:
         self.mouse, self.region, self.local = mouse, region, local
         self.way: Way | None = None  # how a new game started last time
-        self.band_playing: np.ndarray | None = None  # the strip above the board while the game was on
+        # the strip above the board while the game was on
+        self.band_playing: np.ndarray | None = None
 
     def playing(self, image: np.ndarray) -> None:
         """A game is on: remember what is above the board (at its end, the face is what changed)."""
@@ -80,10 +84,12 @@ class Restarter:
         a click after which something is drawn over the board (a menu) is undone with Escape. (No
         Escape after a key: xdemineur quits on it, with no prompt.)"""
         keys: list[Way] = [("key", k) for k in ((key,) if key else NEW_GAME_KEYS)]
-        last = [] if key else [way for way in keys if way[1] == LAST_KEY]  # a key given is the game's own: first
+        # a key given is the game's own: first
+        last = [] if key else [way for way in keys if way[1] == LAST_KEY]
         ways: list[Way] = [] if self.way is None else [self.way]
         ways += [way for way in keys if way not in last]
-        ways.append(("key", ANSWER))  # a prompt the game showed by itself at its end (kmines after a loss)
+        # a prompt the game showed by itself at its end (kmines after a loss)
+        ways.append(("key", ANSWER))
         face = self._face(watcher.image)
         if face is not None:
             ways.append(("face", face))
@@ -106,7 +112,8 @@ class Restarter:
                 if watcher.fresh_within(KEY_WAIT):
                     self.way = way
                     return
-            elif _drawn_over(watcher.image, ended):  # the click opened a menu or a popup over the board: closed
+            # the click opened a menu or a popup over the board: closed
+            elif _drawn_over(watcher.image, ended):
                 self.mouse.press("Escape")
                 time.sleep(PAUSE)
         tried = f"the key {key}" if key else "F2, N"
@@ -135,7 +142,7 @@ class Restarter:
         x, y, w, _ = self.local.region()
         pitch = self.local.pitch[1]
         top, left = max(round(y - BUTTONS_WITHIN * pitch), 0), max(x, 0)
-        strip = image[top:max(y, 0), left:x + w].astype(np.int16)
+        strip = image[top : max(y, 0), left : x + w].astype(np.int16)
         if strip.size == 0:
             return []
         colours, counts = np.unique(strip.reshape(-1, 3), axis=0, return_counts=True)
@@ -144,9 +151,15 @@ class Restarter:
         grown = cv2.dilate(drawn, np.ones((max(round(pitch / 6), 1),) * 2, np.uint8))
         n, _, stats, centres = cv2.connectedComponentsWithStats(grown)
         # whole things only: one cut by the strip's top is part of something larger (a menu bar)
-        found = [i for i in range(1, n) if stats[i, cv2.CC_STAT_HEIGHT] >= pitch / 4 and stats[i, cv2.CC_STAT_TOP] > 0]
+        found = [
+            i
+            for i in range(1, n)
+            if stats[i, cv2.CC_STAT_HEIGHT] >= pitch / 4 and stats[i, cv2.CC_STAT_TOP] > 0
+        ]
         found.sort(key=lambda i: -(stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT]))
-        return [(left + float(centres[i][0]), top + float(centres[i][1])) for i in found[:BUTTONS_TRIED]]
+        return [
+            (left + float(centres[i][0]), top + float(centres[i][1])) for i in found[:BUTTONS_TRIED]
+        ]
 
     def _centred(self, image: np.ndarray | None) -> list[tuple[float, float]]:
         """Things drawn apart from the background anywhere above the board, whole, no wider than
@@ -163,14 +176,22 @@ class Restarter:
         colours, counts = np.unique(band.reshape(-1, 3), axis=0, return_counts=True)
         pitch, middle = self.local.pitch[0], x + w / 2
         found: dict[tuple[int, int], float] = {}  # centre: distance from the middle
-        for background in colours[np.argsort(-counts)[:BACKGROUNDS]]:  # the desktop above a window, its panel, ...
+        # the desktop above a window, its panel, ...
+        for background in colours[np.argsort(-counts)[:BACKGROUNDS]]:
             drawn = (np.abs(band - background).max(axis=2) > DRAWN).astype(np.uint8)
             n, _, stats, centres = cv2.connectedComponentsWithStats(drawn)
             for i in range(1, n):
-                if (stats[i, cv2.CC_STAT_TOP] > 0 and x <= centres[i][0] <= x + w and pitch / 2 <= stats[i, cv2.CC_STAT_HEIGHT]
-                        and stats[i, cv2.CC_STAT_WIDTH] <= THING_WIDTH * pitch):
+                if (
+                    stats[i, cv2.CC_STAT_TOP] > 0
+                    and x <= centres[i][0] <= x + w
+                    and pitch / 2 <= stats[i, cv2.CC_STAT_HEIGHT]
+                    and stats[i, cv2.CC_STAT_WIDTH] <= THING_WIDTH * pitch
+                ):
                     found[round(centres[i][0]), round(centres[i][1])] = abs(centres[i][0] - middle)
-        return [(float(cx), float(cy)) for cx, cy in sorted(found, key=found.__getitem__)[:CENTRED_TRIED]]
+        return [
+            (float(cx), float(cy))
+            for cx, cy in sorted(found, key=found.__getitem__)[:CENTRED_TRIED]
+        ]
 
 
 def _drawn_over(now: np.ndarray | None, ended: np.ndarray | None) -> bool:

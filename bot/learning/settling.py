@@ -25,7 +25,8 @@ SETTLE = 0.1  # s the board must stay unchanged before a reading (an unseen game
 QUICK = 0.03  # s of it after which the learner looks whether the cells still change
 QUICK_TRIED = 30  # redraws watched before a learnt pack may read its game after QUICK, not SETTLE
 LATE_SHARE = 0.01  # the share of them that may still change after QUICK (a busy machine), for that
-SLOW_STARTS = 3  # waits of QUICK more for a game that has not drawn the clicks yet, before the rest of SETTLE
+# waits of QUICK more for a game that has not drawn the clicks yet, before the rest of SETTLE
+SLOW_STARTS = 3
 
 
 def settle_ms(redraws: int, late: int) -> int:
@@ -36,7 +37,9 @@ def settle_ms(redraws: int, late: int) -> int:
     >>> settle_ms(30, 0), settle_ms(29, 0), settle_ms(200, 2), settle_ms(200, 3)
     (30, 100, 30, 100)
     """
-    return round(1000 * (QUICK if redraws >= QUICK_TRIED and late <= LATE_SHARE * redraws else SETTLE))
+    return round(
+        1000 * (QUICK if redraws >= QUICK_TRIED and late <= LATE_SHARE * redraws else SETTLE)
+    )
 
 
 class Settler:
@@ -47,9 +50,12 @@ class Settler:
     def __init__(self, screen: Screen, region: Region, cells: tuple[slice, slice]) -> None:
         self.screen, self.region, self.cells = screen, region, cells
         self.quiet = SETTLE
-        self.redraws = self.late = 0  # the cells drawn anew after clicks; of those, still changing after QUICK
+        # the cells drawn anew after clicks; of those, still changing after QUICK
+        self.redraws = self.late = 0
 
-    def settled(self, last: np.ndarray | None, quiet: float, done: Done | None = None) -> np.ndarray:
+    def settled(
+        self, last: np.ndarray | None, quiet: float, done: Done | None = None
+    ) -> np.ndarray:
         """The region once unchanged for ``quiet`` (or, where ``quiet`` is under SETTLE, as soon as two
         grabs alike are ``done``: they show the clicks waited for); a redraw counted where its cells
         differ from ``last`` (the grab before), late where they changed after QUICK of a wait of SETTLE
@@ -68,10 +74,13 @@ class Settler:
                     break
                 early = self.screen.settled(self.region, quiet=QUICK)
             final = self.screen.settled(self.region, quiet=quiet - QUICK)
-            if not np.array_equal(final, early):  # it changed after QUICK: unchanged for ``quiet`` from the last change
+            # it changed after QUICK: unchanged for ``quiet`` from the last change
+            if not np.array_equal(final, early):
                 final = self.screen.settled(self.region, quiet=quiet)
         if last is not None and last.shape == final.shape:
-            late = not np.array_equal(early[self.cells], final[self.cells]) and (done is None or done(early))
+            late = not np.array_equal(early[self.cells], final[self.cells]) and (
+                done is None or done(early)
+            )
             if late or not np.array_equal(final[self.cells], last[self.cells]):
                 self.redraws += 1
                 self.late += late

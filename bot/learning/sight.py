@@ -40,25 +40,49 @@ class Sight:
     """The board at ``geometry`` (its lattice in screen coordinates) on ``screen``, its cells
     sorted into the looks of ``looks`` (shared with the learner, who names them)."""
 
-    def __init__(self, screen: Screen, mouse: Mouse, geometry: Geometry, looks: Looks, mines: int, out: TextIO) -> None:
-        self.screen, self.mouse, self.geometry, self.looks, self.mines, self.out = screen, mouse, geometry, looks, mines, out
+    def __init__(
+        self,
+        screen: Screen,
+        mouse: Mouse,
+        geometry: Geometry,
+        looks: Looks,
+        mines: int,
+        out: TextIO,
+    ) -> None:
+        self.screen, self.mouse, self.geometry, self.looks, self.mines, self.out = (
+            screen,
+            mouse,
+            geometry,
+            looks,
+            mines,
+            out,
+        )
         self.region: Region = board_region(geometry, screen)
         self.local = geometry.moved(-self.region.left, -self.region.top)
         self.book = LookBook(self.local)
         # each cell's picture when it last showed covered (NaN before): a cell not so is not covered
-        self.covered_pictures = np.full((geometry.rows * geometry.cols, self.book.size, self.book.size, 3), np.nan, dtype=np.float32)
+        self.covered_pictures = np.full(
+            (geometry.rows * geometry.cols, self.book.size, self.book.size, 3),
+            np.nan,
+            dtype=np.float32,
+        )
         self.park = park_point(geometry, screen)
         self.guard = ClickGuard(screen, self.region, self.local)
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
         x, y, w, h = self.local.region()
-        self.settler = Settler(screen, self.region, (slice(max(y, 0), y + h), slice(max(x, 0), x + w)))
+        self.settler = Settler(
+            screen, self.region, (slice(max(y, 0), y + h), slice(max(x, 0), x + w))
+        )
         self.image: np.ndarray | None = None
         self.shown: np.ndarray | None = None  # the looks of the last reading
-        self.counter = CounterWatch(mines)  # the strip above the board by the mines left, to learn a counter from
+        # the strip above the board by the mines left, to learn a counter from
+        self.counter = CounterWatch(mines)
         self.spent = Spent()  # where this game's time went (commands.py gives each game its own)
         self.clicked: list[Cell] = []  # the cells the last click() clicked
 
-    def read(self, quiet: float | None = None, counted: bool = False, must: list[Cell] | None = None) -> np.ndarray:
+    def read(
+        self, quiet: float | None = None, counted: bool = False, must: list[Cell] | None = None
+    ) -> np.ndarray:
         """The look of every cell, once the board has stayed still for ``quiet`` seconds (SETTLE, or
         QUICK for a pack whose game draws a click at once; its redraws ``counted`` after clicks:
         bot/learning/settling.py); with QUICK, as soon as the cells clicked (``must``) show the clicks
@@ -69,15 +93,23 @@ class Sight:
         for _ in range(STABLE_TRIES):
             self.mouse.park(*self.park)
             with self.spent.on("wait"):
-                self.image = self.settler.settled(self.image if counted else None, self.settler.quiet if quiet is None else quiet,
-                                                  (lambda image: self.guard.shown(image, must)) if must else None)
-            if (gone := self.guard.gone(self.image)) is not None:  # the window moved, is covered or closed;
-                time.sleep(SETTLE)  # or a frame of something drawn across the board read so: gone if still so
+                self.image = self.settler.settled(
+                    self.image if counted else None,
+                    self.settler.quiet if quiet is None else quiet,
+                    (lambda image: self.guard.shown(image, must)) if must else None,
+                )
+            if (
+                gone := self.guard.gone(self.image)
+            ) is not None:  # the window moved, is covered or closed;
+                # or a frame of something drawn across the board read so: gone if still so
+                time.sleep(SETTLE)
                 self.image = self.screen.settled(self.region, quiet=SETTLE)
                 gone = self.guard.gone(self.image)
             if gone is not None:
-                raise BoardGone(f"the board is no longer where it was: {gone}; bring the game back, or start it again, and run minebot again",
-                                detail=f"the screen is saved in {self.save_screen()}")
+                raise BoardGone(
+                    f"the board is no longer where it was: {gone}; bring the game back, or start it again, and run minebot again",
+                    detail=f"the screen is saved in {self.save_screen()}",
+                )
             known = len(self.book)
             with self.spent.on("read"):
                 looks = self._assign(self.image)
@@ -100,7 +132,9 @@ class Sight:
         looks = self.book.assign(image, self.covered_pictures, covered)
         if covered:  # a cell as it was when last seen covered is covered, like no look or not
             with np.errstate(invalid="ignore"):
-                same = (self.book.drift(self.book.shown, self.covered_pictures) < MOVED).reshape(looks.shape)
+                same = (self.book.drift(self.book.shown, self.covered_pictures) < MOVED).reshape(
+                    looks.shape
+                )
             looks[same & ~np.isin(looks, covered)] = covered[0]
         return looks
 
@@ -113,16 +147,34 @@ class Sight:
         """Take a stable reading: keep its looks, and the picture of every covered cell in it."""
         self.shown = looks
         assert self.image is not None
-        self.guard.seen(self.image, ~np.isin(looks, list(self.looks.possible)))  # value looks: opened cells
+        # value looks: opened cells
+        self.guard.seen(self.image, ~np.isin(looks, list(self.looks.possible)))
         covered = np.isin(looks, self.looks.covered()).ravel()
         self.covered_pictures[covered] = self.book.shown[covered]
         self.book.tally(looks)
-        if not self.counter.learnt and (left := self.looks.mines_left(looks, self.mines)) is not None:
+        if (
+            not self.counter.learnt
+            and (left := self.looks.mines_left(looks, self.mines)) is not None
+        ):
             image, whole = self.image, self.screen.whole
-            self.counter.see(lambda: bands(image, self.local, self.screen.grab(), self.geometry.moved(-whole.left, -whole.top)), left)
+            self.counter.see(
+                lambda: bands(
+                    image,
+                    self.local,
+                    self.screen.grab(),
+                    self.geometry.moved(-whole.left, -whole.top),
+                ),
+                left,
+            )
         return looks
 
-    def read_after(self, cells: list[Cell], before: np.ndarray, button: str = "right", flagged: list[Cell] | None = None) -> np.ndarray:
+    def read_after(
+        self,
+        cells: list[Cell],
+        before: np.ndarray,
+        button: str = "right",
+        flagged: list[Cell] | None = None,
+    ) -> np.ndarray:
         """Read until every cell clicked (with ``button``; ``flagged``: with the right one, before
         them) shows another look than before (the game drew the click);
         a game is given max(SLOW_GAME, LATENCY_FACTOR x its slowest redraw so far). Clicks not shown by
@@ -143,13 +195,18 @@ class Sight:
             if (overdue := time.perf_counter() - start > limit) and self._end_shown(before, looks):
                 return looks  # a lost game's mine drawn late beside the clicks (gnome-mines): over, not ignoring them
             if overdue and not retried:
-                if changed_apart(cells, before, looks, cells if button == "right" else flagged).any():
+                if changed_apart(
+                    cells, before, looks, cells if button == "right" else flagged
+                ).any():
                     # the game drew something away from the clicks (a game over): no click on a board
                     # that may be over (kmines then asks "Reset the game?" over it)
                     return looks
                 again = [c for c in cells if looks[c] == before[c]]
-                print(f"minebot: cell {again[0]} did not change within {limit:.1f} s; clicking it again "
-                      f"({'right' if again[0] in flagged else button})", file=self.out)
+                print(
+                    f"minebot: cell {again[0]} did not change within {limit:.1f} s; clicking it again "
+                    f"({'right' if again[0] in flagged else button})",
+                    file=self.out,
+                )
                 self.click([c for c in again if c in flagged], "right")
                 self.click([c for c in again if c not in flagged], button)
                 retried, start = True, time.perf_counter()
@@ -176,7 +233,9 @@ class Sight:
         self.clicked = []
         for index, (r, c) in enumerate(cells):
             if not (0 <= r < self.geometry.rows and 0 <= c < self.geometry.cols):
-                raise ScreenError(f"refusing to click ({r},{c}): outside the {self.geometry.cols}x{self.geometry.rows} board")
+                raise ScreenError(
+                    f"refusing to click ({r},{c}): outside the {self.geometry.cols}x{self.geometry.rows} board"
+                )
             with self.spent.on("guard"):
                 allowed = self.guard.check((r, c))
             if allowed:

@@ -37,11 +37,16 @@ class SuspectGuess:
         self.looks.ends[look] = EXPLODED
         for other in beside - {look}:  # the mines a lost game shows (next to the one hit)
             self.looks.ends.setdefault(other, MINE)
-        print(f"minebot: {why} after the guess at {cell} showed looks never seen: "
-              "lost there, and that look is the exploded mine", file=self.out)
+        print(
+            f"minebot: {why} after the guess at {cell} showed looks never seen: "
+            "lost there, and that look is the exploded mine",
+            file=self.out,
+        )
         return True
 
-    def ended_at_suspect(self, suspect: Suspect | None, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> bool:
+    def ended_at_suspect(
+        self, suspect: Suspect | None, clicked: list[Cell], before: np.ndarray, after: np.ndarray
+    ) -> bool:
         """After a suspect guess, clicks on cells called safe that leave as many cells hidden as
         there are mines (a win, were they safe): whether one of them shows a look never named where
         the number a win leaves there has a look named already (_not_its_number, with the looks as
@@ -58,7 +63,11 @@ class SuspectGuess:
             mines_if_won[cell] = False
         if int(mines_if_won.sum()) != self.mines:
             return False
-        look, known = suspect[1], suspect[2]  # the looks as named before the guess: the mine hit may be named a number since
+        # the looks as named before the guess: the mine hit may be named a number since
+        look, known = (
+            suspect[1],
+            suspect[2],
+        )
         shown = [cell for cell in clicked if self._not_its_number(cell, after, mines_if_won, known)]
         if not shown:
             return False
@@ -69,8 +78,13 @@ class SuspectGuess:
                 self.looks.ends.setdefault(int(after[cell]), MINE)
         return True
 
-    def _not_its_number(self, cell: Cell, after: np.ndarray, hidden: np.ndarray,
-                        possible: dict[int, frozenset[int]] | None = None) -> bool:
+    def _not_its_number(
+        self,
+        cell: Cell,
+        after: np.ndarray,
+        hidden: np.ndarray,
+        possible: dict[int, frozenset[int]] | None = None,
+    ) -> bool:
         """Whether the guessed ``cell``, the last but the mines were it safe, shows no number: a look
         never named where the number it would show (the hidden cells round it, all mines then) has
         a look named already (as ``possible`` names the numbers, if given), in a game whose values
@@ -97,7 +111,11 @@ class SuspectGuess:
             return False
         cell, look, known, _ = self.last_guess
         hidden = np.isin(now, list(self.looks.hidden))
-        if int(now[cell]) != look or int(hidden.sum()) != self.mines or not self._not_its_number(cell, now, hidden, known):
+        if (
+            int(now[cell]) != look
+            or int(hidden.sum()) != self.mines
+            or not self._not_its_number(cell, now, hidden, known)
+        ):
             return False
         self.suspect = self.last_guess
         self.lost_on_suspect("the board of a game judged won, once still, shows no number")

@@ -26,13 +26,18 @@ class Unsure:
     look: int  # the look the guessed cell showed
     before: np.ndarray  # the looks before the guess
     mines: np.ndarray | None
-    strip: np.ndarray | None = None  # the strip above the board at its end, where its face did not tell then
+    # the strip above the board at its end, where its face did not tell then
+    strip: np.ndarray | None = None
 
     def ended(self, looks: Looks, faces: EndFaces | None = None) -> State | None:
         """How the game ended, as ``looks`` named now tell (_by_looks); else as its face at its end
         tells now that ``faces`` has learnt more ends (EndFaces.tell); None while nothing tells."""
         told = self._by_looks(looks)
-        return told if told is not None or faces is None or self.strip is None else faces.tell(self.strip)
+        return (
+            told
+            if told is not None or faces is None or self.strip is None
+            else faces.tell(self.strip)
+        )
 
     def _by_looks(self, looks: Looks) -> State | None:
         """How the game ended, as ``looks`` named now tell: lost where the guessed cell's look is a

@@ -17,9 +17,11 @@ MOVED_SHARE = 0.01  # of the pixels a click cannot change, the share that may di
 CHANGED_SHARE = 0.1  # of the middle of a cell, the share that differs once something changed it
 SAMPLES = 9  # points looked at in each covered cell, for a change apart from the clicks
 DIFFERS = 24  # a pixel differs once a channel is this much off (noise, anti-aliasing: less)
-RIM_CHANGED = 0.5  # of the pixels round the board, the share that differ when its window is covered or closed
+# of the pixels round the board, the share that differ when its window is covered or closed
+RIM_CHANGED = 0.5
 FLAT = 3.0  # the spread (standard deviation) of each channel below which the board's place is one flat colour
-SHADOW = 0.15  # of the pitch round a covered cell that its click may redraw too (flat tiles' shadows)
+# of the pitch round a covered cell that its click may redraw too (flat tiles' shadows)
+SHADOW = 0.15
 
 
 class ClickGuard:
@@ -35,16 +37,27 @@ class ClickGuard:
     the game's own end drawn over it ("Congratulations"), or the window gone."""
 
     def __init__(self, screen: Screen, region: Region, geometry: Geometry) -> None:
-        self.screen, self.region, self.geometry = screen, region, geometry  # geometry: in the region
+        # geometry: in the region
+        self.screen, self.region, self.geometry = (
+            screen,
+            region,
+            geometry,
+        )
         self.image: np.ndarray | None = None
         self._steady: np.ndarray | None = None
         self._steady_count = 0
         self._hidden = np.zeros((0, 2), int)  # the cells a click may change, as read
-        self._points = (np.zeros((0, SAMPLES), int), np.zeros((0, SAMPLES), int))  # ys, xs in each of them
+        # ys, xs in each of them
+        self._points = (
+            np.zeros((0, SAMPLES), int),
+            np.zeros((0, SAMPLES), int),
+        )
         self._clicked = np.zeros((geometry.rows, geometry.cols), bool)  # since the reading
         self.halted = False
         self._windows: Windows | None = None  # a real screen's word on which window is where
-        self._owners: list[tuple[tuple[int, int], int, int]] = []  # points on the board: window and owner there at first
+        self._owners: list[
+            tuple[tuple[int, int], int, int]
+        ] = []  # points on the board: window and owner there at first
         self._over: str | None = None  # what window_over said when last asked
         self._stirs = 0  # the windows' stirs (Windows.stirs) when it was last asked
 
@@ -58,16 +71,26 @@ class ClickGuard:
         n = round(g.cell_px)
         lefts = np.array([g.box(0, c)[0] for c in range(g.cols)])
         tops = np.array([g.box(r, 0)[1] for r in range(g.rows)])
-        boxes = np.column_stack([lefts[self._hidden[:, 1]], tops[self._hidden[:, 0]], np.full((len(self._hidden), 2), n)])
+        boxes = np.column_stack(
+            [
+                lefts[self._hidden[:, 1]],
+                tops[self._hidden[:, 0]],
+                np.full((len(self._hidden), 2), n),
+            ]
+        )
         # the pixels of each hidden cell's box grown by pad, over the board's span: rows of pixels by
         # rows of cells, times the hidden cells, times columns of cells by columns of pixels (a loop
         # over the cells took 2-4 ms)
         steady = np.ones(image.shape[:2], bool)
-        (y0, y1), (x0, x1) = ((max(0, int(at.min()) - pad), min(size, int(at.max()) + n + pad))
-                              for at, size in ((tops, image.shape[0]), (lefts, image.shape[1])))
+        (y0, y1), (x0, x1) = (
+            (max(0, int(at.min()) - pad), min(size, int(at.max()) + n + pad))
+            for at, size in ((tops, image.shape[0]), (lefts, image.shape[1]))
+        )
         ys, xs = np.arange(y0, y1), np.arange(x0, x1)
         in_rows = ((ys[:, None] >= tops - pad) & (ys[:, None] < tops + n + pad)).astype(np.float32)
-        in_cols = ((xs[None, :] >= lefts[:, None] - pad) & (xs[None, :] < lefts[:, None] + n + pad)).astype(np.float32)
+        in_cols = (
+            (xs[None, :] >= lefts[:, None] - pad) & (xs[None, :] < lefts[:, None] + n + pad)
+        ).astype(np.float32)
         steady[y0:y1, x0:x1] = in_rows @ hidden.astype(np.float32) @ in_cols == 0
         steady[: max(0, round(g.origin[1])), :] = False
         # a few points in the middle half of each such cell, where a change of what it shows is seen
@@ -90,8 +113,10 @@ class ClickGuard:
         if self._windows is None:
             return
         g = self.geometry
-        for row, col in dict.fromkeys([(g.rows // 2, g.cols // 2)] + [
-                (r * g.rows // 4, c * g.cols // 4) for r in (1, 3) for c in (1, 3)]):
+        for row, col in dict.fromkeys(
+            [(g.rows // 2, g.cols // 2)]
+            + [(r * g.rows // 4, c * g.cols // 4) for r in (1, 3) for c in (1, 3)]
+        ):
             x, y = g.centre((row, col))
             point = (round(self.region.left + x), round(self.region.top + y))
             self._owners.append((point, self._windows.top(*point), self._windows.owner(*point)))
@@ -101,7 +126,8 @@ class ClickGuard:
         Windows.stirs) or it had something to say."""
         if self._windows is None:
             return None
-        stirs = self._windows.stirs()  # read before asking: a stir while it asks is asked about next time
+        # read before asking: a stir while it asks is asked about next time
+        stirs = self._windows.stirs()
         if self._over is not None or stirs != self._stirs:
             self._stirs, self._over = stirs, self.window_over()
         return self._over
@@ -116,7 +142,11 @@ class ClickGuard:
             assert self._windows is not None
             now = self._windows.top(*point)
             if now != top and self._windows.owner(*point) != owner:
-                return "a window of another program is over it" if now else "the game's window is gone (closed?)"
+                return (
+                    "a window of another program is over it"
+                    if now
+                    else "the game's window is gone (closed?)"
+                )
         return None
 
     def gone(self, image: np.ndarray) -> str | None:
@@ -146,7 +176,11 @@ class ClickGuard:
             return said
         rim = np.ones(differs.shape, bool)
         rim[max(y, 0) : y + h, max(x, 0) : x + w] = False
-        return f"{said}, and round it the screen changed" if differs[rim].mean() > RIM_CHANGED else None
+        return (
+            f"{said}, and round it the screen changed"
+            if differs[rim].mean() > RIM_CHANGED
+            else None
+        )
 
     def check(self, cell: Cell) -> bool:
         """Whether to click ``cell``: not once the board changed (halted), nor where the cell no longer
@@ -181,13 +215,18 @@ class ClickGuard:
 
     def _cell_changed(self, differs: np.ndarray, cell: Cell) -> bool:
         x, y, w, h = self.geometry.box(*cell)
-        inset = round(w / 4)  # the middle of the cell: a box a pixel off takes in its neighbours' edges
-        return bool(differs[y + inset : y + h - inset, x + inset : x + w - inset].mean() > CHANGED_SHARE)
+        # the middle of the cell: a box a pixel off takes in its neighbours' edges
+        inset = round(w / 4)
+        return bool(
+            differs[y + inset : y + h - inset, x + inset : x + w - inset].mean() > CHANGED_SHARE
+        )
 
     def _steady_changed(self, differs: np.ndarray) -> bool:
         """Whether more than noise differs of the pixels no click changes (MOVED_SHARE of them)."""
         assert self._steady is not None
-        moved = cv2.countNonZero(cv2.bitwise_and(differs.view(np.uint8), self._steady.view(np.uint8)))
+        moved = cv2.countNonZero(
+            cv2.bitwise_and(differs.view(np.uint8), self._steady.view(np.uint8))
+        )
         return moved > MOVED_SHARE * self._steady_count
 
     def _changed_apart(self, differs: np.ndarray, cell: Cell) -> bool:
@@ -215,4 +254,3 @@ def _differs(now: np.ndarray, before: np.ndarray) -> np.ndarray:
     diff = cv2.absdiff(now, before).reshape(h, w * 3)
     marked = cv2.threshold(diff, DIFFERS, 255, cv2.THRESH_BINARY)[1].reshape(h, w, 3)
     return cv2.cvtColor(marked, cv2.COLOR_BGR2GRAY) > 0
-

@@ -30,7 +30,8 @@ def switch_level(
         )
     at = (screen.whole.left, screen.whole.top)
     if not click_face(mouse, screen.grab(), geometry.moved(-at[0], -at[1]), pack, at):
-        mouse.click(*park_point(geometry, screen))  # beside the board, on the game's own background: the keyboard
+        # beside the board, on the game's own background: the keyboard
+        mouse.click(*park_point(geometry, screen))
     time.sleep(0.3)
     for keys in pack.level_keys[level].split():
         mouse.press(keys)

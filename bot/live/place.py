@@ -32,11 +32,15 @@ def park_point(geometry: Geometry, screen: Screen) -> tuple[float, float]:
     x = geometry.origin[0] + geometry.cols * geometry.pitch[0] + 3
     y = geometry.origin[1] + geometry.rows * geometry.pitch[1] + 3
     if x >= screen.whole.left + screen.whole.width or y >= screen.whole.top + screen.whole.height:
-        return geometry.origin[0] - 4, geometry.origin[1] - 4  # the board touches the screen's corner
+        return geometry.origin[0] - 4, geometry.origin[
+            1
+        ] - 4  # the board touches the screen's corner
     return x, y
 
 
-def click_face(mouse: Mouse, image: np.ndarray, local: Geometry, pack: SkinPack, at: tuple[int, int]) -> bool:
+def click_face(
+    mouse: Mouse, image: np.ndarray, local: Geometry, pack: SkinPack, at: tuple[int, int]
+) -> bool:
     """Click the game's face (for a new game; it also gives the game the keyboard), found in
     ``image`` above the board at ``local``; ``at``: the image's top-left corner on the screen.
     Whether there was a face to click."""
@@ -46,11 +50,14 @@ def click_face(mouse: Mouse, image: np.ndarray, local: Geometry, pack: SkinPack,
     return face is not None
 
 
-def find_game(screen: Screen, packs: list[SkinPack], mines: int | None) -> tuple[SkinPack, Geometry, Reading]:
+def find_game(
+    screen: Screen, packs: list[SkinPack], mines: int | None
+) -> tuple[SkinPack, Geometry, Reading]:
     """Locate the board on the whole screen; its geometry in screen coordinates."""
     image = screen.grab()
     reading = read(image, packs, mines=mines)
-    geometry = reading.geometry.moved(screen.whole.left, screen.whole.top)  # into screen coordinates
+    # into screen coordinates
+    geometry = reading.geometry.moved(screen.whole.left, screen.whole.top)
     pack = pack_named(packs, geometry.skin)
     return pack, geometry, reading
 

@@ -17,7 +17,15 @@ import numpy as np
 from bot.board import Board, contradiction
 from bot.devices.actuator import Mouse
 from bot.devices.capture import Screen
-from bot.errors import BoardGone, ClicksIgnored, ImpossibleReading, InconsistentBoard, ScreenError, UnreadableCell, VisionError
+from bot.errors import (
+    BoardGone,
+    ClicksIgnored,
+    ImpossibleReading,
+    InconsistentBoard,
+    ScreenError,
+    UnreadableCell,
+    VisionError,
+)
 from bot.live.guard import ClickGuard
 from bot.live.place import board_region, click_face, park_point
 from bot.play import Spent
@@ -31,7 +39,8 @@ from bot.vision.tiles import classifier_for, read_cells
 from bot.vocabulary import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, WRONG_FLAG, Cell, State
 
 SLOW_GAME = 2.0  # s a click may take to show before the measured redraw time says otherwise
-SHOWN_AT_END = 0.25  # share of cells that must still read beside a dialog to judge the game from them
+# share of cells that must still read beside a dialog to judge the game from them
+SHOWN_AT_END = 0.25
 DIALOGS_AT_END = 3  # Returns pressed, each given SLOW_GAME, for dialogs in a row at a game's end
 LATENCY_FACTOR = 5  # a click not shown after this many times the slowest redraw seen is lost
 READ_TRIES = 3  # readings that contradict themselves or the last one before the bot stops
@@ -56,7 +65,9 @@ def wait_for_new_second(last_first_click: int | None) -> None:
 class LiveTable:
     """The game on screen. ``geometry`` is in screen coordinates."""
 
-    def __init__(self, screen: Screen, mouse: Mouse, pack: SkinPack, geometry: Geometry, mines: int | None) -> None:
+    def __init__(
+        self, screen: Screen, mouse: Mouse, pack: SkinPack, geometry: Geometry, mines: int | None
+    ) -> None:
         self.screen, self.mouse, self.pack, self.mines = screen, mouse, pack, mines
         self.geometry = geometry
         self.chords = pack.chord is not None
@@ -71,13 +82,17 @@ class LiveTable:
         # since the last reading: (a cell that must change, the cell clicked for it, the button)
         self._acted: list[tuple[Cell, Cell, str]] = []
         self._pressed_at = 0.0  # when the last click was sent
-        self.presses = 0  # clicks sent on cells this game (the guard holds back some of those planned)
+        # clicks sent on cells this game (the guard holds back some of those planned)
+        self.presses = 0
         self.spent = Spent()  # where this game's time went (commands.py gives each game its own)
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
-        self._covered_at_end = False  # the game drew its end over the board (a dialog): see reveal_many
-        self.proven = False  # the pack has read a cell other than a covered one here (see commands.play)
+        # the game drew its end over the board (a dialog): see reveal_many
+        self._covered_at_end = False
+        # the pack has read a cell other than a covered one here (see commands.play)
+        self.proven = False
         self.still = False  # the last reading waited for the board to stay still (see _read_once)
-        self.faced: bool | None = None  # whether the game shows a face of the pack (looked for at the first reading)
+        # whether the game shows a face of the pack (looked for at the first reading)
+        self.faced: bool | None = None
         self.guard = ClickGuard(screen, self.region, self.local)
         self.refresh()
 
@@ -90,14 +105,21 @@ class LiveTable:
         self.mouse.park(*self.park)
         must = list(dict.fromkeys(cell for cell, _, _ in self._acted))
         early = not still and bool(must)
-        with self.spent.on("wait"):  # for the board to show the clicks and stay still: grabs of its region
-            self.image = self.screen.settled(self.region, quiet=self.pack.settle,
-                                             done=(lambda image: self.guard.shown(image, must)) if early else None)
+        # for the board to show the clicks and stay still: grabs of its region
+        with self.spent.on("wait"):
+            self.image = self.screen.settled(
+                self.region,
+                quiet=self.pack.settle,
+                done=(lambda image: self.guard.shown(image, must)) if early else None,
+            )
         try:
             with self.spent.on("read"):
-                if self.faced is None:  # once: a game that shows no face of the pack is read without one
+                # once: a game that shows no face of the pack is read without one
+                if self.faced is None:
                     self.faced = find_face(self.image, self.local, self.pack) is not None
-                reading = read(self.image, [self.pack], geometry=self.local, mines=self.mines, face=self.faced)
+                reading = read(
+                    self.image, [self.pack], geometry=self.local, mines=self.mines, face=self.faced
+                )
         except ImpossibleReading:
             raise
         except VisionError as exc:
@@ -110,7 +132,8 @@ class LiveTable:
                 raise UnreadableCell(str(exc), exc.skin, detail=detail) from exc
             raise BoardGone(
                 f"the board is no longer where it was: {over or 'the game window moved, closed or is covered (a dialog?)'}; "
-                "bring it back and run minebot again", detail=detail,
+                "bring it back and run minebot again",
+                detail=detail,
             ) from exc
         self.guard.seen(self.image, np.isin(reading.board.cells, HIDDEN))
         self.still = not early
@@ -143,7 +166,9 @@ class LiveTable:
             try:
                 reading = self._read_once(still or failures > 0)
                 problem = self._problem(reading)
-            except ImpossibleReading as exc:  # a cell pressed or highlighted for a moment: read again
+            except (
+                ImpossibleReading
+            ) as exc:  # a cell pressed or highlighted for a moment: read again
                 problem = str(exc)
             if problem is not None:
                 failures += 1
@@ -164,8 +189,11 @@ class LiveTable:
                     continue
                 if not retried and all(button != "right" for _, _, button in late):
                     again = list(dict.fromkeys((target, button) for _, target, button in late))
-                    print(f"minebot: cell {late[0][0]} did not open within {wait:.1f} s; clicking "
-                          f"{', '.join(str(target) for target, _ in again)} again", file=sys.stderr)
+                    print(
+                        f"minebot: cell {late[0][0]} did not open within {wait:.1f} s; clicking "
+                        f"{', '.join(str(target) for target, _ in again)} again",
+                        file=sys.stderr,
+                    )
                     for target, button in again:
                         self._press(target, button)
                     retried, deadline = True, time.perf_counter() + wait
@@ -173,7 +201,8 @@ class LiveTable:
                 raise ClicksIgnored(
                     f"cell {late[0][0]} was clicked and still shows covered {(2 if retried else 1) * wait:.1f} s "
                     "later: the game ignores the clicks (paused, or behind another window?); bring it to the front "
-                    "and run minebot again", detail=f"the screen is saved in {self._save_screen()}",
+                    "and run minebot again",
+                    detail=f"the screen is saved in {self._save_screen()}",
                 )
             if self._acted:
                 self.latency = max(self.latency, time.perf_counter() - self._pressed_at)
@@ -183,7 +212,8 @@ class LiveTable:
             return reading
 
     def _save_screen(self) -> Path:
-        return save_screen(self.image, "last-screen.png")  # this user's own folder, not a shared /tmp name
+        # this user's own folder, not a shared /tmp name
+        return save_screen(self.image, "last-screen.png")
 
     def _problem(self, reading: Reading) -> str | None:
         if self._previous is not None and self._previous.shape == reading.board.shape:
@@ -199,7 +229,8 @@ class LiveTable:
 
     # -- the Table protocol -----------------------------------------------------------------
     def board(self, still: bool = False) -> Board:
-        if self.reading is None or (still and not self.still):  # stale after flags; read before the game stood still
+        # stale after flags; read before the game stood still
+        if self.reading is None or (still and not self.still):
             self.refresh(still)
         assert self.reading is not None
         return self.reading.board
@@ -208,7 +239,9 @@ class LiveTable:
         """Click ``cell`` unless the guard says not to; False once the board changed (ClickGuard)."""
         r, c = cell
         if not (0 <= r < self.geometry.rows and 0 <= c < self.geometry.cols):
-            raise VisionError(f"refusing to click ({r},{c}): outside the {self.geometry.cols}x{self.geometry.rows} board")
+            raise VisionError(
+                f"refusing to click ({r},{c}): outside the {self.geometry.cols}x{self.geometry.rows} board"
+            )
         with self.spent.on("guard"):
             allowed = self.guard.check(cell)
         if allowed:
@@ -223,7 +256,9 @@ class LiveTable:
         if self._press(cell, button):
             self._acted.append((cell, cell, button))
 
-    def reveal_many(self, cells: list[Cell], chords: Sequence[Cell] = (), guess: bool = False) -> State:
+    def reveal_many(
+        self, cells: list[Cell], chords: Sequence[Cell] = (), guess: bool = False
+    ) -> State:
         """Open ``cells`` and chord ``chords``; the state the game then shows. Where the board cannot
         be read after the clicks, the game may have drawn its end over it (a best-times dialog,
         "Congratulations"): see _end_under_a_drawing."""
@@ -234,24 +269,36 @@ class LiveTable:
             if not self._press(number, self.pack.chord):
                 continue
             self._acted += [
-                (n, number, self.pack.chord) for n in self._previous.neighbours(number) if self._previous[n] == COVERED
+                (n, number, self.pack.chord)
+                for n in self._previous.neighbours(number)
+                if self._previous[n] == COVERED
             ]
         for cell in cells:
             self._click(cell, "left")
         # all the batch meant to open, clicked or not: a game that drew its end over the board in the
         # middle of the batch (the last safe cells opened by a 0's area) gets no further click (ClickGuard)
-        opened = set(cells) | {n for number in chords if before is not None
-                               for n in before.neighbours(number) if before[n] == COVERED}
+        opened = set(cells) | {
+            n
+            for number in chords
+            if before is not None
+            for n in before.neighbours(number)
+            if before[n] == COVERED
+        }
         try:
             self.refresh()
-        except (VisionError, ScreenError) as exc:  # not readable; the game ignoring the clicks is no win
+        except (
+            VisionError,
+            ScreenError,
+        ) as exc:  # not readable; the game ignoring the clicks is no win
             if isinstance(exc, ClicksIgnored) or before is None or self.mines is None:
                 raise
             end = self._end_under_a_drawing(before, opened, guess)
             if end is None:
                 raise
-            print(f"minebot: the board cannot be read after the last clicks: the game drew its end over it; {end}",
-                  file=sys.stderr)
+            print(
+                f"minebot: the board cannot be read after the last clicks: the game drew its end over it; {end}",
+                file=sys.stderr,
+            )
             self._acted, self.state, self._covered_at_end = [], end, True
         if first:
             self._first_click_second = int(time.time())  # the game read its clock before this
@@ -266,7 +313,8 @@ class LiveTable:
         such face (under Wine they left the screen round the board as it was), nor the rest, and the window
         system, where it has a word, says so (ClickGuard.window_over): the bot stops."""
         assert self.image is not None
-        if self.guard.window_over() is not None:  # another program's window, not the game's own drawing
+        # another program's window, not the game's own drawing
+        if self.guard.window_over() is not None:
             return None
         last = self._last_safe_cells(before, opened)
         if last and not guess:
@@ -282,7 +330,11 @@ class LiveTable:
             return "won"
         was_hidden = np.isin(before.cells, HIDDEN) & shown
         across = shown.all(axis=1) | ~shown.any(axis=1)  # each row wholly read or wholly drawn over
-        return "won" if across.all() and not np.isin(codes[was_hidden], (COVERED, QUESTION)).any() else None
+        return (
+            "won"
+            if across.all() and not np.isin(codes[was_hidden], (COVERED, QUESTION)).any()
+            else None
+        )
 
     def _readable_within(self, seconds: float) -> bool:
         """Whether the board reads again within ``seconds``."""
@@ -298,7 +350,9 @@ class LiveTable:
     def _last_safe_cells(self, before: Board, opened: set[Cell]) -> bool:
         """Whether opening ``opened`` leaves only the mines hidden on ``before``."""
         hidden = int(np.isin(before.cells, HIDDEN).sum())
-        return hidden - len(opened) == self.mines and all(before[cell] == COVERED for cell in opened)
+        return hidden - len(opened) == self.mines and all(
+            before[cell] == COVERED for cell in opened
+        )
 
     def flag(self, cell: Cell) -> None:
         self._click(cell, "right")
@@ -330,7 +384,11 @@ class LiveTable:
                 reading, deadline = None, time.perf_counter() + 3
             except VisionError:  # caught between the old board and the new one (an animation)
                 reading = None
-            if reading is not None and reading.state == "playing" and _new_board(before, reading.board):
+            if (
+                reading is not None
+                and reading.state == "playing"
+                and _new_board(before, reading.board)
+            ):
                 wait_for_new_second(self._first_click_second)
                 return
             if time.perf_counter() > deadline:
@@ -351,18 +409,28 @@ class LiveTable:
             if self._readable_within(SLOW_GAME):
                 return
         if find_face(self.image, self.local, self.pack) is None:
-            raise BoardGone(f"the game drew its end over the board and it is still there after {DIALOGS_AT_END} "
-                            "presses of Return: close it and run minebot again",
-                            detail=f"the screen is saved in {self._save_screen()}")
+            raise BoardGone(
+                f"the game drew its end over the board and it is still there after {DIALOGS_AT_END} "
+                "presses of Return: close it and run minebot again",
+                detail=f"the screen is saved in {self._save_screen()}",
+            )
 
     def _start_new(self, key: str | None) -> None:
         """Click the face, else press ``key``."""
         assert self.image is not None
-        if not click_face(self.mouse, self.image, self.local, self.pack, (self.region.left, self.region.top)):
+        if not click_face(
+            self.mouse, self.image, self.local, self.pack, (self.region.left, self.region.top)
+        ):
             if key is None:
-                why = "shows no face of its pack's to click" if self.pack.faces else "has no face to click"
-                raise ScreenError(f"the game (skin {self.pack.name}) {why} for a new game: start one by hand, or give "
-                                  "its key with --new-game-key KEY")
+                why = (
+                    "shows no face of its pack's to click"
+                    if self.pack.faces
+                    else "has no face to click"
+                )
+                raise ScreenError(
+                    f"the game (skin {self.pack.name}) {why} for a new game: start one by hand, or give "
+                    "its key with --new-game-key KEY"
+                )
             self.mouse.press(key)
 
 

@@ -42,7 +42,10 @@ def advise(ns: argparse.Namespace, screen: Screen | None = None) -> int:
                     analysis = solve(reading.board, "best", pack.rule, np.random.default_rng(0))
                     advice = analysis.text() + "\n"
                 last, trouble = reading.board, ""
-                print(f"{geo.skin} {geo.cols}x{geo.rows}, state {reading.state}\n{reading.board}\n{advice}", flush=True)
+                print(
+                    f"{geo.skin} {geo.cols}x{geo.rows}, state {reading.state}\n{reading.board}\n{advice}",
+                    flush=True,
+                )
         except (VisionError, InconsistentBoard) as exc:
             if ns.once:
                 raise
@@ -63,11 +66,17 @@ def record(ns: argparse.Namespace, screen: Screen | None = None) -> int:
     cv2.imwrite(str(png), image)
     packs = load_packs([ns.skin] if ns.skin else None)
     try:
-        reading = read(image, packs, mines=ns.mines, save_unreadable=str(ns.out.with_suffix(".cell.png")))
+        reading = read(
+            image, packs, mines=ns.mines, save_unreadable=str(ns.out.with_suffix(".cell.png"))
+        )
     except VisionError as missed:  # write what can be read, the rest marked for a person to fill in
         geo, codes, known = read_partly(image, packs)
-        board = Board(codes, ns.mines if ns.mines is not None else STANDARD_MINES.get((geo.rows, geo.cols)))
-        write_label(board_file, _label(geo, ns.skin or geo.skin or "unknown", "playing", board), known)
+        board = Board(
+            codes, ns.mines if ns.mines is not None else STANDARD_MINES.get((geo.rows, geo.cols))
+        )
+        write_label(
+            board_file, _label(geo, ns.skin or geo.skin or "unknown", "playing", board), known
+        )
         print(
             f"minebot: {missed}\nsaved {png} and {board_file}: {int(known.sum())} of {known.size} cells read; the others "
             f"are marked {UNREAD}: replace each by what the picture shows, and check the rest, the mines and the state"
@@ -75,9 +84,18 @@ def record(ns: argparse.Namespace, screen: Screen | None = None) -> int:
         return 0
     label = _label(reading.geometry, reading.geometry.skin, reading.state, reading.board)
     write_label(board_file, label)
-    print(f"saved {png} and {board_file}: check every cell of the .board file by eye against the picture and correct it")
+    print(
+        f"saved {png} and {board_file}: check every cell of the .board file by eye against the picture and correct it"
+    )
     return 0
 
 
 def _label(geo: Geometry, game: str, state: str, board: Board) -> Labelled:
-    return Labelled(game, (round(geo.origin[0]), round(geo.origin[1])), geo.pitch, round(geo.cell_px), state, board)
+    return Labelled(
+        game,
+        (round(geo.origin[0]), round(geo.origin[1])),
+        geo.pitch,
+        round(geo.cell_px),
+        state,
+        board,
+    )

@@ -48,7 +48,8 @@ class Summary:
     slowest_decision: float
     lost_on_certain: int
     approximate: int = 0  # decisions made on approximate probabilities
-    won_games: str = field(default="", repr=False)  # "1" or "0" for each game, by its index (see Paired)
+    # "1" or "0" for each game, by its index (see Paired)
+    won_games: str = field(default="", repr=False)
 
     @property
     def win_rate(self) -> float:
@@ -88,14 +89,17 @@ def _play_one(job: Job, index: int, layout: Layout | None) -> GameResult:
     strategy = get_strategy(job.strategy)
     if layout is not None:
         game = Game(layout.level, layout.rule, (job.seed, index), layout=layout.mines)
-        game.reveal(layout.start)  # the first click the layout was made for (its rule kept it clear)
+        # the first click the layout was made for (its rule kept it clear)
+        game.reveal(layout.start)
     else:
         game = Game(job.level, job.rule, (job.seed, index))
     rng = np.random.default_rng((job.seed, index, 1))
     return play_game(game, strategy, job.rule, rng, flags=job.flags)
 
 
-def _play_chunk(args: tuple[Job, list[int], list[Layout | None]]) -> tuple[list[int], list[GameResult]]:
+def _play_chunk(
+    args: tuple[Job, list[int], list[Layout | None]],
+) -> tuple[list[int], list[GameResult]]:
     job, indices, layouts = args
     return indices, [_play_one(job, i, lay) for i, lay in zip(indices, layouts)]
 
@@ -114,7 +118,9 @@ def run(
     work = []
     for start in range(0, games, chunk):
         idx = list(range(start, min(start + chunk, games)))
-        lays: list[Layout | None] = [layouts[i] for i in idx] if layouts is not None else [None] * len(idx)
+        lays: list[Layout | None] = (
+            [layouts[i] for i in idx] if layouts is not None else [None] * len(idx)
+        )
         work.append((job, idx, lays))
     results: list[GameResult] = []
     won = ["0"] * games
@@ -165,8 +171,10 @@ class Paired:
 
     def line(self, other: str) -> str:
         net = self.this_only - self.other_only
-        return (f"paired with {other}: won only here {self.this_only}, only there {self.other_only}, "
-                f"net {net:+d} (McNemar z {self.z:+.2f})")
+        return (
+            f"paired with {other}: won only here {self.this_only}, only there {self.other_only}, "
+            f"net {net:+d} (McNemar z {self.z:+.2f})"
+        )
 
 
 def results_header(summary: Summary, seed: int) -> str:
@@ -176,7 +184,9 @@ def results_header(summary: Summary, seed: int) -> str:
 
 def save_results(path: Path, summary: Summary, seed: int) -> None:
     """Each game's result (1 won, 0 lost) by its index, after a header line (see paired)."""
-    path.write_text(f"{results_header(summary, seed)} strategy {summary.strategy}\n{summary.won_games}\n")
+    path.write_text(
+        f"{results_header(summary, seed)} strategy {summary.strategy}\n{summary.won_games}\n"
+    )
 
 
 def paired(summary: Summary, seed: int, path: Path) -> Paired:
@@ -184,8 +194,10 @@ def paired(summary: Summary, seed: int, path: Path) -> Paired:
     saved run played other games."""
     header, won = (path.read_text().splitlines() + ["", ""])[:2]
     if not header.startswith(results_header(summary, seed) + " ") or len(won) != summary.games:
-        raise ValueError(f"{path} holds the results of other games ({header.lstrip('# ')!r}); "
-                         f"run both with the same --level, --rule, --seed and --games")
+        raise ValueError(
+            f"{path} holds the results of other games ({header.lstrip('# ')!r}); "
+            f"run both with the same --level, --rule, --seed and --games"
+        )
     this = np.frombuffer(summary.won_games.encode(), dtype=np.uint8) == ord("1")
     other = np.frombuffer(won.encode(), dtype=np.uint8) == ord("1")
     return Paired(int((this & ~other).sum()), int((other & ~this).sum()))
@@ -195,8 +207,14 @@ class Progress(ProgressLine):
     """A progress line for a benchmark, at most every ``every`` seconds (only on long runs): ``wins``
     are the games won, or with ``unit`` "positions" those solved exactly."""
 
-    def __init__(self, label: str, every: float = 2.0, stream: TextIO | None = None, unit: str = "games",
-                 terminal: bool | None = None) -> None:
+    def __init__(
+        self,
+        label: str,
+        every: float = 2.0,
+        stream: TextIO | None = None,
+        unit: str = "games",
+        terminal: bool | None = None,
+    ) -> None:
         super().__init__(label, every, stream, terminal)
         self.unit, self.counted = unit, "won" if unit == "games" else "exact"
 
@@ -206,8 +224,10 @@ class Progress(ProgressLine):
             return
         rate = done / seconds if seconds > 0 else 0.0
         eta = (total - done) / rate if rate else 0.0
-        self.show(f"{done}/{total} {self.unit}, {wins / done:.1%} {self.counted}, {rate:.0f} {self.unit}/s, {eta:.0f}s left",
-                  end=done >= total)
+        self.show(
+            f"{done}/{total} {self.unit}, {wins / done:.1%} {self.counted}, {rate:.0f} {self.unit}/s, {eta:.0f}s left",
+            end=done >= total,
+        )
 
 
 @dataclass(frozen=True)
@@ -225,21 +245,39 @@ class Positions:
     slowest: float
 
     def as_dict(self) -> dict[str, object]:
-        return {"strategy": self.strategy, "level": self.level, "opened": self.opened, "positions": self.positions,
-                "exact": self.exact, "certain_cells": self.certain, "wrong": self.wrong,
-                "ms_per_position": round(1000 * self.seconds / self.positions, 3), "slowest_ms": round(1000 * self.slowest, 1)}
+        return {
+            "strategy": self.strategy,
+            "level": self.level,
+            "opened": self.opened,
+            "positions": self.positions,
+            "exact": self.exact,
+            "certain_cells": self.certain,
+            "wrong": self.wrong,
+            "ms_per_position": round(1000 * self.seconds / self.positions, 3),
+            "slowest_ms": round(1000 * self.slowest, 1),
+        }
 
     def row(self) -> str:
-        return (f"{self.strategy:<14}{self.level:<22}{self.opened:>7}{self.positions:>10}{self.exact:>7}"
-                f"{self.exact / self.positions:>9.2%}"
-                f"{self.certain / self.positions:>9.1f}{1000 * self.seconds / self.positions:>9.1f}{1000 * self.slowest:>9.0f}")
+        return (
+            f"{self.strategy:<14}{self.level:<22}{self.opened:>7}{self.positions:>10}{self.exact:>7}"
+            f"{self.exact / self.positions:>9.2%}"
+            f"{self.certain / self.positions:>9.1f}{1000 * self.seconds / self.positions:>9.1f}{1000 * self.slowest:>9.0f}"
+        )
 
-    HEADER = (f"{'strategy':<14}{'level':<22}{'opened':>7}{'positions':>10}{'exact':>7}{'':>9}"
-              f"{'certain':>9}{'ms/pos':>9}{'slowest':>9}")
+    HEADER = (
+        f"{'strategy':<14}{'level':<22}{'opened':>7}{'positions':>10}{'exact':>7}{'':>9}"
+        f"{'certain':>9}{'ms/pos':>9}{'slowest':>9}"
+    )
 
 
-def positions(level: Level, opened: int, count: int, seed: int, strategy: str = "best",
-              progress: Callable[[int, int, int], None] | None = None) -> Positions:
+def positions(
+    level: Level,
+    opened: int,
+    count: int,
+    seed: int,
+    strategy: str = "best",
+    progress: Callable[[int, int, int], None] | None = None,
+) -> Positions:
     """Solve ``count`` positions: position ``i`` is game ``(seed, i)``'s layout (mines laid before
     any click) with ``opened`` of its safe cells, chosen at random, showing their numbers and no
     cascade. A game's own play opens the board in cascades, so its frontier is a chain; numbers
@@ -256,7 +294,9 @@ def positions(level: Level, opened: int, count: int, seed: int, strategy: str = 
         seconds, slowest = seconds + took, max(slowest, took)
         exact += analysis.exact and analysis.probabilities is not None
         certain += len(analysis.safe) + len(analysis.mines)
-        wrong += sum(bool(mines[c]) for c in analysis.safe) + sum(not mines[c] for c in analysis.mines)
+        wrong += sum(bool(mines[c]) for c in analysis.safe) + sum(
+            not mines[c] for c in analysis.mines
+        )
         if progress is not None:
             progress(i + 1, count, exact)
     return Positions(strategy, str(level), opened, count, exact, certain, wrong, seconds, slowest)
@@ -269,9 +309,10 @@ def scattered(level: Level, opened: int, seed: tuple[int, int]) -> tuple[Board, 
     assert game.mines is not None
     free = np.flatnonzero(~game.mines.ravel())
     if not 0 < opened < len(free):
-        raise UsageError(f"--opened must be from 1 to {len(free) - 1} on {level}, which has {len(free)} safe cells")
+        raise UsageError(
+            f"--opened must be from 1 to {len(free) - 1} on {level}, which has {len(free)} safe cells"
+        )
     view = np.full(game.mines.shape, COVERED, dtype=np.int8).ravel()
     shown = np.random.default_rng((*seed, 2)).choice(free, size=opened, replace=False)
     view[shown] = game.numbers.ravel()[shown]
     return Board(view.reshape(game.mines.shape), level.mines), game.mines
-

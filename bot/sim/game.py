@@ -70,7 +70,10 @@ class Game:
 
     # -- mines ------------------------------------------------------------------------------
     def _set_layout(self, mines: np.ndarray) -> None:
-        if mines.shape != (self.level.rows, self.level.cols) or int(mines.sum()) != self.level.mines:
+        if (
+            mines.shape != (self.level.rows, self.level.cols)
+            or int(mines.sum()) != self.level.mines
+        ):
             raise LayoutFileError(
                 f"layout has shape {mines.shape} and {int(mines.sum())} mines; "
                 f"level {self.level} needs {(self.level.rows, self.level.cols)} and {self.level.mines}"
@@ -88,7 +91,11 @@ class Game:
         return mines.reshape(excluded.shape)
 
     def _first_click(self, cell: Cell) -> None:
-        self._set_layout(self._place(kept_clear((self.level.rows, self.level.cols), cell, self.rule, self.level.mines)))
+        self._set_layout(
+            self._place(
+                kept_clear((self.level.rows, self.level.cols), cell, self.rule, self.level.mines)
+            )
+        )
 
     # -- the player's actions -----------------------------------------------------------------
     def board(self, still: bool = False) -> Board:
@@ -98,7 +105,9 @@ class Game:
     def _check(self, cell: Cell) -> Cell:
         r, c = cell
         if not (0 <= r < self.level.rows and 0 <= c < self.level.cols):
-            raise UsageError(f"cell {cell} is outside the {self.level.cols}x{self.level.rows} board")
+            raise UsageError(
+                f"cell {cell} is outside the {self.level.cols}x{self.level.rows} board"
+            )
         return int(r), int(c)
 
     def reveal(self, cell: Cell) -> State:
@@ -119,7 +128,9 @@ class Game:
 
     chords = True  # the loop may chord here: it opens exactly what the single clicks would
 
-    def reveal_many(self, cells: Iterable[Cell], chords: Iterable[Cell] = (), guess: bool = False) -> State:
+    def reveal_many(
+        self, cells: Iterable[Cell], chords: Iterable[Cell] = (), guess: bool = False
+    ) -> State:
         for cell in chords:
             if self.chord(cell) != "playing":
                 return self.state
@@ -192,7 +203,9 @@ class Layout:
     mines: np.ndarray
 
 
-def make_layout(level: Level, rule: FirstClickRule, start: Cell, seed: int | tuple[int, ...]) -> Layout:
+def make_layout(
+    level: Level, rule: FirstClickRule, start: Cell, seed: int | tuple[int, ...]
+) -> Layout:
     """The layout a seeded game would get for first click ``start``."""
     game = Game(level, rule, seed)
     if game.mines is None:
@@ -204,7 +217,9 @@ def make_layout(level: Level, rule: FirstClickRule, start: Cell, seed: int | tup
 def write_layouts(path: Path, layouts: Iterable[Layout]) -> int:
     count = 0
     with open(path, "w", encoding="ascii") as out:
-        out.write("% minebot layouts: '*' mine, '.' no mine; start = the first click it was made for\n")
+        out.write(
+            "% minebot layouts: '*' mine, '.' no mine; start = the first click it was made for\n"
+        )
         for i, lay in enumerate(layouts):
             lv = lay.level
             out.write(
@@ -230,20 +245,28 @@ def read_layouts(path: Path) -> list[Layout]:
         where = f"{path}:{i + 1}"
         words = line.split()
         if words[0] != "game":
-            raise LayoutFileError(f"{where}: expected a 'game N rows=.. cols=.. mines=.. rule=.. start=R,C' line")
+            raise LayoutFileError(
+                f"{where}: expected a 'game N rows=.. cols=.. mines=.. rule=.. start=R,C' line"
+            )
         try:
             fields = dict(w.split("=", 1) for w in words[2:])
             rows, cols, mines = int(fields["rows"]), int(fields["cols"]), int(fields["mines"])
             rule = check_rule(fields["rule"])
             sr, sc = (int(v) for v in fields["start"].split(","))
         except (KeyError, ValueError) as err:
-            raise LayoutFileError(f"{where}: bad game header ({err}); see the format in the README") from None
+            raise LayoutFileError(
+                f"{where}: bad game header ({err}); see the format in the README"
+            ) from None
         grid = lines[i + 1 : i + 1 + rows]
         if len(grid) != rows or any(len(g) != cols or set(g) - {"*", "."} for g in grid):
-            raise LayoutFileError(f"{where}: expected {rows} rows of {cols} '*' or '.' after the header")
+            raise LayoutFileError(
+                f"{where}: expected {rows} rows of {cols} '*' or '.' after the header"
+            )
         arr = np.array([[ch == "*" for ch in g] for g in grid], dtype=bool)
         if int(arr.sum()) != mines:
-            raise LayoutFileError(f"{where}: header says {mines} mines, the grid holds {int(arr.sum())}")
+            raise LayoutFileError(
+                f"{where}: header says {mines} mines, the grid holds {int(arr.sum())}"
+            )
         name = next((n for n, lv in LEVELS.items() if lv == Level(n, rows, cols, mines)), "custom")
         layouts.append(Layout(Level(name, rows, cols, mines), rule, (sr, sc), arr))
         i += 1 + rows

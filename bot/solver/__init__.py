@@ -57,7 +57,9 @@ def check_layout(board: Board, work: int = exact.DEFAULT_BUDGET) -> None:
                 for rule in group:
                     cells |= rule.cells
                 unknown = set(p.cells_of(cells))
-                numbers = sorted(c for c in board if board[c] > 0 and unknown & set(board.neighbours(c)))
+                numbers = sorted(
+                    c for c in board if board[c] > 0 and unknown & set(board.neighbours(c))
+                )
                 raise InconsistentBoard(
                     f"no mine layout fits the numbers at {', '.join(f'({r},{c})' for r, c in numbers)} together; "
                     "one of them is misread (or a flag beside them is wrong): re-read the board",

@@ -18,7 +18,8 @@ Reason = Literal["safe", "mine", "guess", "first"]
 class Move:
     cell: Cell
     action: Action = "reveal"
-    probability: float = 0.0  # chance that ``cell`` holds a mine; NaN: unknown (no mine count, a first click)
+    # chance that ``cell`` holds a mine; NaN: unknown (no mine count, a first click)
+    probability: float = 0.0
     reason: Reason = "safe"
 
     def __str__(self) -> str:
@@ -53,9 +54,11 @@ class Analysis:
 
     def text(self) -> str:
         """The advice as every command prints it: cells as (row,col)."""
-        lines = [f"safe:  {' '.join(f'({r},{c})' for r, c in sorted(self.safe)) or '-'}",
-                 f"mines: {' '.join(f'({r},{c})' for r, c in sorted(self.mines)) or '-'}",
-                 f"move:  {self.move if self.move else 'none'}"]
+        lines = [
+            f"safe:  {' '.join(f'({r},{c})' for r, c in sorted(self.safe)) or '-'}",
+            f"mines: {' '.join(f'({r},{c})' for r, c in sorted(self.mines)) or '-'}",
+            f"move:  {self.move if self.move else 'none'}",
+        ]
         return "\n".join(lines + ([f"note:  {self.note}"] if self.note else []))
 
     def as_dict(self) -> dict[str, object]:
@@ -65,10 +68,17 @@ class Analysis:
             "strategy": self.strategy,
             "safe": sorted(self.safe),
             "mines": sorted(self.mines),
-            "move": None if move is None else {"cell": move.cell, "action": move.action,
-                                               "reason": move.reason, "probability": move.chance},
+            "move": None
+            if move is None
+            else {
+                "cell": move.cell,
+                "action": move.action,
+                "reason": move.reason,
+                "probability": move.chance,
+            },
             "exact": self.exact,
             "note": self.note,
-            "probabilities": None if probs is None else
-                [[None if np.isnan(v) else round(float(v), 6) for v in row] for row in probs],
+            "probabilities": None
+            if probs is None
+            else [[None if np.isnan(v) else round(float(v), 6) for v in row] for row in probs],
         }

@@ -74,7 +74,9 @@ class Combination:
     """The components' distributions convolved (``rest``, and the one ``changed`` if any), and
     weighted by C(interior cells, mines left) for each frontier total."""
 
-    def __init__(self, rest: Convolved, changed: Enumeration | None, remaining: int | None, n_in: int) -> None:
+    def __init__(
+        self, rest: Convolved, changed: Enumeration | None, remaining: int | None, n_in: int
+    ) -> None:
         self.rest, self.changed, self.remaining, self.n_in = rest, changed, remaining, n_in
         self.total = rest.total if changed is None else np.convolve(rest.total, changed.dist)
         self.t_off = rest.offset + (0 if changed is None else changed.lo)
@@ -95,7 +97,9 @@ class Combination:
             raise InconsistentBoard(
                 "the mine count cannot be met by any layout that fits the numbers; check the mine count"
             )
-        self.log_weight = math.log(self.z) + shift + rest.log_bigs + (0.0 if changed is None else changed.log_big)
+        self.log_weight = (
+            math.log(self.z) + shift + rest.log_bigs + (0.0 if changed is None else changed.log_big)
+        )
 
     def interior(self, prob: np.ndarray, interior: int) -> tuple[int, int]:
         """Fill in the chance of a cell off the frontier (all of ``prob``); the interior as safe or

@@ -151,7 +151,9 @@ def hypotheses(p: Problem, use_total: bool = True) -> tuple[int, int]:
     try:
         base, safe, mines = propagate(_start(p, use_total), 0, 0)
     except Contradiction:
-        raise InconsistentBoard("no mine layout fits the numbers on this board; re-read the board") from None
+        raise InconsistentBoard(
+            "no mine layout fits the numbers on this board; re-read the board"
+        ) from None
     frontier = 0
     for rule in base:
         if rule.cells != p.all_cells or not use_total:
@@ -166,13 +168,17 @@ def hypotheses(p: Problem, use_total: bool = True) -> tuple[int, int]:
             outcomes: list[tuple[int, int] | None] = []  # as a mine, as safe: what follows, or None
             for as_mine in (True, False):
                 try:
-                    _, s, m = propagate(base, safe | (0 if as_mine else bit), mines | (bit if as_mine else 0))
+                    _, s, m = propagate(
+                        base, safe | (0 if as_mine else bit), mines | (bit if as_mine else 0)
+                    )
                     outcomes.append((s, m))
                 except Contradiction:
                     outcomes.append(None)
             as_mine_then, as_safe_then = outcomes
             if as_mine_then is None and as_safe_then is None:
-                raise InconsistentBoard("no mine layout fits the numbers on this board; re-read the board")
+                raise InconsistentBoard(
+                    "no mine layout fits the numbers on this board; re-read the board"
+                )
             if as_mine_then is None:
                 assert as_safe_then is not None
                 new_safe, new_mines = as_safe_then

@@ -73,14 +73,18 @@ def layouts(p: Problem, limit: int | None = None) -> list[int] | None:
     return None if len(found) > limit else found
 
 
-def search(board: Board, p: Problem, lays: list[int], work_budget: int | None = None) -> EndgameMove:
+def search(
+    board: Board, p: Problem, lays: list[int], work_budget: int | None = None
+) -> EndgameMove:
     """The cell to reveal for the best chance to win; raises :class:`SearchTooBig`."""
     if len(lays) == 1:
         free = bits(p.all_cells & ~lays[0])
         if not free:
             raise SearchTooBig  # every unknown cell is a mine: nothing to reveal
         return EndgameMove(free[0], 1.0)
-    win, i = _Search(board, p, WORK_BUDGET if work_budget is None else work_budget).value(frozenset(lays), 0)
+    win, i = _Search(board, p, WORK_BUDGET if work_budget is None else work_budget).value(
+        frozenset(lays), 0
+    )
     return EndgameMove(i, win)
 
 
@@ -147,7 +151,11 @@ class _Search:
         # cell wins at most as often as it is safe: the safest first, and none whose chance to be
         # safe is no better than the best found, or than the floor (the value found is the same,
         # with less work)
-        for i, safe in [(lowest(safe_everywhere), total)] if safe_everywhere else _safest_first(mined, total, closed):
+        for i, safe in (
+            [(lowest(safe_everywhere), total)]
+            if safe_everywhere
+            else _safest_first(mined, total, closed)
+        ):
             limit = max(best, floor) * total  # layouts i must win more of to matter
             if safe <= limit:
                 bounded |= floor > best
@@ -178,7 +186,9 @@ class _Search:
                     won += 1
                 else:
                     # what this part must be worth for i to win more than the limit
-                    win, j = self.value(frozenset(members), opened | newly, (limit - won - left) / len(members))
+                    win, j = self.value(
+                        frozenset(members), opened | newly, (limit - won - left) / len(members)
+                    )
                     if j == -2:
                         bounded |= floor > best
                         break  # it is not worth that
@@ -203,7 +213,9 @@ class _Search:
         both = closed & ~(a | b)
         if not both:
             return 0.5, lowest(closed & (a ^ b))
-        tells = any((a & self.around[i]).bit_count() != (b & self.around[i]).bit_count() for i in bits(both))
+        tells = any(
+            (a & self.around[i]).bit_count() != (b & self.around[i]).bit_count() for i in bits(both)
+        )
         return 1.0 if tells else 0.5, lowest(both)
 
 

@@ -56,7 +56,8 @@ COUNTED = -1  # the mines of a rule that says this are counted, not required (ou
 _TRACK = 1 << 16  # where a count of layouts keeps the counted rule's mines (above the component's)
 
 # by the component's rules: its enumeration, or one per number of mines in a COUNTED rule's cells
-_CACHE: OrderedDict[frozenset[Rule], dict[int, Enumeration] | None] = OrderedDict()  # None: too complex
+# None: too complex
+_CACHE: OrderedDict[frozenset[Rule], dict[int, Enumeration] | None] = OrderedDict()
 _CACHE_SIZE = 4096
 
 
@@ -168,7 +169,10 @@ def _enumerate(rules: list[Rule], budget: Budget) -> dict[int, Enumeration]:
 def _table(classes: list[int], sizes: list[int], top: Counts) -> Enumeration:
     """An enumeration from the counts of its layouts from its first class on."""
     some = {m: sum(1 << j for j, x in enumerate(vec) if x) for m, (_, vec) in top.items()}
-    full = {m: sum(1 << j for j, x in enumerate(vec) if x == sizes[j] * w) for m, (w, vec) in top.items()}
+    full = {
+        m: sum(1 << j for j, x in enumerate(vec) if x == sizes[j] * w)
+        for m, (w, vec) in top.items()
+    }
     cells = [bits(c) for c in classes]
     lo, hi = (min(top), max(top)) if top else (0, -1)
     big = max((w for w, _ in top.values()), default=1)
@@ -201,7 +205,8 @@ def _nothing(need: list[int]) -> tuple[()]:
     return ()
 
 
-Counts = dict[int, tuple[int, list[int]]]  # mines in the classes -> (layouts, each class's mines summed)
+# mines in the classes -> (layouts, each class's mines summed)
+Counts = dict[int, tuple[int, list[int]]]
 
 
 class _Enumerator:
@@ -216,12 +221,20 @@ class _Enumerator:
     ways before it times the ways after it. Each class costs the products of two short tables,
     not a copy of every later class's sums."""
 
-    def __init__(self, rules: list[Rule], classes: list[int], rules_of: list[list[int]], units: list[int], budget: Budget) -> None:
+    def __init__(
+        self,
+        rules: list[Rule],
+        classes: list[int],
+        rules_of: list[list[int]],
+        units: list[int],
+        budget: Budget,
+    ) -> None:
         self.budget = budget
         self.sizes = sizes = [c.bit_count() for c in classes]
         n = self.n = len(classes)
         self.rules_of = rules_of  # the rules each class touches that require a count, lowest first
-        self.units = units  # what a mine of each class adds to a count's key (_TRACK: a counted rule's too)
+        # what a mine of each class adds to a count's key (_TRACK: a counted rule's too)
+        self.units = units
         # capacity of rule j in classes after position i, for each j in rules_of[i]
         after: dict[tuple[int, int], int] = {}
         left = [0] * len(rules)
@@ -236,7 +249,8 @@ class _Enumerator:
             for j in js:
                 first.setdefault(j, i)
                 last[j] = i
-        open_at: list[list[int]] = [[] for _ in range(n + 1)]  # rules with classes before i and at or after it
+        # rules with classes before i and at or after it
+        open_at: list[list[int]] = [[] for _ in range(n + 1)]
         for j in first:
             for i in range(first[j] + 1, last[j] + 1):
                 open_at[i].append(j)
@@ -246,7 +260,9 @@ class _Enumerator:
         self.combs = [[math.comb(s, k) for k in range(s + 1)] for s in sizes]
         # (position, open needs) -> the layouts from there on by mines, and the ways on: for each
         # number of mines the class there may hold, the next position's layouts (none dropped)
-        self.memo: dict[tuple[int, object], tuple[dict[int, int], list[tuple[int, object, dict[int, int]]]]] = {}
+        self.memo: dict[
+            tuple[int, object], tuple[dict[int, int], list[tuple[int, object, dict[int, int]]]]
+        ] = {}
         self.spent = 0
 
     def _spend(self, work: int) -> None:
@@ -277,7 +293,8 @@ class _Enumerator:
             sub = _END if last else self.count(i + 1, ahead)
             for j in js:
                 need[j] += k
-            self._spend(6 * len(sub) + 24)  # a fresh table, a key and a call: about six sums per entry, 24 a step
+            # a fresh table, a key and a call: about six sums per entry, 24 a step
+            self._spend(6 * len(sub) + 24)
             if not sub:
                 continue
             ways_on.append((k, ahead, sub))
@@ -291,7 +308,8 @@ class _Enumerator:
         """Every layout, by its mines: how many, and each class's mines summed over them."""
         top = self.count(0, ()) if self.n else _END
         totals = {m: [0] * self.n for m in top}
-        reach: dict[object, dict[int, int]] = {(): {0: 1}}  # open needs at i -> layouts before i by mines
+        # open needs at i -> layouts before i by mines
+        reach: dict[object, dict[int, int]] = {(): {0: 1}}
         for i in range(self.n):
             combs, unit = self.combs[i], self.units[i]
             onward: dict[object, dict[int, int]] = {}
@@ -313,7 +331,9 @@ class _Enumerator:
 _END = {0: 1}  # past the last class: one layout, no mines
 
 
-def probabilities(p: Problem, rules: list[Rule] | None = None, budget: Budget | None = None) -> Solution:
+def probabilities(
+    p: Problem, rules: list[Rule] | None = None, budget: Budget | None = None
+) -> Solution:
     """Exact probabilities for every unknown cell of ``p`` (or of ``p`` with other ``rules``).
 
     Each component of the rules is enumerated alone (enumerate_component); the components'
@@ -371,4 +391,6 @@ def _check(tables: list[Enumeration]) -> None:
 def _solution(p: Problem, interior: int, rest: Convolved, changed: Enumeration | None) -> Solution:
     """The solution from the enumerations of the components of the rules (``rest`` convolved, and
     ``changed``), which leave ``interior`` out: its weight now, every cell's chance when asked for."""
-    return Solution(Combination(rest, changed, p.remaining, interior.bit_count()), interior, len(p.cells))
+    return Solution(
+        Combination(rest, changed, p.remaining, interior.bit_count()), interior, len(p.cells)
+    )

@@ -87,7 +87,8 @@ class Outlook:
 
 
 Branches = tuple[list[Rule], int, dict[int, exact.Solution]]
-Scored = list[tuple[tuple[float, float, float, float], int, Outlook]]  # (score, tie-breaks), cell, outlook
+# (score, tie-breaks), cell, outlook
+Scored = list[tuple[tuple[float, float, float, float], int, Outlook]]
 
 
 def branches(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.Budget) -> Branches:
@@ -148,7 +149,15 @@ def _summary(solutions: dict[int, exact.Solution], i: int) -> Outlook:
     return Outlook(progress, expected, information, secondary)
 
 
-def two_moves(board: Board, p: Problem, branched: Branches, i: int, budget: exact.Budget, width: int, floor: float = 0.0) -> float:
+def two_moves(
+    board: Board,
+    p: Problem,
+    branched: Branches,
+    i: int,
+    budget: exact.Budget,
+    width: int,
+    floor: float = 0.0,
+) -> float:
     """The chance to survive the move after revealing ``i`` and the one after that, given ``i`` is
     safe (``branched``: what ``branches`` gives for it): each number it may show valued at 1 where
     a certain safe cell follows, else at the best, over the ``width`` safest next cells, of their
@@ -182,12 +191,22 @@ def two_moves(board: Board, p: Problem, branched: Branches, i: int, budget: exac
             safe_chance = 1.0 - float(prob[j])
             if not safe_chance > best:
                 break  # no safer than the best found: worth no more
-            best = max(best, safe_chance * _secondary(board, p, given, j, budget, bit, best / safe_chance))
+            best = max(
+                best, safe_chance * _secondary(board, p, given, j, budget, bit, best / safe_chance)
+            )
         value += w * best
     return value
 
 
-def _secondary(board: Board, p: Problem, rules: list[Rule], i: int, budget: exact.Budget, done: int, floor: float) -> float:
+def _secondary(
+    board: Board,
+    p: Problem,
+    rules: list[Rule],
+    i: int,
+    budget: exact.Budget,
+    done: int,
+    floor: float,
+) -> float:
     """``outlook(...).secondary`` alone, the likeliest numbers first, stopping (below ``floor``) as
     soon as it cannot exceed ``floor``: the boards of the numbers not reached are not solved."""
     done |= 1 << i
@@ -220,7 +239,8 @@ def forced_pair(board: Board, p: Problem, certain: int) -> int | None:
         a, b = bits(cells)
         if any((r.cells >> a & 1) != (r.cells >> b & 1) for r in p.rules):
             continue
-        apart = (beside(board, p, a) ^ beside(board, p, b)) & ~(1 << a | 1 << b)  # next to one of them only
+        # next to one of them only
+        apart = (beside(board, p, a) ^ beside(board, p, b)) & ~(1 << a | 1 << b)
         if not apart & ~certain:
             return a
     return None
@@ -231,7 +251,12 @@ def forced_pair(board: Board, p: Problem, certain: int) -> int | None:
 SHAPES = (
     (((0, 0), (0, 1)), ((0, 0),), ((0, 1),)),  # two cells side by side, one mine
     (((0, 0), (1, 0)), ((0, 0),), ((1, 0),)),  # one above the other
-    (((0, 0), (0, 1), (1, 0), (1, 1)), ((0, 0), (1, 1)), ((0, 1), (1, 0))),  # a 2x2 box, two mines on a diagonal
+    # a 2x2 box, two mines on a diagonal
+    (
+        ((0, 0), (0, 1), (1, 0), (1, 1)),
+        ((0, 0), (1, 1)),
+        ((0, 1), (1, 0)),
+    ),
 )
 MISSING = 1  # covered cells that must be mines for such a 50/50, at most, for its cells to be tried
 
@@ -256,7 +281,14 @@ def _telling(cells: tuple[Cell, ...], one: tuple[Cell, ...], other: tuple[Cell, 
 TELLING = [_telling(*shape) for shape in SHAPES]
 
 
-def pseudo_pair(board: Board, p: Problem, rules: list[Rule], certain: int, prob: np.ndarray, budget: exact.Budget) -> int | None:
+def pseudo_pair(
+    board: Board,
+    p: Problem,
+    rules: list[Rule],
+    certain: int,
+    prob: np.ndarray,
+    budget: exact.Budget,
+) -> int | None:
     """A cell that is a mine only where it is in a 50/50 that nothing can settle (index into
     ``p.cells``), the safest by ``prob`` if several; None where there is none.
 
@@ -269,7 +301,8 @@ def pseudo_pair(board: Board, p: Problem, rules: list[Rule], certain: int, prob:
     none open and at most MISSING covered and not certain mines are solved for.
     """
     rows, cols = board.cells.shape
-    free = np.zeros((rows + 4, cols + 4), dtype=bool)  # two cells of margin: off the board is neither
+    # two cells of margin: off the board is neither
+    free = np.zeros((rows + 4, cols + 4), dtype=bool)
     opened = np.zeros((rows + 4, cols + 4), dtype=bool)
     opened[2:-2, 2:-2] = board.cells != FLAG
     for cell, i in p.index.items():
@@ -278,24 +311,34 @@ def pseudo_pair(board: Board, p: Problem, rules: list[Rule], certain: int, prob:
     solved: dict[int, exact.Solution | None] = {}
     found: set[int] = set()
     for (cells, one, other), telling in zip(SHAPES, TELLING, strict=True):
+
         def at(grid: np.ndarray, offsets: list[Cell] | tuple[Cell, ...]) -> list[np.ndarray]:
             return [grid[2 + dr : 2 + dr + rows, 2 + dc : 2 + dc + cols] for dr, dc in offsets]
 
         ok = np.logical_and.reduce(at(free, cells)) & ~np.logical_or.reduce(at(opened, telling))
         ok &= np.sum(at(free, telling), axis=0) <= MISSING
         for r, c in zip(*np.nonzero(ok)):
-            missing = [p.index[r + dr, c + dc] for dr, dc in telling if free[r + dr + 2, c + dc + 2]]
+            missing = [
+                p.index[r + dr, c + dc] for dr, dc in telling if free[r + dr + 2, c + dc + 2]
+            ]
             for way, mirror in ((one, other), (other, one)):
-                ours, theirs = [p.index[r + dr, c + dc] for dr, dc in way], [p.index[r + dr, c + dc] for dr, dc in mirror]
+                ours, theirs = (
+                    [p.index[r + dr, c + dc] for dr, dc in way],
+                    [p.index[r + dr, c + dc] for dr, dc in mirror],
+                )
                 mines, safe = sum(1 << i for i in ours + missing), sum(1 << i for i in theirs)
                 for pivot in ours:
                     # the pair's layouts are as many either way, and the telling cells hold mines in both:
                     # every cell of the shape is a mine at least as often as the pivot, those twice as often
-                    if min(prob[ours + theirs]) < prob[pivot] - 1e-9 or any(prob[i] < 2 * prob[pivot] - 1e-9 for i in missing):
+                    if min(prob[ours + theirs]) < prob[pivot] - 1e-9 or any(
+                        prob[i] < 2 * prob[pivot] - 1e-9 for i in missing
+                    ):
                         continue
                     if pivot not in solved:
                         try:
-                            solved[pivot] = exact.probabilities(p, [*rules, Rule(1 << pivot, 1)], budget)
+                            solved[pivot] = exact.probabilities(
+                                p, [*rules, Rule(1 << pivot, 1)], budget
+                            )
                         except InconsistentBoard:
                             solved[pivot] = None
                     sol = solved[pivot]
@@ -365,7 +408,9 @@ def best_guess(
     return first, {"probability": float(prob[first])}
 
 
-def _candidates(board: Board, p: Problem, prob: np.ndarray, slack: float, max_candidates: int) -> list[int]:
+def _candidates(
+    board: Board, p: Problem, prob: np.ndarray, slack: float, max_candidates: int
+) -> list[int]:
     """The cells within ``slack`` of the lowest chance of a mine, safest first (at most
     ``max_candidates``). Cells off the frontier share one chance and are much alike: INTERIOR of
     them (fewest unknown neighbours first), so that frontier cells a little riskier are weighed too."""
@@ -376,7 +421,15 @@ def _candidates(board: Board, p: Problem, prob: np.ndarray, slack: float, max_ca
     return [i for i in ranked if frontier >> i & 1 or i in inside][:max_candidates]
 
 
-def _over_two_moves(board: Board, p: Problem, budget: exact.Budget, scored: Scored, branched: dict[int, Branches], deeper: int, width: int) -> Scored:
+def _over_two_moves(
+    board: Board,
+    p: Problem,
+    budget: exact.Budget,
+    scored: Scored,
+    branched: dict[int, Branches],
+    deeper: int,
+    width: int,
+) -> Scored:
     """The ``deeper`` best-scored candidates valued again over two moves, the best first: a
     candidate whose one move is worth less than the best two found cannot win (its two are worth
     no more), nor can one whose numbers valued so far leave it short. Out of time, the one move's

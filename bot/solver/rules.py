@@ -82,7 +82,9 @@ def beside(board: Board, p: Problem, i: int) -> int:
     return mask
 
 
-def _counts(board: Board, mute: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _counts(
+    board: Board, mute: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     unknown = board.unknown_mask()
     numbers = board.cells >= 0
     if mute is not None:

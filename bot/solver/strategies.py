@@ -55,14 +55,20 @@ class Strategy(ABC):
         """
         rng = rng if rng is not None else np.random.default_rng()
         if np.isin(board.cells, (MINE, EXPLODED)).any():
-            return self._result(set(), set(), None, note="the game is over (a mine is shown): no move")
+            return self._result(
+                set(), set(), None, note="the game is over (a mine is shown): no move"
+            )
         if board.is_fresh():
             return self._first(board, rule, rng)
         try:
             safe, mines = single_point(board)
             return self.deeper(board, safe, mines, rng, full, flags_first)
         except InconsistentBoard as exc:
-            if board.mines is not None and "mine count" not in str(exc) and _fits_without_count(board):
+            if (
+                board.mines is not None
+                and "mine count" not in str(exc)
+                and _fits_without_count(board)
+            ):
                 raise InconsistentBoard(
                     f"the numbers fit, but not with {board.mines} mines in all ({board.flags()} flagged); check the mine count"
                 ) from exc
@@ -70,7 +76,13 @@ class Strategy(ABC):
 
     @abstractmethod
     def deeper(
-        self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool, flags_first: bool = False
+        self,
+        board: Board,
+        safe: set[Cell],
+        mines: set[Cell],
+        rng: np.random.Generator,
+        full: bool,
+        flags_first: bool = False,
     ) -> Analysis:
         """Everything after the single-point rules."""
 
@@ -79,20 +91,31 @@ class Strategy(ABC):
         the game has laid them by its rule (none under the click where the rule keeps it clear)."""
         cells = board.unknown()
         if board.mines is not None and board.mines > len(cells):
-            raise InconsistentBoard(f"{board.mines} mines do not fit on a board of {len(cells)} cells; check the mine count")
+            raise InconsistentBoard(
+                f"{board.mines} mines do not fit on a board of {len(cells)} cells; check the mine count"
+            )
         if board.mines == len(cells):
             return self._result(set(), set(cells), None, note="stuck: every cell is a mine")
         if board.mines == 0:
             return self._result(set(cells), set(), _reveal(set(cells)))
-        cell = _random_cell(cells, rng) if self.random_first_click else guess.first_click(board, rule)
+        cell = (
+            _random_cell(cells, rng) if self.random_first_click else guess.first_click(board, rule)
+        )
         clear = kept_clear(board.shape, cell, rule, board.mines or 0)
         grid = np.full(board.shape, np.nan)
         if board.mines is not None:
             grid[~clear] = board.mines / int((~clear).sum())
             grid[clear] = 0.0
-        return self._result(set(), set(), Move(cell, probability=float(grid[cell]), reason="first"), probabilities=grid)
+        return self._result(
+            set(),
+            set(),
+            Move(cell, probability=float(grid[cell]), reason="first"),
+            probabilities=grid,
+        )
 
-    def _result(self, safe: set[Cell], mines: set[Cell], move: Move | None, **kw: object) -> Analysis:
+    def _result(
+        self, safe: set[Cell], mines: set[Cell], move: Move | None, **kw: object
+    ) -> Analysis:
         return Analysis(frozenset(safe), frozenset(mines), move, strategy=self.name, **kw)  # type: ignore[arg-type]
 
 
@@ -123,7 +146,13 @@ class SinglePoint(Strategy):
         self.random_first_click = guess_with != "corner"
 
     def deeper(
-        self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool, flags_first: bool = False
+        self,
+        board: Board,
+        safe: set[Cell],
+        mines: set[Cell],
+        rng: np.random.Generator,
+        full: bool,
+        flags_first: bool = False,
     ) -> Analysis:
         if safe:
             return self._result(safe, mines, _reveal(safe))
@@ -136,9 +165,13 @@ class SinglePoint(Strategy):
             pool = near or unknown
         elif self.guess_with == "corner":
             last_r, last_c = board.rows - 1, board.cols - 1
-            corners = [c for c in unknown if c in {(0, 0), (0, last_c), (last_r, 0), (last_r, last_c)}]
+            corners = [
+                c for c in unknown if c in {(0, 0), (0, last_c), (last_r, 0), (last_r, last_c)}
+            ]
             pool = corners or unknown
-        return self._result(safe, mines, Move(_random_cell(pool, rng), reason="guess", probability=float("nan")))
+        return self._result(
+            safe, mines, Move(_random_cell(pool, rng), reason="guess", probability=float("nan"))
+        )
 
 
 class Deductive(Strategy):
@@ -149,7 +182,13 @@ class Deductive(Strategy):
         self.method = deduce.hints if name == "hints" else deduce.hypotheses
 
     def deeper(
-        self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool, flags_first: bool = False
+        self,
+        board: Board,
+        safe: set[Cell],
+        mines: set[Cell],
+        rng: np.random.Generator,
+        full: bool,
+        flags_first: bool = False,
     ) -> Analysis:
         if safe and not full:  # its own rules only past the single-point ones (hypotheses are dear)
             return self._result(safe, mines, _reveal(safe))
@@ -162,7 +201,9 @@ class Deductive(Strategy):
         unknown = [c for c in p.cells if c not in mines]
         if not unknown:
             return self._result(safe, mines, None, note="stuck: every unknown cell is a mine")
-        return self._result(safe, mines, Move(_random_cell(unknown, rng), reason="guess", probability=float("nan")))
+        return self._result(
+            safe, mines, Move(_random_cell(unknown, rng), reason="guess", probability=float("nan"))
+        )
 
 
 def _grid(board: Board, p: Problem, prob: np.ndarray) -> np.ndarray:
@@ -176,7 +217,13 @@ class Groups(Strategy):
     name = "groups"
 
     def deeper(
-        self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool, flags_first: bool = False
+        self,
+        board: Board,
+        safe: set[Cell],
+        mines: set[Cell],
+        rng: np.random.Generator,
+        full: bool,
+        flags_first: bool = False,
     ) -> Analysis:
         if safe:
             return self._result(safe, mines, _reveal(safe))
@@ -209,7 +256,13 @@ class Best(Strategy):
         self.guess_options = guess_options
 
     def deeper(
-        self, board: Board, safe: set[Cell], mines: set[Cell], rng: np.random.Generator, full: bool, flags_first: bool = False
+        self,
+        board: Board,
+        safe: set[Cell],
+        mines: set[Cell],
+        rng: np.random.Generator,
+        full: bool,
+        flags_first: bool = False,
     ) -> Analysis:
         p = problem(board)
         s, m = deduce.hints(p)
@@ -219,7 +272,10 @@ class Best(Strategy):
             return self._result(safe, mines, _reveal(safe))
         budget = exact.Budget(self.budget)  # one allowance for the whole decision
         try:
-            known = sum(1 << p.index[cell] for cell in safe), sum(1 << p.index[cell] for cell in mines)
+            known = (
+                sum(1 << p.index[cell] for cell in safe),
+                sum(1 << p.index[cell] for cell in mines),
+            )
             sol = exact.probabilities(p, deduce.settled(p.rules, *known), budget=budget)
             prob, is_exact, note = sol.probability, True, ""
             safe |= set(p.cells_of(sol.safe))
@@ -234,21 +290,35 @@ class Best(Strategy):
             prob[p.index[cell]] = 1.0
         grid = _grid(board, p, prob)
         if safe:
-            return self._result(safe, mines, _reveal(safe), probabilities=grid, exact=is_exact, note=note)
+            return self._result(
+                safe, mines, _reveal(safe), probabilities=grid, exact=is_exact, note=note
+            )
         if all(cell in mines for cell in p.cells):
             return self._result(
-                safe, mines, None, probabilities=grid, exact=is_exact, note="stuck: every unknown cell is a mine"
+                safe,
+                mines,
+                None,
+                probabilities=grid,
+                exact=is_exact,
+                note="stuck: every unknown cell is a mine",
             )
         if flags_first and any(board[cell] == COVERED for cell in mines):
-            return self._result(safe, mines, None, probabilities=grid, exact=is_exact, note=note)  # flagged, then asked again
+            # flagged, then asked again
+            return self._result(safe, mines, None, probabilities=grid, exact=is_exact, note=note)
         if is_exact and self.endgame and sol.log_weight <= math.log(endgame.MAX_LAYOUTS):
             lays = endgame.layouts(p)
             if lays:
                 try:
                     found = endgame.search(board, p, lays)
-                    move = Move(p.cells[found.index], reason="guess", probability=float(prob[found.index]))
+                    move = Move(
+                        p.cells[found.index], reason="guess", probability=float(prob[found.index])
+                    )
                     return self._result(
-                        safe, mines, move, probabilities=grid, details={"probability": move.probability, "win": found.win}
+                        safe,
+                        mines,
+                        move,
+                        probabilities=grid,
+                        details={"probability": move.probability, "win": found.win},
                     )
                 except endgame.SearchTooBig:
                     pass
@@ -256,7 +326,15 @@ class Best(Strategy):
         forced = guess.forced_pair(board, p, certain)
         if forced is not None:
             move = Move(p.cells[forced], reason="guess", probability=float(prob[forced]))
-            return self._result(safe, mines, move, probabilities=grid, exact=is_exact, note=note, details={"probability": 0.5, "forced": 1.0})
+            return self._result(
+                safe,
+                mines,
+                move,
+                probabilities=grid,
+                exact=is_exact,
+                note=note,
+                details={"probability": 0.5, "forced": 1.0},
+            )
         if is_exact:
             try:
                 pseudo = guess.pseudo_pair(board, p, list(p.rules), certain, prob, budget)
@@ -264,18 +342,32 @@ class Best(Strategy):
                 pseudo = None
             if pseudo is not None:
                 move = Move(p.cells[pseudo], reason="guess", probability=float(prob[pseudo]))
-                return self._result(safe, mines, move, probabilities=grid, exact=is_exact, note=note,
-                                    details={"probability": move.probability, "pseudo": 1.0})
+                return self._result(
+                    safe,
+                    mines,
+                    move,
+                    probabilities=grid,
+                    exact=is_exact,
+                    note=note,
+                    details={"probability": move.probability, "pseudo": 1.0},
+                )
         masked = prob.copy()
         # Without the total mine count, cells touching no number get an assumed density.
         masked[np.isnan(masked)] = approx.DEFAULT_DENSITY
         masked[[p.index[cell] for cell in mines]] = np.inf
         i, details = guess.best_guess(
-            board, p, list(p.rules), masked, budget, lookahead=self.lookahead and is_exact,
+            board,
+            p,
+            list(p.rules),
+            masked,
+            budget,
+            lookahead=self.lookahead and is_exact,
             **self.guess_options,  # type: ignore[arg-type]
         )
         move = Move(p.cells[i], reason="guess", probability=float(prob[i]))
-        return self._result(safe, mines, move, probabilities=grid, exact=is_exact, note=note, details=details)
+        return self._result(
+            safe, mines, move, probabilities=grid, exact=is_exact, note=note, details=details
+        )
 
 
 STRATEGIES: dict[str, Strategy] = {

@@ -17,7 +17,19 @@ from bot.vision.locate import locate
 from bot.vision.pack import SkinPack, load_pack, load_packs, pack_named, skin_names
 from bot.vision.reading import Reading, read
 
-__all__ = ["annotate", "Geometry", "Reading", "SkinPack", "load_image", "load_pack", "load_packs", "locate", "pack_named", "read", "skin_names"]
+__all__ = [
+    "annotate",
+    "Geometry",
+    "Reading",
+    "SkinPack",
+    "load_image",
+    "load_pack",
+    "load_packs",
+    "locate",
+    "pack_named",
+    "read",
+    "skin_names",
+]
 
 
 MAX_IMAGE_PX = 64_000_000  # pixels: three 4K screens side by side hold 25 million
@@ -28,7 +40,8 @@ def load_image(path: str | Path) -> np.ndarray:
         raise VisionError(f"cannot read {path}: no such file; give a PNG screenshot")
     with open(path, "rb") as file:
         head = file.read(24)
-    if head[:8] == b"\x89PNG\r\n\x1a\n":  # the size is in the header: no need to decode a huge one to refuse it
+    # the size is in the header: no need to decode a huge one to refuse it
+    if head[:8] == b"\x89PNG\r\n\x1a\n":
         width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
         _check_size(path, width, height)
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)

@@ -63,26 +63,46 @@ def bench_vision(images: list[Path], repeat: int) -> None:
             crop = np.ascontiguousarray(image[max(y, 0) : y + h, max(x, 0) : x + w])
             local, pack = geo.moved(-max(x, 0), -max(y, 0)), pack_named(packs, geo.skin)
             skin = geo.skin
-            with_pack = (timed(lambda: locate(image, packs)), timed(lambda: read_cells(crop, local, pack)))  # noqa: B023 (timed at once)
-        figures = per_shot.setdefault((skin, f"{image.shape[1]}x{image.shape[0]}"), []) if index else []
+            # the lambdas run at once, inside this pass of the loop
+            with_pack = (
+                timed(lambda: locate(image, packs)),  # noqa: B023
+                timed(lambda: read_cells(crop, local, pack)),  # noqa: B023
+            )
+        figures = (
+            per_shot.setdefault((skin, f"{image.shape[1]}x{image.shape[0]}"), []) if index else []
+        )
         first = timed(lambda: read_cells(grid_crop, local_grid, replace(learnt)))  # noqa: B023 (a new pack: nothing remembered)
-        figures.append((
-            *with_pack, timed(lambda: find_grid(image)), first, timed(lambda: read_cells(grid_crop, local_grid, learnt)),  # noqa: B023
-            grid.rows * grid.cols,
-        ))
-    print(f"{'skin':12} {'screenshot':>10} {'shots':>5} {'locate, packs':>15} {'read, pack':>12} "
-          f"{'locate, no pack':>16} {'learnt, 1st':>12} {'read, learnt':>12}  cells")
+        figures.append(
+            (
+                *with_pack,
+                timed(lambda: find_grid(image)),  # noqa: B023
+                first,
+                timed(lambda: read_cells(grid_crop, local_grid, learnt)),  # noqa: B023
+                grid.rows * grid.cols,
+            )
+        )
+    print(
+        f"{'skin':12} {'screenshot':>10} {'shots':>5} {'locate, packs':>15} {'read, pack':>12} "
+        f"{'locate, no pack':>16} {'learnt, 1st':>12} {'read, learnt':>12}  cells"
+    )
     for (skin, size), rows in sorted(per_shot.items(), key=lambda kv: (kv[0][0], -len(kv[1]))):
-        cols = [f"{statistics.median(v):6.1f} {max(v):6.1f}" for v in zip(*(r[:5] for r in rows), strict=True)]
-        print(f"{skin:12} {size:>10} {len(rows):5d} {cols[0]:>15} {cols[1]:>12} {cols[2]:>16} {cols[3]:>12} {cols[4]:>12}  "
-              f"up to {max(r[5] for r in rows)}")
-    print(f"ms, median and max over the shots of each shot's median of {repeat} runs. locate, packs: find the board "
-          "in the whole screenshot with every pack; read, pack: every cell from a capture of the board region; "
-          "locate, no pack: find the board by its lattice alone; read, learnt: every cell from a capture of the "
-          "board's region with a pack learnt from the shot's own looks, as every reading after a run's first (each "
-          "picture compared once, then remembered); learnt, 1st: the same, a run's first reading (nothing remembered); "
-          "skin 'no pack': screenshots no pack reads (locate, packs: "
-          "until every pack gave up; nan: no figure)")
+        cols = [
+            f"{statistics.median(v):6.1f} {max(v):6.1f}"
+            for v in zip(*(r[:5] for r in rows), strict=True)
+        ]
+        print(
+            f"{skin:12} {size:>10} {len(rows):5d} {cols[0]:>15} {cols[1]:>12} {cols[2]:>16} {cols[3]:>12} {cols[4]:>12}  "
+            f"up to {max(r[5] for r in rows)}"
+        )
+    print(
+        f"ms, median and max over the shots of each shot's median of {repeat} runs. locate, packs: find the board "
+        "in the whole screenshot with every pack; read, pack: every cell from a capture of the board region; "
+        "locate, no pack: find the board by its lattice alone; read, learnt: every cell from a capture of the "
+        "board's region with a pack learnt from the shot's own looks, as every reading after a run's first (each "
+        "picture compared once, then remembered); learnt, 1st: the same, a run's first reading (nothing remembered); "
+        "skin 'no pack': screenshots no pack reads (locate, packs: "
+        "until every pack gave up; nan: no figure)"
+    )
 
 
 def _learnt_pack(path: Path, image: np.ndarray, grid: Geometry) -> SkinPack:
@@ -95,31 +115,62 @@ def _learnt_pack(path: Path, image: np.ndarray, grid: Geometry) -> SkinPack:
     tiles = []
     for k, picture in enumerate(book.pictures):
         where = np.argwhere(looks == k)
-        code = k if truth is None or truth.shape != looks.shape or not len(where) else int(truth[tuple(where[0])])
+        code = (
+            k
+            if truth is None or truth.shape != looks.shape or not len(where)
+            else int(truth[tuple(where[0])])
+        )
         tiles.append(Tile(code, picture, f"look-{k}"))
-    return SkinPack(name="bench", cell_px=book.cut, pitch=grid.pitch, rule="safe", scales=None, tiles=tuple(tiles), learnt=True)
+    return SkinPack(
+        name="bench",
+        cell_px=book.cut,
+        pitch=grid.pitch,
+        rule="safe",
+        scales=None,
+        tiles=tuple(tiles),
+        learnt=True,
+    )
 
 
 EDITS = {  # what a user may do to a screenshot before saving it (saved_ways): cut it, or leave something over the board
-    "cells": "cut to the board's cells", "margin": "cut 3 px round the cells", "room": "cut 0.7 of a cell round the cells",
-    "half": "cut half a cell into the top row and left column", "end": "cut half a cell into the bottom row and right column",
-    "third": "cut a third of a cell into the outer columns", "row": "cut through the third row",
-    "band": "a grey band across the middle fifth of the board", "box": "a grey box over the middle of the board",
+    "cells": "cut to the board's cells",
+    "margin": "cut 3 px round the cells",
+    "room": "cut 0.7 of a cell round the cells",
+    "half": "cut half a cell into the top row and left column",
+    "end": "cut half a cell into the bottom row and right column",
+    "third": "cut a third of a cell into the outer columns",
+    "row": "cut through the third row",
+    "band": "a grey band across the middle fifth of the board",
+    "box": "a grey box over the middle of the board",
     "corner": "a grey box over the board's bottom-right corner",
     "spotN": "a box of one colour (dark, mid-grey, light or white), of a random size and place over the board, drawn by seed N",
     "textN": "a box of text (a chat window: dark lines on white), of a random size and place over the board, drawn by seed N",
     "pointN": "a mouse pointer (a white arrow edged in black) over a random cell, at 1x or the game's scale, drawn by seed N",
 }
 SPOT_SHADES = (60, 128, 200, 240)
-CHAT_LINES = ("New message: are we still on for lunch?", "ok", "1 2 3 4 5 6 7 8", "Meeting moved to 14:30, room 5",
-              "||| --- ::: ###", "lol", "see you at 8")
-POINTER = np.array([(0, 0), (0, 16), (4, 12), (7, 19), (9, 18), (6, 11), (11, 11)], np.float32)  # an arrow's outline at 1x
+CHAT_LINES = (
+    "New message: are we still on for lunch?",
+    "ok",
+    "1 2 3 4 5 6 7 8",
+    "Meeting moved to 14:30, room 5",
+    "||| --- ::: ###",
+    "lol",
+    "see you at 8",
+)
+# an arrow's outline at 1x
+POINTER = np.array([(0, 0), (0, 16), (4, 12), (7, 19), (9, 18), (6, 11), (11, 11)], np.float32)
 
 
 def _edit_named(name: str) -> str | None:
     """The key in EDITS of an edit (``spot3``: ``spotN``), or None for a name that is no edit."""
     seeded = f"{name.rstrip('0123456789')}N"
-    return name if name in EDITS else seeded if seeded in EDITS and name[len(seeded) - 1 :].isdigit() else None
+    return (
+        name
+        if name in EDITS
+        else seeded
+        if seeded in EDITS and name[len(seeded) - 1 :].isdigit()
+        else None
+    )
 
 
 def saved_ways(images: list[Path], ways: list[str]) -> int:
@@ -130,7 +181,8 @@ def saved_ways(images: list[Path], ways: list[str]) -> int:
     picture as it is shows: each named). Cut through cells or covered in part, no picture can read
     right: refused is the right answer. Returns the number read wrong."""
     packs = load_packs()
-    counts = {way: [0, 0, 0, 0] for way in ways}  # right, refused, another board said to be another, wrong
+    # right, refused, another board said to be another, wrong
+    counts = {way: [0, 0, 0, 0] for way in ways}
     wrong = 0
     for path in images:
         label = path.with_suffix(".board")
@@ -141,7 +193,10 @@ def saved_ways(images: list[Path], ways: list[str]) -> int:
             as_it_is = read_saved(saved_as(image, None), packs)
         except VisionError:
             continue  # no pack reads it as it is: not a case for this table
-        if as_it_is.reading.board.cells.shape != truth.shape or not (as_it_is.reading.board.cells == truth).all():
+        if (
+            as_it_is.reading.board.cells.shape != truth.shape
+            or not (as_it_is.reading.board.cells == truth).all()
+        ):
             continue
         board, shown = as_it_is.reading.geometry, as_it_is.reading.counter
         for way in ways:
@@ -158,13 +213,18 @@ def saved_ways(images: list[Path], ways: list[str]) -> int:
             counts[way][column] += 1
             if column == 3:
                 wrong += 1
-                print(f"read wrong: {path} saved as {way}" + ("" if counted else f" (counter {read.reading.counter}, not {shown})"))
+                print(
+                    f"read wrong: {path} saved as {way}"
+                    + ("" if counted else f" (counter {read.reading.counter}, not {shown})")
+                )
     print(f"{'saved as':10} {'read right':>10} {'refused':>8} {'another':>8} {'wrong':>6}")
     for way, (good, refused, other, bad) in counts.items():
         print(f"{way:10} {good:10d} {refused:8d} {other:8d} {bad:6d}")
-    print("screenshots with a .board file that read right as they are, saved each way: read right, refused with "
-          "one line, another board read and said to be another (the biggest did not read), or "
-          "read wrong (a part of the board, a cell misread, or the counter as another number)")
+    print(
+        "screenshots with a .board file that read right as they are, saved each way: read right, refused with "
+        "one line, another board read and said to be another (the biggest did not read), or "
+        "read wrong (a part of the board, a cell misread, or the counter as another number)"
+    )
     for edit in dict.fromkeys(_edit_named(edit) for edit, _ in map(_edit_and_way, ways) if edit):
         print(f"{edit}: {EDITS[str(edit)]}")
     return wrong
@@ -174,13 +234,20 @@ def edited(image: np.ndarray, way: str, board: Geometry) -> Saved:
     """``image`` as a user would edit it round its ``board`` (a way in EDITS), as a PNG."""
     x, y, w, h = board.region()
     px, py = board.pitch
-    cuts = {"cells": (x, y, x + w, y + h), "margin": (x - 3, y - 3, x + w + 3, y + h + 3),
-            "room": (x - 0.7 * px, y - 0.7 * py, x + w + 0.7 * px, y + h + 0.7 * py),
-            "half": (x + px / 2, y + py / 2, x + w, y + h), "end": (x - 10, y - 10, x + w - px / 2, y + h - py / 2),
-            "third": (x + px / 3, y, x + w - px / 3, y + h),
-            "row": (x - 10, y + 2.5 * py, x + w + 10, y + h + 10)}
-    covers = {"band": (x - 20, y + 0.4 * h, x + w + 20, y + 0.6 * h), "box": (x + 0.25 * w, y + 0.3 * h, x + 0.75 * w, y + 0.7 * h),
-              "corner": (x + 0.6 * w, y + 0.6 * h, x + w + 30, y + h + 30)}
+    cuts = {
+        "cells": (x, y, x + w, y + h),
+        "margin": (x - 3, y - 3, x + w + 3, y + h + 3),
+        "room": (x - 0.7 * px, y - 0.7 * py, x + w + 0.7 * px, y + h + 0.7 * py),
+        "half": (x + px / 2, y + py / 2, x + w, y + h),
+        "end": (x - 10, y - 10, x + w - px / 2, y + h - py / 2),
+        "third": (x + px / 3, y, x + w - px / 3, y + h),
+        "row": (x - 10, y + 2.5 * py, x + w + 10, y + h + 10),
+    }
+    covers = {
+        "band": (x - 20, y + 0.4 * h, x + w + 20, y + 0.6 * h),
+        "box": (x + 0.25 * w, y + 0.3 * h, x + 0.75 * w, y + 0.7 * h),
+        "corner": (x + 0.6 * w, y + 0.6 * h, x + w + 30, y + h + 30),
+    }
     if way in cuts:
         x0, y0, x1, y1 = (max(round(v), 0) for v in cuts[way])
         return Saved(np.ascontiguousarray(image[y0:y1, x0:x1]), "PNG", False)
@@ -205,11 +272,21 @@ def edited(image: np.ndarray, way: str, board: Geometry) -> Saved:
     if way.startswith("spot"):
         covered[y0:y1, x0:x1] = draw.choice(SPOT_SHADES)
         return Saved(covered, "PNG", False)
-    box = np.full((max(y1 - y0, 0), max(x1 - x0, 0), 3), 255, np.uint8)  # a chat window: dark lines of text in a grey frame
+    # a chat window: dark lines of text in a grey frame
+    box = np.full((max(y1 - y0, 0), max(x1 - x0, 0), 3), 255, np.uint8)
     if box.size:
         box[[0, -1], :] = box[:, [0, -1]] = 160
         for line in range(1, box.shape[0] // 16 + 1):
-            cv2.putText(box, draw.choice(CHAT_LINES), (4, 16 * line - 3), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (30, 30, 30), 1, cv2.LINE_AA)
+            cv2.putText(
+                box,
+                draw.choice(CHAT_LINES),
+                (4, 16 * line - 3),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.45,
+                (30, 30, 30),
+                1,
+                cv2.LINE_AA,
+            )
     covered[y0:y1, x0:x1] = box
     return Saved(covered, "PNG", False)
 
@@ -237,7 +314,9 @@ def saved_as(image: np.ndarray, way: str | None) -> Saved:
         _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(number)])
         return Saved(np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR)), "JPEG", False)
     if kind == "gray":
-        return Saved(cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), "PNG", True)
+        return Saved(
+            cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), "PNG", True
+        )
     how = cv2.INTER_AREA if number < 1 else cv2.INTER_LINEAR
     return Saved(cv2.resize(image, None, fx=number, fy=number, interpolation=how), "PNG", False)
 
@@ -256,7 +335,13 @@ def way_of_saving(way: str) -> tuple[str, float]:
         value = float(number)
     except ValueError:
         value = -1.0
-    if kind == "gray" or (kind == "q" and number.isdigit() and 1 <= value <= 100) or (kind == "x" and 0.1 <= value <= 10):
+    if (
+        kind == "gray"
+        or (kind == "q" and number.isdigit() and 1 <= value <= 100)
+        or (kind == "x" and 0.1 <= value <= 10)
+    ):
         return kind, value
-    raise UsageError(f"{way!r} is not a way to save a screenshot: qN (JPEG, quality N from 1 to 100), gray, xS "
-                     f"(scaled S times, S from 0.1 to 10) or one of {', '.join(EDITS)}, or an edit then a way: cells+q80")
+    raise UsageError(
+        f"{way!r} is not a way to save a screenshot: qN (JPEG, quality N from 1 to 100), gray, xS "
+        f"(scaled S times, S from 0.1 to 10) or one of {', '.join(EDITS)}, or an edit then a way: cells+q80"
+    )

@@ -65,8 +65,20 @@ SEGMENTS = {
 }
 # The lit segments of each character (6, 7 and 9 are drawn with or without their extra bar).
 SHAPES = {
-    "abcdef": "0", "bc": "1", "abdeg": "2", "abcdg": "3", "bcfg": "4", "acdfg": "5",
-    "acdefg": "6", "cdefg": "6", "abc": "7", "abcf": "7", "abcdefg": "8", "abcdfg": "9", "abcfg": "9", "g": "-",
+    "abcdef": "0",
+    "bc": "1",
+    "abdeg": "2",
+    "abcdg": "3",
+    "bcfg": "4",
+    "acdfg": "5",
+    "acdefg": "6",
+    "cdefg": "6",
+    "abc": "7",
+    "abcf": "7",
+    "abcdefg": "8",
+    "abcdfg": "9",
+    "abcfg": "9",
+    "g": "-",
 }
 
 
@@ -79,7 +91,9 @@ def describe(counter: str, place: str) -> str:
     return f"{what} {'right of' if place == 'beside' else place} the board"
 
 
-def ink_amount(image: np.ndarray, ink: tuple[int, int, int], paper: tuple[int, int, int]) -> np.ndarray:
+def ink_amount(
+    image: np.ndarray, ink: tuple[int, int, int], paper: tuple[int, int, int]
+) -> np.ndarray:
     """How much ink each pixel shows: 0 paper .. 1 ink, and 0 for colours off the paper-ink line."""
     pixels = image.astype(np.float32) - np.asarray(paper, dtype=np.float32)
     axis = np.subtract(ink, paper, dtype=np.float32)
@@ -123,7 +137,11 @@ def _moved_distance(crop: np.ndarray, glyph: np.ndarray) -> float:
     h, w = glyph.shape
     crop, glyph = crop.astype(np.float32), glyph.astype(np.float32)
     if crop.shape[0] != h:
-        crop = cv2.resize(crop, (max(round(crop.shape[1] * h / crop.shape[0]), 1), h), interpolation=cv2.INTER_AREA)
+        crop = cv2.resize(
+            crop,
+            (max(round(crop.shape[1] * h / crop.shape[0]), 1), h),
+            interpolation=cv2.INTER_AREA,
+        )
     (cx, cy), (gx, gy) = _centre(crop), _centre(glyph)
     move = np.array([[1, 0, gx - cx + 2], [0, 1, gy - cy + 2]], dtype=np.float32)
     moved = cv2.warpAffine(crop, move, (w + 4, h + 4), flags=cv2.INTER_LINEAR)
@@ -142,7 +160,9 @@ def _glyphs(pack: SkinPack) -> dict[int | str, np.ndarray]:
     """The ink of each digit picture of a text counter, cropped to the glyph."""
     if pack not in _GLYPHS:
         assert pack.counter_text is not None
-        _GLYPHS[pack] = {char: glyph_ink(picture, pack.counter_text) for char, picture in pack.digits.items()}
+        _GLYPHS[pack] = {
+            char: glyph_ink(picture, pack.counter_text) for char, picture in pack.digits.items()
+        }
     return _GLYPHS[pack]
 
 
@@ -154,7 +174,10 @@ def read_text(image: np.ndarray, pack: SkinPack, scale: float = 1.0) -> list[str
 
 
 def read_glyphs(
-    image: np.ndarray, colours: Colours, glyphs: Mapping[str, np.ndarray] | Mapping[int | str, np.ndarray], scale: float = 1.0
+    image: np.ndarray,
+    colours: Colours,
+    glyphs: Mapping[str, np.ndarray] | Mapping[int | str, np.ndarray],
+    scale: float = 1.0,
 ) -> list[str]:
     """The lines of text written in ``colours`` (ink, paper) in ``image``, left to right, each glyph
     read as the one of ``glyphs`` (their ink) it matches, a glyph like none of them (a letter,
@@ -174,14 +197,26 @@ def read_glyphs(
             found.append((x, y + h // 2, h, UNREAD, x + w))
     lines: list[list[tuple[int, int, int, str, int]]] = []
     for glyph in sorted(found):
-        line = next((ln for ln in lines if abs(ln[-1][1] - glyph[1]) <= glyph[2] // 2
-                     and glyph[0] - ln[-1][0] <= 1.5 * glyph[2]), None)
+        line = next(
+            (
+                ln
+                for ln in lines
+                if abs(ln[-1][1] - glyph[1]) <= glyph[2] // 2
+                and glyph[0] - ln[-1][0] <= 1.5 * glyph[2]
+            ),
+            None,
+        )
         if line is None:
             lines.append([glyph])
         else:
             line.append(glyph)
-    return ["".join((" " if b[0] - a[4] > SPACE * tall else "") + b[3] for a, b in zip([ln[0], *ln], ln, strict=False))
-            for ln in lines]
+    return [
+        "".join(
+            (" " if b[0] - a[4] > SPACE * tall else "") + b[3]
+            for a, b in zip([ln[0], *ln], ln, strict=False)
+        )
+        for ln in lines
+    ]
 
 
 LABEL = re.compile(r"(?<![^ ])(\d+) ?/ ?(\d+)(?![^ ])")  # "flags/mines", a word of its own
@@ -203,7 +238,11 @@ def label_value(lines: list[str]) -> int | None:
 
 def text_counter(band: np.ndarray, pack: SkinPack, scale: float = 1.0) -> int | None:
     """A counter written as text: the leftmost or rightmost number in ``band``."""
-    return chosen_number(text_numbers(read_text(band, pack, scale), pack.counter_shortest), pack.counter, pack.counters)
+    return chosen_number(
+        text_numbers(read_text(band, pack, scale), pack.counter_shortest),
+        pack.counter,
+        pack.counters,
+    )
 
 
 def text_value(lines: list[str], side: str, shortest: int = 2) -> int | None:
@@ -224,7 +263,11 @@ def picture_counter(band: np.ndarray, scale: float, pack: SkinPack) -> int | Non
 
 
 def picture_numbers(
-    band: np.ndarray, scale: float, digits: dict[int | str, np.ndarray], shortest: int = 2, lossy: bool = False
+    band: np.ndarray,
+    scale: float,
+    digits: dict[int | str, np.ndarray],
+    shortest: int = 2,
+    lossy: bool = False,
 ) -> list[str]:
     """Seven-segment digits drawn the same everywhere: every digit picture is matched over ``band``;
     the matches form runs of neighbouring digits on one line (the counters and timers), given left
@@ -245,23 +288,38 @@ def picture_numbers(
     for digit, picture in digits.items():
         if lossy:
             picture = _grey(picture)
-        shapes = [picture] if scale == 1 else [cv2.resize(picture, None, fx=scale, fy=scale, interpolation=how)
-                                               for how in (cv2.INTER_AREA, cv2.INTER_LINEAR)]
+        shapes = (
+            [picture]
+            if scale == 1
+            else [
+                cv2.resize(picture, None, fx=scale, fy=scale, interpolation=how)
+                for how in (cv2.INTER_AREA, cv2.INTER_LINEAR)
+            ]
+        )
         ph, pw = shapes[0].shape[:2]
         if band.shape[0] < ph or band.shape[1] < pw:
             return []
-        scores = np.min([cv2.matchTemplate(band, shape, cv2.TM_SQDIFF_NORMED) for shape in shapes], axis=0)
+        scores = np.min(
+            [cv2.matchTemplate(band, shape, cv2.TM_SQDIFF_NORMED) for shape in shapes], axis=0
+        )
         maps.append(scores)
-        for y, x in zip(*np.nonzero(scores < (DIGIT_LIMIT if exact else DIGIT_LOOSE * DIGIT_MARGIN)), strict=True):
+        for y, x in zip(
+            *np.nonzero(scores < (DIGIT_LIMIT if exact else DIGIT_LOOSE * DIGIT_MARGIN)),
+            strict=True,
+        ):
             found.append((float(scores[y, x]), int(x), int(y), pw, digit))
     kept: list[tuple[float, int, int, int, int | str]] = []
-    for match in sorted(found):  # best first; a weaker match overlapping a kept one is the same place
+    # best first; a weaker match overlapping a kept one is the same place
+    for match in sorted(found):
         same = [k for k in kept if abs(match[1] - k[1]) < k[3] * 0.6 and abs(match[2] - k[2]) <= 2]
         if not same and (exact or match[0] < DIGIT_LOOSE):
             kept.append(match)
         elif not exact and any(k[4] != match[4] and match[0] < DIGIT_MARGIN * k[0] for k in same):
-            kept = [(k[0], k[1], k[2], k[3], UNREAD) if k in same else k for k in kept]  # two digits fit that place
-    lines: list[list[tuple[float, int, int, int, int | str]]] = []  # matches within 2 px of a line's first
+            # two digits fit that place
+            kept = [(k[0], k[1], k[2], k[3], UNREAD) if k in same else k for k in kept]
+    lines: list[
+        list[tuple[float, int, int, int, int | str]]
+    ] = []  # matches within 2 px of a line's first
     for match in sorted(kept, key=lambda m: m[2]):
         line = next((ln for ln in lines if abs(match[2] - ln[0][2]) <= 2), None)
         if line is None:
@@ -276,11 +334,15 @@ def picture_numbers(
             else:
                 runs.append([match])
     if not exact:  # a digit past a run's end that matched too poorly to be read: the run is not the whole number
-        runs = [[(*m[:4], UNREAD) for m in run] if _digit_beside(run, maps) else run for run in runs]
+        runs = [
+            [(*m[:4], UNREAD) for m in run] if _digit_beside(run, maps) else run for run in runs
+        ]
     return numbers_of(["".join(str(m[4]) for m in run) for run in runs], shortest)
 
 
-def _digit_beside(run: list[tuple[float, int, int, int, int | str]], maps: list[np.ndarray]) -> bool:
+def _digit_beside(
+    run: list[tuple[float, int, int, int, int | str]], maps: list[np.ndarray]
+) -> bool:
     """Whether a digit-like place (a score under DIGIT_LOOSE * DIGIT_MARGIN) lies one step past
     either end of a run of digit matches: a step as the run's digits lie apart, or a digit's width
     (winemine's 4 enlarged 2x matched at 0.153, and "134" was read as 13)."""
@@ -310,10 +372,16 @@ def led_counter(band: np.ndarray, pack: SkinPack, scale: float = 1.0) -> int | N
     amount = ink_amount(band, pack.counter_leds, (0, 0, 0))
     mask = (amount >= LED_INK).astype(np.uint8)
     # unlit segments are dotted, and lights stand 2 px apart per 1x: widen to join a counter's lights up
-    patches = cv2.dilate(mask, np.ones((max(round(3 * scale), 3), max(round(7 * scale), 7)), np.uint8))
+    patches = cv2.dilate(
+        mask, np.ones((max(round(3 * scale), 3), max(round(7 * scale), 7)), np.uint8)
+    )
     n, _, stats, _ = cv2.connectedComponentsWithStats(patches, connectivity=8)
     # a counter's patch is at least two lights wide (a light is 11x21 px at 1x)
-    counters = sorted(tuple(int(v) for v in box) for box in stats[1:n, :4] if box[3] >= 9 * scale and box[2] >= box[3])
+    counters = sorted(
+        tuple(int(v) for v in box)
+        for box in stats[1:n, :4]
+        if box[3] >= 9 * scale and box[2] >= box[3]
+    )
     if not counters or len(counters) < pack.counters:
         return None
     x, y, w, h = counters[0] if pack.counter == "left" else counters[-1]
@@ -332,11 +400,18 @@ def _lights(mask: np.ndarray, amount: np.ndarray) -> str | None:
     for left, right in zip(edges[::2], edges[1::2], strict=True):
         light = amount[top:bottom, left:right]
         h, w = light.shape
-        if w < h // 3 or w < LIGHT_SHARE * widest:  # a sliver, or a light something covers in part, not a light
+        # a sliver, or a light something covers in part, not a light
+        if w < h // 3 or w < LIGHT_SHARE * widest:
             return None
-        inks = {name: float(light[int(y0 * h) : max(int(y0 * h) + 1, int(np.ceil(y1 * h))),
-                                  int(x0 * w) : max(int(x0 * w) + 1, int(np.ceil(x1 * w)))].mean())
-                for name, (x0, x1, y0, y1) in SEGMENTS.items()}
+        inks = {
+            name: float(
+                light[
+                    int(y0 * h) : max(int(y0 * h) + 1, int(np.ceil(y1 * h))),
+                    int(x0 * w) : max(int(x0 * w) + 1, int(np.ceil(x1 * w))),
+                ].mean()
+            )
+            for name, (x0, x1, y0, y1) in SEGMENTS.items()
+        }
         on = "".join(name for name, ink in inks.items() if ink > LIT_INK)
         if on not in SHAPES or any(UNSURE_INK <= ink <= LIT_INK for ink in inks.values()):
             return None

@@ -52,7 +52,8 @@ from bot.vision.counter import (
 )
 
 SAMPLES_PER_COUNT = 2  # pictures of the strip kept per number shown
-EAGER_PER_DIGIT = 2  # until this many strips of numbers ending in a digit are kept, flags go one at a time
+# until this many strips of numbers ending in a digit are kept, flags go one at a time
+EAGER_PER_DIGIT = 2
 # and per last digit: a strip above or below an expert board of 31 px cells is some 0.5 MB, and a
 # game with no counter that counts the mines left fills this up (40 MB at 4)
 SAMPLES_PER_DIGIT = 4
@@ -84,28 +85,42 @@ class LearntCounter:
 
     def settings(self) -> dict[str, object]:
         """Its pack.json settings (bot/vision/pack.py)."""
-        text = {} if self.text is None else {"counter_text": {"ink": list(self.text[0]), "paper": list(self.text[1])}}
-        return {"counter": self.side, "counter_at": self.place, "counter_shortest": self.shortest, "counters": self.counters, **text}
+        text = (
+            {}
+            if self.text is None
+            else {"counter_text": {"ink": list(self.text[0]), "paper": list(self.text[1])}}
+        )
+        return {
+            "counter": self.side,
+            "counter_at": self.place,
+            "counter_shortest": self.shortest,
+            "counters": self.counters,
+            **text,
+        }
 
     def __str__(self) -> str:
         return describe(self.side, self.place)
 
 
-def learn_digits(samples: dict[int, list[np.ndarray]], place: str = "above") -> LearntCounter | None:
+def learn_digits(
+    samples: dict[int, list[np.ndarray]], place: str = "above"
+) -> LearntCounter | None:
     """The pictures of the ten digits and which counter counts the mines, from pictures of the strip
     at ``place`` by the number the counter showed (all of one size); None where they cannot be told
     for certain."""
     if {count % 10 for count in samples} != set(range(10)):
         return None
     first: dict[int, np.ndarray] = {}  # a picture per last digit
-    same = np.ones(next(iter(samples.values()))[0].shape[:2], dtype=bool)  # the same for every number ending alike
+    # the same for every number ending alike
+    same = np.ones(next(iter(samples.values()))[0].shape[:2], dtype=bool)
     for count, bands in samples.items():
         for band in bands:
             if band.shape != same.shape + (3,):
                 return None
             reference = first.setdefault(count % 10, band)
             same &= (band == reference).all(axis=2)
-    varies = np.zeros_like(same)  # differs between numbers with the same tens and another last digit
+    # differs between numbers with the same tens and another last digit
+    varies = np.zeros_like(same)
     by_tens: dict[int, np.ndarray] = {}
     for count, bands in sorted(samples.items()):
         reference = by_tens.setdefault(count // 10, bands[0])
@@ -118,13 +133,26 @@ def learn_digits(samples: dict[int, list[np.ndarray]], place: str = "above") -> 
         words = [picture_numbers(band, 1.0, digits, 1) for _, band in shown]
         for shortest in (2, 1):  # a lone digit is taken only where no counter reads without it
             for side in ("left", "right"):
-                if all(chosen_number(numbers_of(found, shortest), side) == count for (count, _), found in zip(shown, words, strict=True)):
-                    shortest, counters = _as_drawn(words, side, [count for count, _ in shown], shortest)
-                    return LearntCounter({int(d): picture for d, picture in digits.items()}, side, place, shortest, counters=counters)
+                if all(
+                    chosen_number(numbers_of(found, shortest), side) == count
+                    for (count, _), found in zip(shown, words, strict=True)
+                ):
+                    shortest, counters = _as_drawn(
+                        words, side, [count for count, _ in shown], shortest
+                    )
+                    return LearntCounter(
+                        {int(d): picture for d, picture in digits.items()},
+                        side,
+                        place,
+                        shortest,
+                        counters=counters,
+                    )
     return None
 
 
-def learn_text(samples: dict[int, list[np.ndarray]], mines: int, place: str = "below") -> LearntCounter | None:
+def learn_text(
+    samples: dict[int, list[np.ndarray]], mines: int, place: str = "below"
+) -> LearntCounter | None:
     """A counter written as text, from pictures of the strip at ``place`` by the mines left then (all
     of one size): its digits, its ink and paper, and whether it is the leftmost or rightmost number
     or a "flags/mines" label (kmines' "Mines: 3/10", sgt-mines' "Marked: 3 / 10", gnome-mines'
@@ -134,7 +162,9 @@ def learn_text(samples: dict[int, list[np.ndarray]], mines: int, place: str = "b
     which digit follows from what each strip must show (see _spellings); a spelling is kept only
     where its digit pictures read every strip back to its own number, as the pack will read it."""
     shown = [(left, band) for left, bands in sorted(samples.items()) for band in bands]
-    if {left % 10 for left, _ in shown} != set(range(10)) or len({band.shape for _, band in shown}) > 1:
+    if {left % 10 for left, _ in shown} != set(range(10)) or len(
+        {band.shape for _, band in shown}
+    ) > 1:
         return None
     colours = _text_colours([band for _, band in shown])
     if colours is None:
@@ -144,25 +174,36 @@ def learn_text(samples: dict[int, list[np.ndarray]], mines: int, place: str = "b
         return None
     inks = {char: glyph_ink(picture, colours) for char, picture in pictures.items()}
     alike = _alike(inks)
-    lines = [[text.translate(alike) for text in read_glyphs(band, colours, inks)] for _, band in shown]
+    lines = [
+        [text.translate(alike) for text in read_glyphs(band, colours, inks)] for _, band in shown
+    ]
     for side in ("label", "left", "right"):
         targets = [f"{mines - left}/{mines}" if side == "label" else str(left) for left, _ in shown]
         for spelling in _spellings(lines, targets, side == "label"):
-            digits: dict[int | str, np.ndarray] = {int(d) if d.isdigit() else d: pictures[c] for d, c in spelling.items()}
+            digits: dict[int | str, np.ndarray] = {
+                int(d) if d.isdigit() else d: pictures[c] for d, c in spelling.items()
+            }
             glyphs = {d: inks[spelling[str(d)]] for d in digits}
             read = [read_glyphs(band, colours, glyphs) for _, band in shown]
             for shortest in (2,) if side == "label" else (2, 1):
-                if all((label_value(text) if side == "label" else text_value(text, side, shortest)) == left
-                       for (left, _), text in zip(shown, read, strict=True)):
+                if all(
+                    (label_value(text) if side == "label" else text_value(text, side, shortest))
+                    == left
+                    for (left, _), text in zip(shown, read, strict=True)
+                ):
                     if side == "label":
                         return LearntCounter(digits, side, place, shortest, colours)
                     words = [text_numbers(text, 1) for text in read]
-                    shortest, counters = _as_drawn(words, side, [left for left, _ in shown], shortest)
+                    shortest, counters = _as_drawn(
+                        words, side, [left for left, _ in shown], shortest
+                    )
                     return LearntCounter(digits, side, place, shortest, colours, counters)
     return None
 
 
-def _as_drawn(words: list[list[str]], side: str, counts: list[int], shortest: int) -> tuple[int, int]:
+def _as_drawn(
+    words: list[list[str]], side: str, counts: list[int], shortest: int
+) -> tuple[int, int]:
     """A counter's fewest digits and the numbers its strip shows, as every strip drew them (``words``:
     the numbers in each, left to right; ``counts``: what each showed; ``shortest``: the fewest digits
     that read them all): the counter is as wide as in the narrowest strip where that still reads each
@@ -170,7 +211,10 @@ def _as_drawn(words: list[list[str]], side: str, counts: list[int], shortest: in
     ``counters`` is the numbers in the strip with the fewest (2 where a timer stands beside it)."""
     chosen = [numbers_of(found, shortest)[0 if side == "left" else -1] for found in words]
     width = min(map(len, chosen))
-    if width > shortest and all(chosen_number(numbers_of(found, width), side) == count for found, count in zip(words, counts, strict=True)):
+    if width > shortest and all(
+        chosen_number(numbers_of(found, width), side) == count
+        for found, count in zip(words, counts, strict=True)
+    ):
         shortest = width
     return shortest, min(len(numbers_of(found, shortest)) for found in words)
 
@@ -184,7 +228,9 @@ def _text_colours(bands: list[np.ndarray]) -> Colours | None:
     if not changes.any():
         return None
     near = cv2.dilate(changes.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    colours, counts = np.unique(np.concatenate([band[near] for band in bands]), axis=0, return_counts=True)
+    colours, counts = np.unique(
+        np.concatenate([band[near] for band in bands]), axis=0, return_counts=True
+    )
     paper = colours[counts.argmax()]
     distance = np.linalg.norm(colours.astype(np.float32) - paper, axis=1)
     far = distance >= 0.7 * distance.max()
@@ -242,17 +288,29 @@ def _spellings(lines: list[list[str]], targets: list[str], label: bool) -> Itera
     strip is checked as soon as its target is spelt."""
     shown = [set("".join(text)) - {" ", UNREAD} for text in lines]
     chars = sorted(set("".join(targets)))
-    choices = {c: set.intersection(*(shown[i] for i, t in enumerate(targets) if c in t)) for c in chars}
+    choices = {
+        c: set.intersection(*(shown[i] for i, t in enumerate(targets) if c in t)) for c in chars
+    }
     order = sorted(chars, key=lambda c: len(choices[c]))
-    done_at = [max(order.index(c) for c in set(t)) for t in targets]  # the strip is spelt once order[k] is
+    # the strip is spelt once order[k] is
+    done_at = [max(order.index(c) for c in set(t)) for t in targets]
     tries = 0
 
     def fits(i: int, spelling: dict[str, str]) -> bool:
         if not label:
-            return any("".join(spelling[c] for c in targets[i]) in text.split() for text in lines[i])
+            return any(
+                "".join(spelling[c] for c in targets[i]) in text.split() for text in lines[i]
+            )
         flags, _, mines = targets[i].partition("/")
-        word = re.compile(r"(?<![^ ])" + "".join(spelling[c] for c in flags) + " ?" + spelling["/"] + " ?"
-                          + "".join(spelling[c] for c in mines) + r"(?![^ ])")
+        word = re.compile(
+            r"(?<![^ ])"
+            + "".join(spelling[c] for c in flags)
+            + " ?"
+            + spelling["/"]
+            + " ?"
+            + "".join(spelling[c] for c in mines)
+            + r"(?![^ ])"
+        )
         return any(word.search(text) for text in lines[i])
 
     def spell(k: int, spelling: dict[str, str]) -> Iterator[dict[str, str]]:
@@ -304,7 +362,8 @@ class CounterWatch:
         self._kept_at: dict[int, list[float]] = {}  # by number, when each of its strips was kept
         self._last: int | None = None  # the number of the last reading
         self._per_digit = [0] * 10
-        self.learnt = False  # the digits are known (the pack's, or learnt here): nothing left to watch
+        # the digits are known (the pack's, or learnt here): nothing left to watch
+        self.learnt = False
         self._tried = 0  # strips kept when learn last tried
         self.spent = 0.0  # seconds learn has taken this run (LEARN_BUDGET)
 
@@ -328,8 +387,11 @@ class CounterWatch:
         (no flag placed) whatever else ends in its digit, as learn needs it (a CI run of
         ace-minesweeper, 200 mines, kept 40 strips, four of the numbers ending in each digit and
         none of 200, and learnt no counter)."""
-        return (not self.learnt and len(self._kept_at.get(left, ())) < SAMPLES_PER_COUNT
-                and (self._per_digit[left % 10] < SAMPLES_PER_DIGIT or left == self.mines))
+        return (
+            not self.learnt
+            and len(self._kept_at.get(left, ())) < SAMPLES_PER_COUNT
+            and (self._per_digit[left % 10] < SAMPLES_PER_DIGIT or left == self.mines)
+        )
 
     def eager(self, left: int) -> bool:
         """Whether a strip showing ``left`` mines left is wanted enough that the learner places one
@@ -344,7 +406,9 @@ class CounterWatch:
         seen with no flag placed (it must read the mine count there: a count of the flags placed,
         counting up, reads its numbers back digit by digit in some games), else as text
         (learn_text)."""
-        kept = sum(len(bands) for by_number in self.samples.values() for bands in by_number.values())
+        kept = sum(
+            len(bands) for by_number in self.samples.values() for bands in by_number.values()
+        )
         if self.learnt or kept == self._tried or self.over_budget:
             return None
         self._tried = kept
@@ -354,7 +418,11 @@ class CounterWatch:
                 found = learn_digits(samples, place) if self.mines in samples else None
                 found = found or learn_text(samples, self.mines, place)
                 if found is not None:
-                    self.learnt, self.samples = True, {place: {} for place in PLACES}  # the strips are not needed again
+                    # the strips are not needed again
+                    self.learnt, self.samples = (
+                        True,
+                        {place: {} for place in PLACES},
+                    )
                     return found
             return None
         finally:
@@ -370,10 +438,17 @@ class CounterWatch:
         numbers, the last digits never seen, and whether the mine count itself (no flag placed) was."""
         counts = sorted((n for n, kept in self._kept_at.items() if kept), reverse=True)
         missing = sorted(set(range(10)) - {n % 10 for n in counts})
-        shown = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}" if counts else ""
+        shown = (
+            f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}" if counts else ""
+        )
         strips = sum(self._per_digit)
-        return (f"{strips} strip{'' if strips == 1 else 's'} of {len(counts)} number{'' if len(counts) == 1 else 's'}"
-                + (f" ({shown})" if shown else "")
-                + (f"; no number ending in {', '.join(map(str, missing))}" if missing
-                   else "; every last digit, but no digits cut from them read every strip back")
-                + ("" if self.mines in counts else f"; not the mine count, {self.mines}"))
+        return (
+            f"{strips} strip{'' if strips == 1 else 's'} of {len(counts)} number{'' if len(counts) == 1 else 's'}"
+            + (f" ({shown})" if shown else "")
+            + (
+                f"; no number ending in {', '.join(map(str, missing))}"
+                if missing
+                else "; every last digit, but no digits cut from them read every strip back"
+            )
+            + ("" if self.mines in counts else f"; not the mine count, {self.mines}")
+        )

@@ -64,8 +64,12 @@ class Geometry:
     def part(self, row: int, col: int, rows: int, cols: int) -> Geometry:
         """The geometry of the rows x cols cells from (row, col) on, alone."""
         return replace(
-            self, rows=rows, cols=cols, origin=(self.origin[0] + col * self.pitch[0], self.origin[1] + row * self.pitch[1]),
-            xs=self.xs[col : col + cols], ys=self.ys[row : row + rows],
+            self,
+            rows=rows,
+            cols=cols,
+            origin=(self.origin[0] + col * self.pitch[0], self.origin[1] + row * self.pitch[1]),
+            xs=self.xs[col : col + cols],
+            ys=self.ys[row : row + rows],
         )
 
 
@@ -112,8 +116,16 @@ def _beside(geo: Geometry, side: str) -> tuple[Geometry, Line, Line]:
         trial = replace(geo, cols=geo.cols + 1).moved(-geo.pitch[0], 0)
         return trial, [(r, 0) for r in range(trial.rows)], [(r, 1) for r in range(trial.rows)]
     if side == "right":
-        return replace(geo, cols=geo.cols + 1), [(r, geo.cols) for r in range(geo.rows)], [(r, geo.cols - 1) for r in range(geo.rows)]
+        return (
+            replace(geo, cols=geo.cols + 1),
+            [(r, geo.cols) for r in range(geo.rows)],
+            [(r, geo.cols - 1) for r in range(geo.rows)],
+        )
     if side == "up":
         trial = replace(geo, rows=geo.rows + 1).moved(0, -geo.pitch[1])
         return trial, [(0, c) for c in range(trial.cols)], [(1, c) for c in range(trial.cols)]
-    return replace(geo, rows=geo.rows + 1), [(geo.rows, c) for c in range(geo.cols)], [(geo.rows - 1, c) for c in range(geo.cols)]
+    return (
+        replace(geo, rows=geo.rows + 1),
+        [(geo.rows, c) for c in range(geo.cols)],
+        [(geo.rows - 1, c) for c in range(geo.cols)],
+    )

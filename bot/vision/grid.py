@@ -93,17 +93,23 @@ def insides(edge: Edges) -> Insides:
     """The regions with no edge in them that are shaped like the inside of a cell."""
     free = 1 - edge.any
     cut = cv2.erode(free, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
-    stats = np.concatenate([cv2.connectedComponentsWithStats(f, connectivity=4)[2][1:] for f in (free, cut)])
+    stats = np.concatenate(
+        [cv2.connectedComponentsWithStats(f, connectivity=4)[2][1:] for f in (free, cut)]
+    )
     x, y, w, h, area = stats.T
     longer, shorter = np.maximum(w, h), np.minimum(w, h)
-    keep = (shorter >= MIN_INSIDE) & (longer <= MAX_CELL) & (longer - shorter <= SQUARE * longer + 1)
+    keep = (
+        (shorter >= MIN_INSIDE) & (longer <= MAX_CELL) & (longer - shorter <= SQUARE * longer + 1)
+    )
     keep &= area >= FILL * w * h
     return Insides(stats[keep, :4].astype(np.int64))
 
 
 def _size_groups(boxes: np.ndarray) -> list[np.ndarray]:
     """Indices of the insides of each size, sizes within 1 px (+SAME_SIZE) of the commonest one joined."""
-    sizes, inverse, counts = np.unique(boxes[:, 2:4], axis=0, return_inverse=True, return_counts=True)
+    sizes, inverse, counts = np.unique(
+        boxes[:, 2:4], axis=0, return_inverse=True, return_counts=True
+    )
     inverse = inverse.reshape(-1)
     seeds: list[tuple[int, int]] = []
     seed_of = np.empty(len(sizes), dtype=np.int64)
@@ -119,7 +125,9 @@ def _size_groups(boxes: np.ndarray) -> list[np.ndarray]:
     return [np.flatnonzero(seed_of[inverse] == s) for s in range(len(seeds))]
 
 
-def _spacing(along: np.ndarray, across: np.ndarray, size: float, across_size: float) -> float | None:
+def _spacing(
+    along: np.ndarray, across: np.ndarray, size: float, across_size: float
+) -> float | None:
     """The usual distance from an inside to the next one in its line (the pitch), or None."""
     d = along[None, :] - along[:, None]
     same_line = np.abs(across[None, :] - across[:, None]) <= max(1.0, across_size / 4)
@@ -228,7 +236,9 @@ def _join_looks(boxes: np.ndarray, lattice: _Lattice, groups: list[np.ndarray]) 
         b = boxes[group].astype(float)
         k = np.round((b[:, :2] + b[:, 2:4] / 2 - start - lead_size / 2) / pitch)
         offset = b[:, :2] - start - k * pitch
-        fits = ((np.maximum(hi, offset + b[:, 2:4]) - np.minimum(lo, offset)) <= pitch + 1).all(axis=1)
+        fits = ((np.maximum(hi, offset + b[:, 2:4]) - np.minimum(lo, offset)) <= pitch + 1).all(
+            axis=1
+        )
         fits &= (b[:, 2:4] >= MIN_SHARE * pitch).all(axis=1)
         fits &= np.array([int(i) not in leading for i in group])
         if not fits.any():
@@ -240,7 +250,10 @@ def _join_looks(boxes: np.ndarray, lattice: _Lattice, groups: list[np.ndarray]) 
         members = np.flatnonzero(fits)[at_usual]
         if at_usual.sum() >= 3 and at_usual.mean() >= 0.5:
             looks.append((k[members], b[members]))
-            lo, hi = np.minimum(lo, offset[members].min(axis=0)), np.maximum(hi, (offset[members] + b[members, 2:4]).max(axis=0))
+            lo, hi = (
+                np.minimum(lo, offset[members].min(axis=0)),
+                np.maximum(hi, (offset[members] + b[members, 2:4]).max(axis=0)),
+            )
         else:
             strays.append(k[members])
     grew = True
@@ -249,7 +262,10 @@ def _join_looks(boxes: np.ndarray, lattice: _Lattice, groups: list[np.ndarray]) 
         for ks, _ in looks:
             near = ((ks >= k_min - 1) & (ks <= k_max + 1)).all(axis=1)
             if near.any():
-                new_min, new_max = np.minimum(k_min, ks[near].min(axis=0)), np.maximum(k_max, ks[near].max(axis=0))
+                new_min, new_max = (
+                    np.minimum(k_min, ks[near].min(axis=0)),
+                    np.maximum(k_max, ks[near].max(axis=0)),
+                )
                 grew |= bool((new_min != k_min).any() or (new_max != k_max).any())
                 k_min, k_max = new_min, new_max
     for ks in [ks for ks, _ in looks] + strays:
@@ -259,8 +275,13 @@ def _join_looks(boxes: np.ndarray, lattice: _Lattice, groups: list[np.ndarray]) 
     slack = pitch - (hi - lo)
     origin = start + k_min * pitch + lo - slack / 2
     geometry = Geometry(
-        "", rows, cols, (round(float(origin[0]), 2), round(float(origin[1]), 2)),
-        (round(lattice.px, 3), round(lattice.py, 3)), float(min(pitch)), 1.0,
+        "",
+        rows,
+        cols,
+        (round(float(origin[0]), 2), round(float(origin[1]), 2)),
+        (round(lattice.px, 3), round(lattice.py, 3)),
+        float(min(pitch)),
+        1.0,
     )
     return Grid(geometry, len(cells) / (rows * cols))  # filled for now: see find_grids
 
@@ -360,7 +381,11 @@ def same_pitch(a: Geometry, b: Geometry) -> bool:
 def same_board(a: Geometry, b: Geometry) -> bool:
     """Whether two lattices are one board's: they overlap, with the same pitch and cells in the same places."""
     phases = [((a.origin[axis] - b.origin[axis]) / a.pitch[axis], a.pitch[axis]) for axis in (0, 1)]
-    return overlap(a, b) and same_pitch(a, b) and all(abs(p - round(p)) * pa <= 0.2 * pa for p, pa in phases)
+    return (
+        overlap(a, b)
+        and same_pitch(a, b)
+        and all(abs(p - round(p)) * pa <= 0.2 * pa for p, pa in phases)
+    )
 
 
 def find_grid(image: np.ndarray) -> Geometry:
@@ -390,11 +415,20 @@ def lattice_moved(image: np.ndarray, geo: Geometry) -> str | None:
             words = f"its cells are {b.pitch[0]:g}x{b.pitch[1]:g} px apart now, not {geo.pitch[0]:g}x{geo.pitch[1]:g}"
         else:
             steps = [(b.origin[axis] - geo.origin[axis]) / geo.pitch[axis] for axis in (0, 1)]
-            if (b.rows, b.cols) != (geo.rows, geo.cols):  # a part of the board (the rest hidden) lies on its lattice
+            # a part of the board (the rest hidden) lies on its lattice
+            if (b.rows, b.cols) != (
+                geo.rows,
+                geo.cols,
+            ):
                 steps = [s - round(s) for s in steps]
-            if all(abs(s) * geo.pitch[axis] <= max(2.5, 0.2 * geo.pitch[axis]) for axis, s in enumerate(steps)):
+            if all(
+                abs(s) * geo.pitch[axis] <= max(2.5, 0.2 * geo.pitch[axis])
+                for axis, s in enumerate(steps)
+            ):
                 return None
             dx, dy = (round(b.origin[axis] - geo.origin[axis]) for axis in (0, 1))
-            words = f"its cells show about {dx:+d} px across and {dy:+d} px down from where they were"
+            words = (
+                f"its cells show about {dx:+d} px across and {dy:+d} px down from where they were"
+            )
         said = words if said == NOTHING_THERE else said
     return said

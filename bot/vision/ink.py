@@ -102,7 +102,9 @@ class InkCheck:
         for (dy, dx), bound in zip(shifts, low, strict=True):
             whole = open_[(bound < INK_LIMIT) & ~alike[open_]]
             if len(whole):
-                alike[whole] = self._rms(self._windows(inner[whole], b[whole], dy, dx)[0]) < INK_LIMIT
+                alike[whole] = (
+                    self._rms(self._windows(inner[whole], b[whole], dy, dx)[0]) < INK_LIMIT
+                )
         return alike
 
     def _surely(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -116,7 +118,10 @@ class InkCheck:
     def shifts(self) -> list[tuple[int, int]]:
         """Every shift (dy, dx) within reach, nearest first, the unshifted one first."""
         m = self.reach
-        return sorted(((dy, dx) for dy in range(-m, m + 1) for dx in range(-m, m + 1)), key=lambda s: (max(map(abs, s)), s))
+        return sorted(
+            ((dy, dx) for dy in range(-m, m + 1) for dx in range(-m, m + 1)),
+            key=lambda s: (max(map(abs, s)), s),
+        )
 
     def hint(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For pairs of looks' pictures: the window where each pair differs most unshifted (its
@@ -127,7 +132,14 @@ class InkCheck:
         apart = self._round(inner, b, np.arange(len(a)), where, self.shifts)
         return where, apart.transpose(1, 0, 2)
 
-    def _round(self, inner: np.ndarray, b: np.ndarray, pairs: np.ndarray, where: np.ndarray, shifts: list[tuple[int, int]]) -> np.ndarray:
+    def _round(
+        self,
+        inner: np.ndarray,
+        b: np.ndarray,
+        pairs: np.ndarray,
+        where: np.ndarray,
+        shifts: list[tuple[int, int]],
+    ) -> np.ndarray:
         """For ``pairs`` (indexes) and a window of each (``where``): at each of ``shifts``, the RMS
         difference of each window within a shift's reach of it (len(shifts), len(pairs), windows);
         their largest bounds the largest over all windows from below."""
@@ -141,7 +153,9 @@ class InkCheck:
         around = inner[at, ys[:, :, None], xs[:, None, :]]
         # the other picture round the same windows, wide enough for every shift: each shift a view of it
         other = b[at, (ys[:, :1] + wide)[:, :, None], (xs[:, :1] + wide)[:, None, :]]
-        there = np.stack([other[:, m + dy : m + dy + side, m + dx : m + dx + side] for dy, dx in shifts])
+        there = np.stack(
+            [other[:, m + dy : m + dy + side, m + dx : m + dx + side] for dy, dx in shifts]
+        )
         sums = self._box_sums(_minus(around[None], there).reshape(-1, side, side, 3), side)
         return self._rms(sums).reshape(len(shifts), len(pairs), -1)
 
@@ -154,12 +168,16 @@ class InkCheck:
         """A window's sum of squared differences as an RMS difference."""
         return np.sqrt(np.maximum(top, 0) / self.window**2)
 
-    def _windows(self, inner: np.ndarray, b: np.ndarray, dy: int, dx: int) -> tuple[np.ndarray, np.ndarray]:
+    def _windows(
+        self, inner: np.ndarray, b: np.ndarray, dy: int, dx: int
+    ) -> tuple[np.ndarray, np.ndarray]:
         """For pairs (``inner`` of one picture, the other whole) at one shift: the largest sum of
         squared differences over a window, and where (its top left corner's index, row by row over
         the windows' places)."""
         n, m = self.cut, self.reach
-        return self._box_top(_minus(inner, b[:, m + dy : n - m + dy, m + dx : n - m + dx]), n - 2 * m)
+        return self._box_top(
+            _minus(inner, b[:, m + dy : n - m + dy, m + dx : n - m + dx]), n - 2 * m
+        )
 
     def _box_top(self, diff: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """For differences (count, k, k, 3): the largest sum of squares over a window wholly inside,
@@ -174,8 +192,11 @@ class InkCheck:
         count, w = len(diff), self.window
         flat = diff.reshape(count * k, k, 3)
         size = np.abs(flat)
-        worst = np.maximum(np.maximum(size[..., 0], size[..., 1]), size[..., 2])  # each pixel's worst channel
-        sums = cv2.boxFilter(cv2.multiply(worst, worst, dtype=cv2.CV_32F), -1, (w, w), anchor=(0, 0), normalize=False)
+        # each pixel's worst channel
+        worst = np.maximum(np.maximum(size[..., 0], size[..., 1]), size[..., 2])
+        sums = cv2.boxFilter(
+            cv2.multiply(worst, worst, dtype=cv2.CV_32F), -1, (w, w), anchor=(0, 0), normalize=False
+        )
         return sums.reshape(count, k, k)[:, : k - w + 1, : k - w + 1].reshape(count, -1)
 
 

@@ -76,7 +76,9 @@ def read_label(path: str | Path) -> Labelled:
     if not sep:
         raise LabelFileError(f"{path}: expected header lines, a blank line, then the board")
     if UNREAD in grid:
-        row, line = next((r, line) for r, line in enumerate(grid.strip("\n").splitlines()) if UNREAD in line)
+        row, line = next(
+            (r, line) for r, line in enumerate(grid.strip("\n").splitlines()) if UNREAD in line
+        )
         raise LabelFileError(
             f"{path}: cell ({row},{line.replace(' ', '').index(UNREAD)}) is marked {UNREAD} (minebot could not read it): "
             "replace every " + UNREAD + " with what the picture shows (# F ? 0-8 * X x)"
@@ -92,15 +94,24 @@ def read_label(path: str | Path) -> Labelled:
         board = Board.parse(grid, mines)
         x, y = (int(v) for v in fields["origin"].split(","))
         px, py = (float(v) for v in fields["pitch"].split(","))
-        label = Labelled(fields["game"], (x, y), (px, py), int(fields["cell_px"]), fields["state"], board)
+        label = Labelled(
+            fields["game"], (x, y), (px, py), int(fields["cell_px"]), fields["state"], board
+        )
     except KeyError as exc:
         raise LabelFileError(f"{path}: header has no {exc.args[0]!r} line") from exc
     except ValueError as exc:
         raise LabelFileError(f"{path}: {exc}") from exc
     if label.state not in STATES:
-        raise LabelFileError(f"{path}: state must be one of {', '.join(STATES)}, got {label.state!r}")
-    if (label.rows, label.cols) != (int(fields.get("rows", label.rows)), int(fields.get("cols", label.cols))):
-        raise LabelFileError(f"{path}: header says {fields['rows']}x{fields['cols']} but the grid is {label.rows}x{label.cols}")
+        raise LabelFileError(
+            f"{path}: state must be one of {', '.join(STATES)}, got {label.state!r}"
+        )
+    if (label.rows, label.cols) != (
+        int(fields.get("rows", label.rows)),
+        int(fields.get("cols", label.cols)),
+    ):
+        raise LabelFileError(
+            f"{path}: header says {fields['rows']}x{fields['cols']} but the grid is {label.rows}x{label.cols}"
+        )
     return label
 
 

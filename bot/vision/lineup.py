@@ -19,14 +19,17 @@ COARSE_KEEP = 2  # offsets a step apart round which every offset is tried (see l
 OFF_NEW_BOARD = 1000.0
 
 
-def line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) -> tuple[Geometry | None, float]:
+def line_up(
+    image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float
+) -> tuple[Geometry | None, float]:
     """The pack's geometry on a lattice: its tiles centred on the lattice's cells, then moved by
     the offset (within a tenth of a pitch, at least 3 px) at which cells spread over it match best;
     None where the pack's tiles match too few of them at any offset to read the board. With it: the
     best score of any cell sampled. A learnt pack that keeps a new board of this size is lined up
     where most cells look as they did on it: a covered picture cut from an edge cell or another
     row (whole pixels at a fractional pitch) may match most cells as well a pixel off."""
-    if pack.learnt:  # its looks were cut around the lattice's centres: from there, whole pixels either way
+    # its looks were cut around the lattice's centres: from there, whole pixels either way
+    if pack.learnt:
         geo = replace(grid, skin=pack.name, scale=scale)
     else:  # whole pixels to start from, so that the offsets below reach every pixel (round() sends .5 to even)
         size = pack.cell_px * scale
@@ -41,11 +44,17 @@ def line_up(image: np.ndarray, grid: Geometry, pack: SkinPack, scale: float) -> 
     rough = _offset_scores(image, geo, pack, offsets, cells)
     if step > 1:  # the offsets nearer the best of them than any other tried
         best = [offsets[i] for i in np.argsort(rough.mean(axis=1), kind="stable")[:COARSE_KEEP]]
-        near = {(x + dx, y + dy) for x, y in best for dx, dy in _square(step // 2, 1)} - set(offsets)
+        near = {(x + dx, y + dy) for x, y in best for dx, dy in _square(step // 2, 1)} - set(
+            offsets
+        )
         more = sorted(near, key=lambda o: (o[1], o[0]))
-        offsets, rough = offsets + more, np.vstack([rough, _offset_scores(image, geo, pack, more, cells)])
+        offsets, rough = (
+            offsets + more,
+            np.vstack([rough, _offset_scores(image, geo, pack, more, cells)]),
+        )
     if not pack.learnt and ((rough < classifier_for(pack).limit(scale)).mean(axis=1) < 0.5).all():
-        return None, float(rough.min())  # at no offset do even half of them match: it cannot read LINE_SHARE of the cells
+        # at no offset do even half of them match: it cannot read LINE_SHARE of the cells
+        return None, float(rough.min())
     offsets = [offsets[i] for i in np.argsort(rough.mean(axis=1), kind="stable")[:LINE_UP_KEEP]]
     fine = _offset_scores(image, geo, pack, offsets, _spread(grid, 6, 8)).mean(axis=1)
     return geo.moved(*offsets[int(np.argmin(fine))]), float(rough.min())
@@ -77,18 +86,28 @@ def _spread(grid: Geometry, rows: int, cols: int) -> list[Cell]:
 
 
 def _offset_scores(
-    image: np.ndarray, geo: Geometry, pack: SkinPack, offsets: list[tuple[int, int]], cells: list[Cell]
+    image: np.ndarray,
+    geo: Geometry,
+    pack: SkinPack,
+    offsets: list[tuple[int, int]],
+    cells: list[Cell],
 ) -> np.ndarray:
     """How well ``cells`` match the pack with the board moved by each offset: len(offsets) x
     len(cells) scores."""
-    if pack.learnt:  # each offset's cells against the looks, as the pack will read them (see OFF_NEW_BOARD)
+    # each offset's cells against the looks, as the pack will read them (see OFF_NEW_BOARD)
+    if pack.learnt:
         scores = []
         for dx, dy in offsets:
             d = look_distances(image, geo.moved(dx, dy), pack, cells)
-            off = np.isfinite(d[:, -1]) & ~(d[:, -1] < MOVED)  # a new board of this size, and not as there
+            # a new board of this size, and not as there
+            off = np.isfinite(d[:, -1]) & ~(d[:, -1] < MOVED)
             scores.append(d.min(axis=1) + OFF_NEW_BOARD * off)
         return np.array(scores)
     (ox, oy), (px, py), n = geo.origin, geo.pitch, round(geo.cell_px)
     # geo.moved(dx, dy).box(r, c), without building a geometry per offset
-    boxes = [(round(ox + dx + c * px), round(oy + dy + r * py), n, n) for dx, dy in offsets for r, c in cells]
+    boxes = [
+        (round(ox + dx + c * px), round(oy + dy + r * py), n, n)
+        for dx, dy in offsets
+        for r, c in cells
+    ]
     return classifier_for(pack).match_exact(image, boxes)[1].reshape(len(offsets), len(cells))

@@ -21,7 +21,15 @@ from bot.vision.geometry import Geometry, fit_lattice, grow
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, Grid, find_grids, same_board
 from bot.vision.lineup import line_up
 from bot.vision.pack import Interior, SkinPack, Tile, pack_named
-from bot.vision.tiles import LINE_SHARE, SHIFTS, Classifier, classifier_for, fractional, read_cells, zeros_beside_covered
+from bot.vision.tiles import (
+    LINE_SHARE,
+    SHIFTS,
+    Classifier,
+    classifier_for,
+    fractional,
+    read_cells,
+    zeros_beside_covered,
+)
 from bot.vocabulary import EXPLODED, HIDDEN, MINE, Cell
 
 SNAP_SAMPLE = 5  # cells per column (row) that measure its offset
@@ -51,7 +59,9 @@ def _blobs(
     # than L // 4 + 1: bigger areas (a desktop's background) are left out, and pixel by pixel only
     # the surroundings of the rest (two blocks, 8 px, each way) are searched.
     smallest, largest = sizes
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.inRange(quarter, lo, hi), connectivity=4)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        cv2.inRange(quarter, lo, hi), connectivity=4
+    )
     w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
     fits = (np.minimum(w, h) >= max((smallest - 3) // 4, 1)) & (np.maximum(w, h) <= largest / 4 + 1)
     fits &= area >= SOLID * w * h
@@ -62,7 +72,10 @@ def _blobs(
     rows, cols = np.nonzero(near.any(axis=1))[0], np.nonzero(near.any(axis=0))[0]
     top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
     mask = cv2.inRange(image[4 * top : 4 * bottom, 4 * left : 4 * right], lo, hi)
-    mask = cv2.bitwise_and(mask, np.repeat(np.repeat(near[top:bottom, left:right], 4, axis=0), 4, axis=1) * np.uint8(255))
+    mask = cv2.bitwise_and(
+        mask,
+        np.repeat(np.repeat(near[top:bottom, left:right], 4, axis=0), 4, axis=1) * np.uint8(255),
+    )
     _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     stats = stats[1:]
     stats[:, 0] += 4 * left
@@ -98,10 +111,16 @@ class _Candidate:
 
 def _candidates(image: np.ndarray, packs: list[SkinPack]) -> list[_Candidate]:
     quarter = _quarter(image)
-    sizes: dict[tuple[int, int, int], tuple[float, float]] = {}  # each colour's flat middles: shortest, longest side
+    sizes: dict[
+        tuple[int, int, int], tuple[float, float]
+    ] = {}  # each colour's flat middles: shortest, longest side
     for pack in packs:
         for _, inner in pack.anchors:
-            low, high = (MIN_SCALE, MAX_SCALE) if pack.scales is None else (min(pack.scales), max(pack.scales))
+            low, high = (
+                (MIN_SCALE, MAX_SCALE)
+                if pack.scales is None
+                else (min(pack.scales), max(pack.scales))
+            )
             shortest, longest = sizes.get(inner.colour, (np.inf, 0.0))
             # a pixel short at 1x is still the tile (a browser's rounding), and _scale_of allows 15% over
             shortest = min(shortest, min(inner.w, inner.h) * low - 1)
@@ -111,7 +130,9 @@ def _candidates(image: np.ndarray, packs: list[SkinPack]) -> list[_Candidate]:
     for pack in packs:
         for tile, inner in pack.anchors:
             if inner.colour not in blobs_by_colour:
-                blobs_by_colour[inner.colour] = _blobs(image, quarter, inner.colour, sizes[inner.colour])
+                blobs_by_colour[inner.colour] = _blobs(
+                    image, quarter, inner.colour, sizes[inner.colour]
+                )
             blobs = blobs_by_colour[inner.colour]
             if len(blobs) == 0:
                 continue
@@ -132,7 +153,9 @@ def _candidates(image: np.ndarray, packs: list[SkinPack]) -> list[_Candidate]:
     return found
 
 
-def _verified(image: np.ndarray, cand: _Candidate, classifier: Classifier) -> tuple[np.ndarray, float]:
+def _verified(
+    image: np.ndarray, cand: _Candidate, classifier: Classifier
+) -> tuple[np.ndarray, float]:
     """The corners whose whole cell looks like the tile the blob was taken for, and the best score
     of any of the candidate's cells (for the message when no board is found)."""
     n = round(cand.pack.cell_px * cand.scale)
@@ -175,11 +198,20 @@ def _snap(image: np.ndarray, geo: Geometry, classifier: Classifier) -> Geometry:
     ys = [geo.box(r, 0)[1] for r in range(geo.rows)]
     n = round(geo.cell_px)
     for axis, lines, across in ((0, xs, ys), (1, ys, xs)):
-        sample = [across[i] for i in np.unique(np.linspace(0, len(across) - 1, SNAP_SAMPLE).round().astype(int))]
+        sample = [
+            across[i]
+            for i in np.unique(np.linspace(0, len(across) - 1, SNAP_SAMPLE).round().astype(int))
+        ]
         scores = np.empty((len(SHIFTS), len(lines)))
         for k, d in enumerate(SHIFTS):
-            boxes = [(a + d, b, n, n) if axis == 0 else (b, a + d, n, n) for a in lines for b in sample]
-            scores[k] = classifier.match_exact(image, boxes)[1].reshape(len(lines), len(sample)).mean(axis=1)
+            boxes = [
+                (a + d, b, n, n) if axis == 0 else (b, a + d, n, n) for a in lines for b in sample
+            ]
+            scores[k] = (
+                classifier.match_exact(image, boxes)[1]
+                .reshape(len(lines), len(sample))
+                .mean(axis=1)
+            )
         lines[:] = [a + SHIFTS[k] for a, k in zip(lines, scores.argmin(axis=0), strict=True)]
     return replace(geo, xs=tuple(xs), ys=tuple(ys))
 
@@ -188,6 +220,7 @@ def _fits_beside(new: np.ndarray, edge: np.ndarray) -> bool:
     """Whether a line of cells can lie beside the board's edge line: in every game an empty cell
     (0) is opened with all its neighbours, so it never touches a hidden one. (A title bar of the
     empty cell's grey above a fresh board fails this.)"""
+
     def near(mask: np.ndarray) -> np.ndarray:
         return mask | np.r_[False, mask[:-1]] | np.r_[mask[1:], False]
 
@@ -200,7 +233,9 @@ def locate(image: np.ndarray, packs: list[SkinPack]) -> Geometry:
     return locate_cells(image, packs)[0]
 
 
-def locate_cells(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndarray, np.ndarray]:
+def locate_cells(
+    image: np.ndarray, packs: list[SkinPack]
+) -> tuple[Geometry, np.ndarray, np.ndarray]:
     """The board's geometry, with the codes and scores of its cells read on the way.
 
     The packs' own colours find a known look fastest; where they find nothing (a scale no pack
@@ -228,17 +263,29 @@ def locate_cells(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np
     # (never a board with no hidden cell and no mine: react-minesweeper's fresh board, cut to its
     # lattice, was classic98's 100 empty cells by the colours and the lattice alike)
     grids = find_grids(image)
-    if share >= LINE_SHARE and _shown(codes) and (not grids or any(_same_cells(geo, grid.geometry) for grid in grids)):
+    if (
+        share >= LINE_SHARE
+        and _shown(codes)
+        and (not grids or any(_same_cells(geo, grid.geometry) for grid in grids))
+    ):
         return _learnt_first(image, packs, found, share, grids)
-    return _locate_by_lattice(image, packs, grids, NoBoardFound(
-        f"no Minesweeper board found whole; {UNCOVER}",
-        detail=f"the {geo.skin} pack's colours make a {geo.cols}x{geo.rows} board at {geo.region()[:2]} in the screenshot, "
-        f"but it reads {share:.0%} of its cells",
-    ))
+    return _locate_by_lattice(
+        image,
+        packs,
+        grids,
+        NoBoardFound(
+            f"no Minesweeper board found whole; {UNCOVER}",
+            detail=f"the {geo.skin} pack's colours make a {geo.cols}x{geo.rows} board at {geo.region()[:2]} in the screenshot, "
+            f"but it reads {share:.0%} of its cells",
+        ),
+    )
 
 
 def _learnt_first(
-    image: np.ndarray, packs: list[SkinPack], found: tuple[Geometry, np.ndarray, np.ndarray], share: float,
+    image: np.ndarray,
+    packs: list[SkinPack],
+    found: tuple[Geometry, np.ndarray, np.ndarray],
+    share: float,
     grids: list[Grid] | None = None,
 ) -> tuple[Geometry, np.ndarray, np.ndarray]:
     """A board a shipped pack found by its colours (reading ``share`` of its cells), or the reading
@@ -304,15 +351,19 @@ def _fit_packs(
         limit = classifier_for(pack).limit(scale)
         geo, nearest = line_up(image, grid, pack, scale)
         if geo is None:
-            tried.append(f"{pack.name}@{scale:g}x: under half of the cells sampled (best score {nearest:.1f}, limit {limit:g})")
+            tried.append(
+                f"{pack.name}@{scale:g}x: under half of the cells sampled (best score {nearest:.1f}, limit {limit:g})"
+            )
             continue
         if laid_in_whole_pixels(pack, geo):
             geo = _snap(image, geo, classifier_for(pack))
         codes, scores = read_cells(image, geo, pack)
         share = float((scores < limit).mean())
         possible = _possible(codes)
-        tried.append(f"{pack.name}@{scale:g}x: {share:.0%} of cells (best score {scores.min():.1f}, limit {limit:g})"
-                     + ("" if possible else ", a board no game shows"))
+        tried.append(
+            f"{pack.name}@{scale:g}x: {share:.0%} of cells (best score {scores.min():.1f}, limit {limit:g})"
+            + ("" if possible else ", a board no game shows")
+        )
         if share >= LINE_SHARE and possible and (best is None or scores.mean() < best[0]):
             best = (float(scores.mean()), geo, codes, scores)
     return None if best is None else best[1:]
@@ -331,10 +382,15 @@ def _shown(codes: np.ndarray) -> bool:
     return bool(np.isin(codes, (*HIDDEN, MINE, EXPLODED)).any())
 
 
-def _locate_by_colour(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndarray, np.ndarray]:
+def _locate_by_colour(
+    image: np.ndarray, packs: list[SkinPack]
+) -> tuple[Geometry, np.ndarray, np.ndarray]:
     """Locate by the packs' flat tile colours (see the module's docstring)."""
     grown: list[Geometry] = []
-    checked = [(cand, *_verified(image, cand, classifier_for(cand.pack))) for cand in _candidates(image, packs)]
+    checked = [
+        (cand, *_verified(image, cand, classifier_for(cand.pack)))
+        for cand in _candidates(image, packs)
+    ]
     # most anchors first: they fit the grid best, and fewer of the same board's cells add nothing
     for cand, anchors, _ in sorted(checked, key=lambda v: -len(v[1])):
         classifier = classifier_for(cand.pack)
@@ -345,16 +401,24 @@ def _locate_by_colour(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometr
         y0, pitch_y, ky = fit_lattice(anchors[:, 1], py)
         # one lattice through all anchors: two boards of one skin on one screen are not supported
         geo = Geometry(
-            cand.pack.name, int(ky.max()) + 1, int(kx.max()) + 1,
-            (round(x0, 2), round(y0, 2)), (round(pitch_x, 3), round(pitch_y, 3)),
-            cand.pack.cell_px * cand.scale, cand.scale,
+            cand.pack.name,
+            int(ky.max()) + 1,
+            int(kx.max()) + 1,
+            (round(x0, 2), round(y0, 2)),
+            (round(pitch_x, 3), round(pitch_y, 3)),
+            cand.pack.cell_px * cand.scale,
+            cand.scale,
         )
         grown.append(_grow(image, geo, classifier))
-    grown = [g for g in grown if g.rows >= MIN_CELLS and g.cols >= MIN_CELLS]  # no game's board is a line of cells
+    # no game's board is a line of cells
+    grown = [g for g in grown if g.rows >= MIN_CELLS and g.cols >= MIN_CELLS]
     if not grown:
         names = ", ".join(p.name for p in packs)
-        tried = [f"{cand.pack.name}@{cand.scale:g}x: {len(anchors)} of {len(cand.corners)} (best score {best:.1f}, "
-                 f"limit {classifier_for(cand.pack).limit(cand.scale):g})" for cand, anchors, best in checked]
+        tried = [
+            f"{cand.pack.name}@{cand.scale:g}x: {len(anchors)} of {len(cand.corners)} (best score {best:.1f}, "
+            f"limit {classifier_for(cand.pack).limit(cand.scale):g})"
+            for cand, anchors, best in checked
+        ]
         detail = "; ".join(tried) or "no cell-coloured blobs at all"
         raise NoBoardFound(
             f"no Minesweeper board found; {UNCOVER}",
@@ -365,7 +429,8 @@ def _locate_by_colour(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometr
     ranked = []
     for geo in (g for g in grown if g.rows * g.cols == biggest):
         pack = pack_named(packs, geo.skin)
-        if laid_in_whole_pixels(pack, geo):  # measure where its columns and rows really are, and read them there
+        # measure where its columns and rows really are, and read them there
+        if laid_in_whole_pixels(pack, geo):
             geo = _snap(image, geo, classifier_for(pack))
         ranked.append((geo, *read_cells(image, geo, pack)))
     return min(ranked, key=lambda r: float(r[2].mean()))
@@ -379,5 +444,10 @@ def _on_board(geo: Geometry, cand: _Candidate, corners: np.ndarray) -> bool:
     col = (corners[:, 0] - geo.origin[0]) / geo.pitch[0]
     row = (corners[:, 1] - geo.origin[1]) / geo.pitch[1]
     on_grid = (np.abs(col - np.round(col)) < 0.1) & (np.abs(row - np.round(row)) < 0.1)
-    inside = (np.round(col) >= 0) & (np.round(col) < geo.cols) & (np.round(row) >= 0) & (np.round(row) < geo.rows)
+    inside = (
+        (np.round(col) >= 0)
+        & (np.round(col) < geo.cols)
+        & (np.round(row) >= 0)
+        & (np.round(row) < geo.rows)
+    )
     return bool((on_grid & inside).all())

@@ -59,19 +59,29 @@ class LookBook:
 
     def __init__(self, geometry: Geometry) -> None:
         self.geometry = geometry
-        self.cut = max(int(round(min(geometry.pitch))), 3)  # a pitch square around each cell's centre
+        # a pitch square around each cell's centre
+        self.cut = max(int(round(min(geometry.pitch))), 3)
         self.size = min(self.cut, COMPARE_PX + 2 * SHIFT)
-        self.ink = InkCheck(self.cut, max(1, round(SHIFT * self.cut / self.size)))  # a compared pixel's shift
+        # a compared pixel's shift
+        self.ink = InkCheck(self.cut, max(1, round(SHIFT * self.cut / self.size)))
         self.prototypes = np.empty((0, self.size, self.size, 3), dtype=np.float32)
         self.pictures: list[np.ndarray] = []  # each look's first picture, ``cut`` pixels square
-        self.shown = np.empty((0, self.size, self.size, 3), dtype=np.float32)  # the cells of the last assign
+        # the cells of the last assign
+        self.shown = np.empty((0, self.size, self.size, 3), dtype=np.float32)
         self._shown_cut: list[np.ndarray] = []  # the same, as cut
-        self._tallies: dict[int, dict[bytes, int]] = {}  # per look: how often each picture showed it
+        self._tallies: dict[
+            int, dict[bytes, int]
+        ] = {}  # per look: how often each picture showed it
         self._numbers = Numbers()  # of the pictures seen (bot/vision/memo.py)
-        self._checked: dict[tuple[int, int], bool] = {}  # (picture's number, look) checked window by window: alike?
-        self._apart: dict[tuple[int, int], tuple[int, np.ndarray]] = {}  # (look, look): where they differ (InkCheck.hint)
+        self._checked: dict[
+            tuple[int, int], bool
+        ] = {}  # (picture's number, look) checked window by window: alike?
+        self._apart: dict[
+            tuple[int, int], tuple[int, np.ndarray]
+        ] = {}  # (look, look): where they differ (InkCheck.hint)
         self._known = Known(0)
-        self._numbered: tuple[object, list[int | None]] | None = None  # the pictures last numbered, and their numbers
+        # the pictures last numbered, and their numbers
+        self._numbered: tuple[object, list[int | None]] | None = None
 
     def __len__(self) -> int:
         return len(self.prototypes)
@@ -123,14 +133,20 @@ class LookBook:
         """``count`` cells one under another, each ``cut`` pixels square, shrunk to the compared
         size (area-averaged), as floats."""
         size, shrunk = self.size, tall.astype(np.float32)
-        return shrunk if size == self.cut else cv2.resize(shrunk, (size, count * size), interpolation=cv2.INTER_AREA)
+        return (
+            shrunk
+            if size == self.cut
+            else cv2.resize(shrunk, (size, count * size), interpolation=cv2.INTER_AREA)
+        )
 
     def crops(self, image: np.ndarray, cells: list[tuple[int, int]] | None = None) -> np.ndarray:
         """The pictures of ``cells`` (default: every cell, row by row) at the compared size:
         (len(cells), size, size, 3)."""
         return self.cut_cells(image, cells)[1]
 
-    def cut_cells(self, image: np.ndarray, cells: list[tuple[int, int]] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
+    def cut_cells(
+        self, image: np.ndarray, cells: list[tuple[int, int]] | None = None
+    ) -> tuple[list[np.ndarray], np.ndarray]:
         """The pictures of ``cells`` (default: every cell, row by row) as cut, and at the compared size."""
         if cells is None:
             board = self.board_pictures(image)
@@ -143,10 +159,18 @@ class LookBook:
         geo, n = self.geometry, self.cut
         xs = [_first_pixel(geo.centre((0, c))[0], n) for c in range(geo.cols)]
         ys = [_first_pixel(geo.centre((r, 0))[1], n) for r in range(geo.rows)]
-        if min(xs) < 0 or min(ys) < 0 or max(xs) + n > image.shape[1] or max(ys) + n > image.shape[0]:
+        if (
+            min(xs) < 0
+            or min(ys) < 0
+            or max(xs) + n > image.shape[1]
+            or max(ys) + n > image.shape[0]
+        ):
             raise ValueError("cells lie outside the image")
-        windows = np.lib.stride_tricks.sliding_window_view(image, (n, n, image.shape[2]))  # a view: no copy
-        return windows[np.array(ys)[:, None], np.array(xs)[None, :], 0].reshape(-1, n, n, image.shape[2])
+        # a view: no copy
+        windows = np.lib.stride_tricks.sliding_window_view(image, (n, n, image.shape[2]))
+        return windows[np.array(ys)[:, None], np.array(xs)[None, :], 0].reshape(
+            -1, n, n, image.shape[2]
+        )
 
     def as_cut(self, pictures: list[np.ndarray] | np.ndarray) -> np.ndarray:
         """Pictures of cells as one stack, each resized to ``cut`` pixels square where it is not."""
@@ -164,9 +188,13 @@ class LookBook:
         stack = self.as_cut(pictures)
         # shrunk as one tall picture: each cell's edges fall on output rows' edges, so the result
         # is each cell's own _compared (tests/test_grid.py checks it)
-        return self._shrunk(stack.reshape(len(stack) * n, n, 3), len(stack)).reshape(len(stack), size, size, 3)
+        return self._shrunk(stack.reshape(len(stack) * n, n, 3), len(stack)).reshape(
+            len(stack), size, size, 3
+        )
 
-    def distances(self, crops: np.ndarray, prototypes: np.ndarray | None = None, shifts: bool = True) -> np.ndarray:
+    def distances(
+        self, crops: np.ndarray, prototypes: np.ndarray | None = None, shifts: bool = True
+    ) -> np.ndarray:
         """RMS difference of each crop from each prototype, at the best shift (or unshifted):
         (len(crops), len(prototypes)). Every shift of every prototype is one matrix product."""
         protos = self.prototypes if prototypes is None else prototypes
@@ -174,8 +202,15 @@ class LookBook:
             return np.full((len(crops), len(protos)), np.inf, dtype=np.float32)
         s, m = self.size, SHIFT
         inner = crops[:, m : s - m, m : s - m].reshape(len(crops), -1)
-        moves = [(dy, dx) for dy in range(-m, m + 1) for dx in range(-m, m + 1)] if shifts else [(0, 0)]
-        p = np.concatenate([protos[:, m + dy : s - m + dy, m + dx : s - m + dx].reshape(len(protos), -1) for dy, dx in moves])
+        moves = (
+            [(dy, dx) for dy in range(-m, m + 1) for dx in range(-m, m + 1)] if shifts else [(0, 0)]
+        )
+        p = np.concatenate(
+            [
+                protos[:, m + dy : s - m + dy, m + dx : s - m + dx].reshape(len(protos), -1)
+                for dy, dx in moves
+            ]
+        )
         # both taken from the looks' mean: the same differences, and smaller sums whose float32
         # rounding (which varies with how many rows are multiplied at once) is smaller too
         mean = p.mean(axis=0)
@@ -192,11 +227,15 @@ class LookBook:
         new = self._known.missing(numbers)
         if new:
             crops = self.compared(pictures[list(new.values())])
-            self._known.keep(new, np.stack([self.distances(crops, shifts=False), self.distances(crops)], axis=1))
+            self._known.keep(
+                new, np.stack([self.distances(crops, shifts=False), self.distances(crops)], axis=1)
+            )
         known = self._known.of(numbers)
         return known[:, 0], known[:, 1]
 
-    def _numbers_of(self, pictures: list[np.ndarray] | np.ndarray, which: Iterable[int]) -> list[int]:
+    def _numbers_of(
+        self, pictures: list[np.ndarray] | np.ndarray, which: Iterable[int]
+    ) -> list[int]:
         """The numbers (bot/vision/memo.py) of the pictures ``which`` (indexes): what remembered
         comparisons are kept under, each found once for a reading's pictures (a reading asks for
         them more than once)."""
@@ -211,7 +250,9 @@ class LookBook:
             out.append(number)
         return out
 
-    def assign(self, image: np.ndarray, reference: np.ndarray | None = None, barred: Collection[int] = ()) -> np.ndarray:
+    def assign(
+        self, image: np.ndarray, reference: np.ndarray | None = None, barred: Collection[int] = ()
+    ) -> np.ndarray:
         """The look of every cell (rows x cols ints); a cell like no look yet starts a new one.
         Each cell ends at the nearest look it is alike (not the first near enough), so that sorting
         the same picture again gives the same looks and starts none. A cell that ``reference`` (a
@@ -282,9 +323,13 @@ class LookBook:
         ``crops`` are the cells at the compared size, ``pictures`` as cut. Cells ``moved`` take
         none of the looks ``barred`` (see assign)."""
         if not len(self.prototypes):
-            return np.full(len(crops), -1, dtype=np.int64), np.full(len(crops), np.inf, dtype=np.float32)
+            return np.full(len(crops), -1, dtype=np.int64), np.full(
+                len(crops), np.inf, dtype=np.float32
+            )
         plain = self.distances(crops, shifts=False)
-        return self.nearest_of(plain, lambda rest: self.distances(crops[rest]), pictures, moved, barred)
+        return self.nearest_of(
+            plain, lambda rest: self.distances(crops[rest]), pictures, moved, barred
+        )
 
     def nearest_of(
         self,
@@ -303,7 +348,11 @@ class LookBook:
         d = self._bar(plain, moved, barred)
         looks, best = d.argmin(axis=1), d.min(axis=1)
         rest = np.flatnonzero(best >= EXACT)
-        d = self._bar(shifted(rest), moved[rest], barred) if len(rest) else np.empty((0, plain.shape[1]), dtype=plain.dtype)
+        d = (
+            self._bar(shifted(rest), moved[rest], barred)
+            if len(rest)
+            else np.empty((0, plain.shape[1]), dtype=plain.dtype)
+        )
         looks[rest], best[rest] = d.argmin(axis=1), d.min(axis=1)
         near = np.flatnonzero(best < LOOK_LIMIT)
         alike = np.zeros(len(plain), dtype=bool)
@@ -355,7 +404,9 @@ class LookBook:
             self._checked.clear()
         numbers = np.array(self._numbers_of(pictures, cells), dtype=np.int64)
         # each distinct (picture, look) pair once
-        _, first, inverse = np.unique(numbers * len(self.prototypes) + looks, return_index=True, return_inverse=True)
+        _, first, inverse = np.unique(
+            numbers * len(self.prototypes) + looks, return_index=True, return_inverse=True
+        )
         keys = [(int(numbers[i]), int(looks[i])) for i in first]
         checked = [self._checked.get(key) for key in keys]
         good = np.array([bool(c) for c in checked])
@@ -374,7 +425,9 @@ class LookBook:
         pairs = [(int(a), int(b)) for a, b in zip(own, rivals, strict=True)]
         new = sorted({pair for pair in pairs if pair not in self._apart})
         if new:
-            where, apart = self.ink.hint(*(np.stack([self.pictures[pair[k]] for pair in new]) for k in (0, 1)))
+            where, apart = self.ink.hint(
+                *(np.stack([self.pictures[pair[k]] for pair in new]) for k in (0, 1))
+            )
             self._apart.update(zip(new, zip(where, apart, strict=True), strict=True))
         return Hint(
             np.stack([self.pictures[a] for a, _ in pairs]),

@@ -96,17 +96,24 @@ class SkinPack:
     match_px: int = 0  # the size cells are compared at; 0: cell_px
     settle: float = 0.03  # seconds the board must stay unchanged before a live reading
     level_keys: dict[str, str] = field(default_factory=dict)  # level -> keys that switch to it
-    digits: dict[int | str, np.ndarray] = field(default_factory=dict)  # the counters' digits (and "/")
+    # the counters' digits (and "/")
+    digits: dict[int | str, np.ndarray] = field(default_factory=dict)
     counter: str = "left"  # which counter above the board counts the mines left
     counter_at: str = "above"  # where the counters are: "above", "below" or "beside" the board
     counter_shortest: int = 2  # the fewest digits the counter shows
-    counters: int = 1  # the numbers the game shows in the counter's strip (2: a timer beside the counter)
-    chord: str | None = None  # the button that chords: "middle", "both" or "left"; None: the bot does not chord
-    counter_text: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None  # text counters: ink, paper
-    counter_leds: tuple[int, int, int] | None = None  # seven-segment counters decoded by segment: lit colour
+    # the numbers the game shows in the counter's strip (2: a timer beside the counter)
+    counters: int = 1
+    # the button that chords: "middle", "both" or "left"; None: the bot does not chord
+    chord: str | None = None
+    # text counters: ink, paper
+    counter_text: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None
+    # seven-segment counters decoded by segment: lit colour
+    counter_leds: tuple[int, int, int] | None = None
     learnt: bool = False  # learnt by playing (bot/learning/learn.py): located by its lattice, not by flat colours
-    boards: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)  # (rows, cols): a new board, tiled
-    lossy: bool = False  # read pictures saved lossily (JPEG, rescaled) by margins: bot/vision/saved.py
+    # (rows, cols): a new board, tiled
+    boards: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    # read pictures saved lossily (JPEG, rescaled) by margins: bot/vision/saved.py
+    lossy: bool = False
 
     @property
     def has_counter(self) -> bool:
@@ -126,7 +133,11 @@ class SkinPack:
         """A learnt pack's new board of that size, cell by cell (rows * cols, cell_px, cell_px, 3), if it has one."""
         board = self.boards.get((rows, cols))
         n = self.cell_px
-        return None if board is None else board.reshape(rows, n, cols, n, 3).swapaxes(1, 2).reshape(-1, n, n, 3)
+        return (
+            None
+            if board is None
+            else board.reshape(rows, n, cols, n, 3).swapaxes(1, 2).reshape(-1, n, n, 3)
+        )
 
 
 def _interior(tile: np.ndarray) -> Interior:
@@ -168,7 +179,9 @@ def pack_folder(name: str, root: Path | None = None) -> Path:
 
 def load_pack(name: str, root: Path | None = None) -> SkinPack:
     if root is None and name in hidden_skins():
-        raise SkinPackError(f"skin pack {name!r} is hidden by MINEBOT_HIDE_SKINS; unset it to use the pack")
+        raise SkinPackError(
+            f"skin pack {name!r} is hidden by MINEBOT_HIDE_SKINS; unset it to use the pack"
+        )
     return _load_pack(name, pack_folder(name, root))
 
 
@@ -181,7 +194,9 @@ def _load_pack(name: str, folder: Path) -> SkinPack:
     settings = _settings(meta_path)
     tiles, faces, digits = _pictures(folder, settings["cell_px"])
     boards = _boards(folder, settings["cell_px"])
-    return SkinPack(name=name, tiles=tiles, faces=faces, digits=digits, path=folder, boards=boards, **settings)
+    return SkinPack(
+        name=name, tiles=tiles, faces=faces, digits=digits, path=folder, boards=boards, **settings
+    )
 
 
 def _boards(folder: Path, cell_px: int) -> dict[tuple[int, int], np.ndarray]:
@@ -190,8 +205,14 @@ def _boards(folder: Path, cell_px: int) -> dict[tuple[int, int], np.ndarray]:
     for png in sorted((folder / "boards").glob("covered-*x*.png")):
         rows, _, cols = png.stem.removeprefix("covered-").partition("x")
         image = cv2.imread(str(png), cv2.IMREAD_COLOR)
-        if not (rows.isdigit() and cols.isdigit()) or image is None or image.shape[:2] != (int(rows) * cell_px, int(cols) * cell_px):
-            raise SkinPackError(f"{png}: not a new board of {cell_px} px cells named covered-ROWSxCOLS.png; delete it")
+        if (
+            not (rows.isdigit() and cols.isdigit())
+            or image is None
+            or image.shape[:2] != (int(rows) * cell_px, int(cols) * cell_px)
+        ):
+            raise SkinPackError(
+                f"{png}: not a new board of {cell_px} px cells named covered-ROWSxCOLS.png; delete it"
+            )
         found[int(rows), int(cols)] = image
     return found
 
@@ -228,11 +249,15 @@ def _settings(meta_path: Path) -> _Settings:
         if meta.get("counter", "left") not in ("left", "right", "label"):
             raise ValueError(f"counter must be left, right or label, not {meta['counter']!r}")
         if meta.get("counter_at", "above") not in ("above", "below", "beside"):
-            raise ValueError(f"counter_at must be above, below or beside, not {meta['counter_at']!r}")
+            raise ValueError(
+                f"counter_at must be above, below or beside, not {meta['counter_at']!r}"
+            )
         return {
             "cell_px": cell_px,
             "pitch": (pitch[0], pitch[1]),
-            "scales": None if meta.get("scales") == "any" else tuple(float(s) for s in meta.get("scales", (1,))),
+            "scales": None
+            if meta.get("scales") == "any"
+            else tuple(float(s) for s in meta.get("scales", (1,))),
             "rule": check_rule(str(meta.get("rule", "safe"))),
             "flags_to_win": meta.get("win", "cleared") == "flags",
             "tolerance": float(meta.get("tolerance", 16)),
@@ -243,7 +268,9 @@ def _settings(meta_path: Path) -> _Settings:
             "counter_at": str(meta.get("counter_at", "above")),
             "counter_shortest": int(meta.get("counter_shortest", 2)),
             "counters": int(meta.get("counters", 1)),
-            "counter_text": None if text is None else (_colour(text["ink"]), _colour(text["paper"])),
+            "counter_text": None
+            if text is None
+            else (_colour(text["ink"]), _colour(text["paper"])),
             "counter_leds": None if leds is None else _colour(leds["lit"]),
             "learnt": bool(meta.get("learnt", False)),
             "chord": chord,
@@ -275,12 +302,18 @@ def _pictures(
             continue
         kind = stem.partition("-")[0]
         if kind not in TILE_CHARS:
-            raise SkinPackError(f"{png}: unknown tile name {kind!r}; expected one of {', '.join(TILE_CHARS)}")
+            raise SkinPackError(
+                f"{png}: unknown tile name {kind!r}; expected one of {', '.join(TILE_CHARS)}"
+            )
         if image.shape[:2] != (cell_px, cell_px):
-            raise SkinPackError(f"{png}: is {image.shape[1]}x{image.shape[0]}, the pack's cells are {cell_px}x{cell_px}")
+            raise SkinPackError(
+                f"{png}: is {image.shape[1]}x{image.shape[0]}, the pack's cells are {cell_px}x{cell_px}"
+            )
         tiles.append(Tile(CODE_OF[TILE_CHARS[kind]], image, png.name))
     if not any(t.code == CODE_OF["#"] for t in tiles):
-        raise SkinPackError(f"{folder}: a pack needs at least covered.png; cut it with `minebot learn`")
+        raise SkinPackError(
+            f"{folder}: a pack needs at least covered.png; cut it with `minebot learn`"
+        )
     return tuple(tiles), {k: tuple(v) for k, v in faces.items()}, digits
 
 
@@ -307,7 +340,9 @@ def load_packs(names: list[str] | None = None, root: Path | None = None) -> list
             _warn_once(name, exc)
     if not packs:
         where = root or f"{templates_root()} or {learnt_skins()}"
-        raise SkinPackError(f"no skin packs found in {where} (all hidden?); reinstall minebot or unset MINEBOT_HIDE_SKINS")
+        raise SkinPackError(
+            f"no skin packs found in {where} (all hidden?); reinstall minebot or unset MINEBOT_HIDE_SKINS"
+        )
     return packs
 
 
@@ -320,4 +355,7 @@ def _warn_once(name: str, exc: SkinPackError) -> None:
     _WARNED.add(name)
     learnt = (learnt_skins() / name / "pack.json").is_file()
     fix = f"remove it with `minebot skins --remove {name}`" if learnt else "reinstall minebot"
-    print(f"minebot: skipped the skin pack {name!r}, which cannot load ({exc}); {fix}", file=sys.stderr)
+    print(
+        f"minebot: skipped the skin pack {name!r}, which cannot load ({exc}); {fix}",
+        file=sys.stderr,
+    )

@@ -33,12 +33,15 @@ CUT_SHARE = 0.75  # of a line of cells past a reading, this share shows cells (_
 CUT_PX = 16  # pixels across a cell's picture measured (_line_shows: gnome-mines' at 2.6x is 110; every 6th)
 # pixels a cell past a reading may lie off the line its neighbours give (_past), as far as 2 each way
 CUT_SHIFTS = ((0, 0), *((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if dx or dy))
-CUT_FAR = 3 * CUT_LIMIT  # RMS levels: a cell this far from every tile where the line lies is no cell at any shift
+# RMS levels: a cell this far from every tile where the line lies is no cell at any shift
+CUT_FAR = 3 * CUT_LIMIT
 CUT_ALONG = 4.0  # colour levels: a line of cells past a reading varies along it by this much at least (_line_shows)
 EXACT_MEDIAN = 2.0  # RMS levels: a picture whose median cell lies this near its tile is as the game drew it (strict_scores)
 
 
-def covered_cells(reading: Reading, scores: np.ndarray | None, packs: list[SkinPack], offset: tuple[int, int]) -> UnreadableCell | None:
+def covered_cells(
+    reading: Reading, scores: np.ndarray | None, packs: list[SkinPack], offset: tuple[int, int]
+) -> UnreadableCell | None:
     """The refusal of a forgiving reading of a picture as the game drew it (at the pack's size, most
     cells exactly their tiles: not JPEG, not scaled) where some cells match no tile: something covers
     them (a dialog, a window), and they are not to be read as the tile they are least unlike (a grey
@@ -49,15 +52,21 @@ def covered_cells(reading: Reading, scores: np.ndarray | None, packs: list[SkinP
     geo = reading.geometry
     if scores is None or geo.scale != 1:
         return None
-    foreign = scores >= classifier_for(replace(pack_named(packs, geo.skin), lossy=False)).limit(geo.scale)
+    foreign = scores >= classifier_for(replace(pack_named(packs, geo.skin), lossy=False)).limit(
+        geo.scale
+    )
     if not foreign.any():
         return None
     row, col = (int(v) for v in np.argwhere(foreign)[0])
     x, y, w, h = geo.moved(*offset).box(row, col)
     more = int(foreign.sum()) - 1
-    return UnreadableCell(f"cell ({row},{col}) at ({x + w // 2},{y + h // 2}){f' and {more} more' if more else ''} match no "
-                          f"{geo.skin} tile: something covers the board; save it in full view", geo.skin,
-                          at=(x + w // 2, y + h // 2), detail=f"the median cell lies {float(np.median(scores)):.1f} levels from its tile")
+    return UnreadableCell(
+        f"cell ({row},{col}) at ({x + w // 2},{y + h // 2}){f' and {more} more' if more else ''} match no "
+        f"{geo.skin} tile: something covers the board; save it in full view",
+        geo.skin,
+        at=(x + w // 2, y + h // 2),
+        detail=f"the median cell lies {float(np.median(scores)):.1f} levels from its tile",
+    )
 
 
 def strict_scores(image: np.ndarray, reading: Reading, packs: list[SkinPack]) -> np.ndarray | None:
@@ -74,12 +83,21 @@ def parted(geo: Geometry, other: Geometry) -> bool:
     the middle rows of a board left its top rows, read as a board, and its bottom rows, said to be
     another.) Their pitches may differ by PARTED_PITCH: the few lines of each part measure it
     roughly (gnome-mines at 1650x850, 47.36 px apart: 48 above a band, 47 below)."""
-    if any(abs(geo.pitch[axis] - other.pitch[axis]) > PARTED_PITCH * geo.pitch[axis] for axis in (0, 1)):
+    if any(
+        abs(geo.pitch[axis] - other.pitch[axis]) > PARTED_PITCH * geo.pitch[axis] for axis in (0, 1)
+    ):
         return False
-    steps = [(other.origin[axis] - geo.origin[axis]) * 2 / (geo.pitch[axis] + other.pitch[axis]) for axis in (0, 1)]
+    steps = [
+        (other.origin[axis] - geo.origin[axis]) * 2 / (geo.pitch[axis] + other.pitch[axis])
+        for axis in (0, 1)
+    ]
     if any(abs(step - round(step)) > 0.2 for step in steps):
         return False
-    (across, down), (gx, gy, gw, gh), (ox, oy, ow, oh) = (round(step) for step in steps), geo.region(), other.region()
+    (across, down), (gx, gy, gw, gh), (ox, oy, ow, oh) = (
+        (round(step) for step in steps),
+        geo.region(),
+        other.region(),
+    )
     if down == 0 and other.rows == geo.rows:  # beside it
         return max(ox - gx - gw, gx - ox - ow) <= BAND_CELLS * geo.pitch[0]
     if across == 0 and other.cols == geo.cols:  # above or below it
@@ -87,7 +105,9 @@ def parted(geo: Geometry, other: Geometry) -> bool:
     return False
 
 
-def check_hidden_part(geo: Geometry, grids: list[Grid], shape: tuple[int, ...], spare: int = 0) -> None:
+def check_hidden_part(
+    geo: Geometry, grids: list[Grid], shape: tuple[int, ...], spare: int = 0
+) -> None:
     """Refuse a reading of part of a board the rest of which something covers: a lattice over it with
     its cells in the reading's lines, at least HALF_SHOWN of them showing, a line or more past it
     (asked of a picture as the game drew it, and of one enlarged: shrunk, a frame blurs into lines
@@ -101,8 +121,10 @@ def check_hidden_part(geo: Geometry, grids: list[Grid], shape: tuple[int, ...], 
             continue
         if max(lattice.rows - geo.rows, lattice.cols - geo.cols) > spare:
             x, y, _, _ = lattice.region()
-            raise NoBoardFound(f"the {geo.skin} pack reads {geo.cols}x{geo.rows} cells of the {lattice.cols}x{lattice.rows} board at "
-                               f"({x},{y}): something covers the rest; save it in full view")
+            raise NoBoardFound(
+                f"the {geo.skin} pack reads {geo.cols}x{geo.rows} cells of the {lattice.cols}x{lattice.rows} board at "
+                f"({x},{y}): something covers the rest; save it in full view"
+            )
 
 
 def on_lines(geo: Geometry, lattice: Geometry) -> bool:
@@ -112,7 +134,10 @@ def on_lines(geo: Geometry, lattice: Geometry) -> bool:
     47.14 px apart, 2.5% off the lattice's; the reading was let through)."""
     if not overlap(geo, lattice):
         return False
-    lines = ([geo.box(0, c)[0] for c in range(geo.cols)], [geo.box(r, 0)[1] for r in range(geo.rows)])
+    lines = (
+        [geo.box(0, c)[0] for c in range(geo.cols)],
+        [geo.box(r, 0)[1] for r in range(geo.rows)],
+    )
     for axis, at in enumerate(lines):
         steps = (np.array(at) - lattice.origin[axis]) / lattice.pitch[axis]
         if float(np.abs(steps - steps.round()).max()) > 0.2:
@@ -140,30 +165,42 @@ def check_flat_cells(image: np.ndarray, geo: Geometry, cells: np.ndarray, pack: 
     takes 24), on a picture whose other cells lay 0.1 from theirs; and a patch of dark text on
     white, smoothed so, is grey: a chat window over its cells, in JPEG, was read as covered cells."""
     spreads = [(t.code, float(t.image.std(axis=(0, 1)).max()) >= FLAT_STD) for t in pack.tiles]
-    detailed = {code for code, _ in spreads} - {code for code, spread in spreads if not spread}  # every tile of it
+    # every tile of it
+    detailed = {code for code, _ in spreads} - {code for code, spread in spreads if not spread}
     flat = {code for code, _ in spreads} - {code for code, spread in spreads if spread}
     height, width = image.shape[:2]
-    middles: dict[tuple[int, int, int], float] = {}  # (code, w, h): the most detail a tile of the code shows in its middle
+    middles: dict[
+        tuple[int, int, int], float
+    ] = {}  # (code, w, h): the most detail a tile of the code shows in its middle
     for (x, y, w, h), code in zip(geo.boxes, cells.ravel(), strict=True):
         if x < 0 or y < 0 or x + w > width or y + h > height:
             continue
         crop = image[y : y + h, x : x + w]
         if int(code) in detailed and float(crop.std(axis=(0, 1)).max()) < CUT_ALONG:
-            raise NoBoardFound(f"the cell at ({x + w // 2},{y + h // 2}) shows one colour, not the {geo.skin} look it was "
-                               "read as: something covers the board; save it in full view")
+            raise NoBoardFound(
+                f"the cell at ({x + w // 2},{y + h // 2}) shows one colour, not the {geo.skin} look it was "
+                "read as: something covers the board; save it in full view"
+            )
         if int(code) in flat:
             if (int(code), w, h) not in middles:
-                middles[int(code), w, h] = max(_middle_detail(cv2.resize(t.image, (w, h), interpolation=cv2.INTER_AREA))
-                                               for t in pack.tiles if t.code == code)
+                middles[int(code), w, h] = max(
+                    _middle_detail(cv2.resize(t.image, (w, h), interpolation=cv2.INTER_AREA))
+                    for t in pack.tiles
+                    if t.code == code
+                )
             if _middle_detail(crop) > middles[int(code), w, h] + FLAT_STD:
-                raise NoBoardFound(f"the cell at ({x + w // 2},{y + h // 2}) shows more than the {geo.skin} look it was read "
-                                   "as: something covers the board (the pointer? a window?); save it in full view")
+                raise NoBoardFound(
+                    f"the cell at ({x + w // 2},{y + h // 2}) shows more than the {geo.skin} look it was read "
+                    "as: something covers the board (the pointer? a window?); save it in full view"
+                )
 
 
 def _middle_detail(cell: np.ndarray) -> float:
     """How much a cell's middle (three fifths of it each way) varies, smoothed a little (JPEG's ringing)."""
     h, w = cell.shape[:2]
-    return float(cv2.blur(cell[h // 5 : h - h // 5, w // 5 : w - w // 5], (3, 3)).std(axis=(0, 1)).max())
+    return float(
+        cv2.blur(cell[h // 5 : h - h // 5, w // 5 : w - w // 5], (3, 3)).std(axis=(0, 1)).max()
+    )
 
 
 def check_cut(image: np.ndarray, geo: Geometry, cells: np.ndarray, pack: SkinPack) -> None:
@@ -181,32 +218,54 @@ def check_cut(image: np.ndarray, geo: Geometry, cells: np.ndarray, pack: SkinPac
     blur = geo.scale != 1 or pack.scales is None
     sizing = cv2.INTER_AREA if n < pack.cell_px else cv2.INTER_LINEAR
     tiles = [_soft(cv2.resize(t.image, (n, n), interpolation=sizing), blur) for t in pack.tiles]
-    tiles += [_soft(image[y : y + n, x : x + n], blur) for x, y, _, _ in _own(geo, cells, image.shape)]
+    tiles += [
+        _soft(image[y : y + n, x : x + n], blur) for x, y, _, _ in _own(geo, cells, image.shape)
+    ]
     rows, cols = range(geo.rows), range(geo.cols)
-    edges = {"top": ([(0, c) for c in cols], (1, 0)), "bottom": ([(geo.rows - 1, c) for c in cols], (-1, 0)),
-             "left": ([(r, 0) for r in rows], (0, 1)), "right": ([(r, geo.cols - 1) for r in rows], (0, -1))}
+    edges = {
+        "top": ([(0, c) for c in cols], (1, 0)),
+        "bottom": ([(geo.rows - 1, c) for c in cols], (-1, 0)),
+        "left": ([(r, 0) for r in rows], (0, 1)),
+        "right": ([(r, geo.cols - 1) for r in rows], (0, -1)),
+    }
     stacked, shows = np.stack(tiles), {}
     for side, (edge, inward) in edges.items():
-        for lines in range(1, BAND_CELLS + 1):  # past something over the board too: whole lines there
+        # past something over the board too: whole lines there
+        for lines in range(1, BAND_CELLS + 1):
             shows[side] = _line_shows(image, _past(geo, edge, inward, lines), stacked, blur)
             if shows[side] != "none":
-                shows[side] = shows[side] if lines == 1 else "beyond" if shows[side] == "whole" else None
+                shows[side] = (
+                    shows[side] if lines == 1 else "beyond" if shows[side] == "whole" else None
+                )
                 break
-    cut, more, beyond = ([side for side, kind in shows.items() if kind == wanted] for wanted in ("cut", "whole", "beyond"))
-    read = f"the {geo.skin} pack reads {geo.cols}x{geo.rows} cells, and the board's cells go on past"
+    cut, more, beyond = (
+        [side for side, kind in shows.items() if kind == wanted]
+        for wanted in ("cut", "whole", "beyond")
+    )
+    read = (
+        f"the {geo.skin} pack reads {geo.cols}x{geo.rows} cells, and the board's cells go on past"
+    )
     if cut:
-        raise CutBoard(f"the {geo.skin} board runs on past the picture's {_edges(cut)}: its cells there are cut; save the whole board")
+        raise CutBoard(
+            f"the {geo.skin} board runs on past the picture's {_edges(cut)}: its cells there are cut; save the whole board"
+        )
     if beyond:
-        raise NoBoardFound(f"{read} something over the board at their {_edges(beyond)}; save it in full view")
+        raise NoBoardFound(
+            f"{read} something over the board at their {_edges(beyond)}; save it in full view"
+        )
     if more:
-        raise NoBoardFound(f"{read} their {_edges(more)}; save the whole board in full view, at the screen's size")
+        raise NoBoardFound(
+            f"{read} their {_edges(more)}; save the whole board in full view, at the screen's size"
+        )
 
 
 def _edges(sides: list[str]) -> str:
     return f"{' and '.join(sides)} edge{'s' if len(sides) > 1 else ''}"
 
 
-def _past(geo: Geometry, edge: list[tuple[int, int]], inward: tuple[int, int], lines: int) -> list[tuple[int, int, int, int]]:
+def _past(
+    geo: Geometry, edge: list[tuple[int, int]], inward: tuple[int, int], lines: int
+) -> list[tuple[int, int, int, int]]:
     """The boxes of the line of cells ``lines`` past an edge line: the first as far from its edge
     cell as the cell in from it is (a game that lays cells out in whole pixels at a fractional pitch
     spaces them 34 and 35 px apart: the pitch put gnome-mines' line past its top 2 px off), each one
@@ -215,26 +274,37 @@ def _past(geo: Geometry, edge: list[tuple[int, int]], inward: tuple[int, int], l
     past = []
     for r, c in edge:
         x, y, w, h = geo.box(r, c)
-        ix, iy, _, _ = geo.box(min(max(r + inward[0], 0), geo.rows - 1), min(max(c + inward[1], 0), geo.cols - 1))
-        on = [(lines - 1) * float(np.sign(step)) * pitch for step, pitch in zip((x - ix, y - iy), geo.pitch, strict=True)]
+        ix, iy, _, _ = geo.box(
+            min(max(r + inward[0], 0), geo.rows - 1), min(max(c + inward[1], 0), geo.cols - 1)
+        )
+        on = [
+            (lines - 1) * float(np.sign(step)) * pitch
+            for step, pitch in zip((x - ix, y - iy), geo.pitch, strict=True)
+        ]
         past.append((x + (x - ix) + round(on[0]), y + (y - iy) + round(on[1]), w, h))
     return past
 
 
-def _own(geo: Geometry, cells: np.ndarray, shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+def _own(
+    geo: Geometry, cells: np.ndarray, shape: tuple[int, ...]
+) -> list[tuple[int, int, int, int]]:
     """Boxes of up to OWN_CELLS cells of each code the board shows, spread over it, whole on the picture."""
     boxes = geo.boxes
     chosen = []
     for code in np.unique(cells):
         where = np.flatnonzero(cells.ravel() == code)
-        for i in where[np.linspace(0, len(where) - 1, min(OWN_CELLS, len(where))).round().astype(int)]:
+        for i in where[
+            np.linspace(0, len(where) - 1, min(OWN_CELLS, len(where))).round().astype(int)
+        ]:
             x, y, w, h = boxes[i]
             if x >= 0 and y >= 0 and x + w <= shape[1] and y + h <= shape[0]:
                 chosen.append(boxes[i])
     return chosen
 
 
-def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles: np.ndarray, blur: bool) -> str | None:
+def _line_shows(
+    image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles: np.ndarray, blur: bool
+) -> str | None:
     """Whether a line of cells past a reading shows cells: of them, CUT_SHARE where the picture's
     edge cuts them ("cut"), LINE_SHOWN and LINE_CELLS where they show whole (a box may lie over the
     rest, of one colour or not: a chat window over minegauler's 4 right columns but their top and
@@ -248,7 +318,9 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
     height, width = image.shape[:2]
     matched = []
     (left, top, w, h), (right, bottom, _, _) = boxes[0], boxes[-1]
-    strip = image[max(top, 0) : min(bottom + h, height), max(left, 0) : min(right + w, width)].astype(np.float32)
+    strip = image[
+        max(top, 0) : min(bottom + h, height), max(left, 0) : min(right + w, width)
+    ].astype(np.float32)
     along = 1 if bottom == top else 0  # a row of cells (top, bottom) runs along x
     if not strip.size:
         return None  # off the picture
@@ -258,10 +330,12 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
     for x, y, w, h in boxes:
         x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, width), min(y + h, height)
         whole = (x1 - x0, y1 - y0) == (w, h)
-        share = LINE_SHOWN if whole else CUT_SHARE  # whole, a part of the line may be under something
+        # whole, a part of the line may be under something
+        share = LINE_SHOWN if whole else CUT_SHARE
         if min(x1 - x0, y1 - y0) < CUT_SHOWN * w:
             return None  # too little of it to tell
-        crop = _soft(image[y0:y1, x0:x1], blur)  # the cell where its line puts it (shift (0, 0) below)
+        # the cell where its line puts it (shift (0, 0) below)
+        crop = _soft(image[y0:y1, x0:x1], blur)
         if whole and float(crop.std(axis=(0, 1)).max()) < CUT_ALONG:
             matched.append(False)  # flat: something over it, or a flat cell; no cell shows
             continue
@@ -269,10 +343,20 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
         for dx, dy in CUT_SHIFTS:
             if (dx, dy) != (0, 0) and best > CUT_FAR:
                 break  # not a pixel or two off a cell: far from every one
-            a0, b0, a1, b1 = max(x0 + dx, 0), max(y0 + dy, 0), min(x1 + dx, width), min(y1 + dy, height)
+            a0, b0, a1, b1 = (
+                max(x0 + dx, 0),
+                max(y0 + dy, 0),
+                min(x1 + dx, width),
+                min(y1 + dy, height),
+            )
             moved = crop if (dx, dy) == (0, 0) else _soft(image[b0:b1, a0:a1], blur)
-            shown = moved[::step, ::step]  # every step-th pixel: as good a measure, step**2 times sooner
-            part = tiles[:, max(b0 - y - dy, 0) : b1 - y - dy : step, max(a0 - x - dx, 0) : a1 - x - dx : step]
+            # every step-th pixel: as good a measure, step**2 times sooner
+            shown = moved[::step, ::step]
+            part = tiles[
+                :,
+                max(b0 - y - dy, 0) : b1 - y - dy : step,
+                max(a0 - x - dx, 0) : a1 - x - dx : step,
+            ]
             if part.shape[1:] != shown.shape:
                 continue  # shifted past the tile
             rms = np.sqrt(((part - shown) ** 2).mean(axis=(1, 2, 3)))
@@ -281,7 +365,9 @@ def _line_shows(image: np.ndarray, boxes: list[tuple[int, int, int, int]], tiles
             # part is flat where a patch of its mean colour lies within CUT_LIMIT of it: classic98's
             # empty cell at 2x, its lines 21 levels spread, is not
             near = np.flatnonzero((rms < CUT_LIMIT) & ((rms > LOSSY_GAP) | whole))
-            rms[near[part[near].std(axis=(1, 2)).max(axis=1) < (CUT_LIMIT if whole else FLAT_STD)]] = np.inf
+            rms[
+                near[part[near].std(axis=(1, 2)).max(axis=1) < (CUT_LIMIT if whole else FLAT_STD)]
+            ] = np.inf
             best = min(best, float(rms.min()))
         matched.append(best < CUT_LIMIT)
         if matched.count(False) > (1 - share) * len(boxes):

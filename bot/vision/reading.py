@@ -16,9 +16,20 @@ from bot.vision.grid import find_grids
 from bot.vision.locate import locate_cells
 from bot.vision.pack import SkinPack, pack_named
 from bot.vision.tiles import classifier_for, read_cells, zeros_beside_covered
-from bot.vocabulary import COVERED, EXPLODED, FLAG, HIDDEN, MINE, QUESTION, STANDARD_MINES, WRONG_FLAG, State
+from bot.vocabulary import (
+    COVERED,
+    EXPLODED,
+    FLAG,
+    HIDDEN,
+    MINE,
+    QUESTION,
+    STANDARD_MINES,
+    WRONG_FLAG,
+    State,
+)
 
-BAND_PITCHES = 6  # the face and the counters sit within this many cell pitches above (or below) the board
+# the face and the counters sit within this many cell pitches above (or below) the board
+BAND_PITCHES = 6
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,7 +48,11 @@ class Reading:
 
 
 def check_cells(
-    image: np.ndarray, geometry: Geometry, scores: np.ndarray, limit: float, save_to: str | None = None
+    image: np.ndarray,
+    geometry: Geometry,
+    scores: np.ndarray,
+    limit: float,
+    save_to: str | None = None,
 ) -> None:
     """Raise :class:`UnreadableCell` for the worst cell that matches no tile."""
     if scores.max() < limit:
@@ -72,7 +87,9 @@ def check_zeros(geometry: Geometry, codes: np.ndarray) -> None:
         )
 
 
-def face_centre(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[float, float] | None:
+def face_centre(
+    image: np.ndarray, geometry: Geometry, pack: SkinPack
+) -> tuple[float, float] | None:
     """The middle of the face button in image pixels (where to click for a new game), or None."""
     face = find_face(image, geometry, pack)
     if face is None:
@@ -81,16 +98,27 @@ def face_centre(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[
     return x + w / 2, y + h / 2
 
 
-def find_face(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[State, tuple[int, int, int, int]] | None:
+def find_face(
+    image: np.ndarray, geometry: Geometry, pack: SkinPack
+) -> tuple[State, tuple[int, int, int, int]] | None:
     """The face button above the board: the state it shows and its box, or None (no face). Looked
     for first where it was last found above such a board (a live game reads its board some 40 times
     a game: the whole band took 17 ms of a winemine expert reading, this a tenth of one)."""
     if not pack.faces:
         return None
     band, left, top = band_above(image, geometry)
-    pictures = [(state, picture if geometry.scale == 1 else
-                 cv2.resize(picture, None, fx=geometry.scale, fy=geometry.scale, interpolation=cv2.INTER_LINEAR))
-                for state, faces in pack.faces.items() for picture in faces]
+    pictures = [
+        (
+            state,
+            picture
+            if geometry.scale == 1
+            else cv2.resize(
+                picture, None, fx=geometry.scale, fy=geometry.scale, interpolation=cv2.INTER_LINEAR
+            ),
+        )
+        for state, faces in pack.faces.items()
+        for picture in faces
+    ]
     key = (pack.name, geometry.pitch, geometry.rows, geometry.cols, band.shape)
     seen = _FACE_SEEN.get(key)
     found = None if seen is None else _best_face(band, pictures, seen)
@@ -107,11 +135,14 @@ def find_face(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[St
 
 FACE_SLACK = 2  # px round the face's last place where it is looked for first
 FACES_KEPT = 64  # places remembered (each board size and pack has one)
-_FACE_SEEN: dict[tuple[object, ...], tuple[int, int]] = {}  # where a face was last found, in its band
+_FACE_SEEN: dict[
+    tuple[object, ...], tuple[int, int]
+] = {}  # where a face was last found, in its band
 
 
-def _best_face(band: np.ndarray, pictures: list[tuple[State, np.ndarray]],
-               near: tuple[int, int] | None) -> tuple[State, tuple[int, int, int, int]] | None:
+def _best_face(
+    band: np.ndarray, pictures: list[tuple[State, np.ndarray]], near: tuple[int, int] | None
+) -> tuple[State, tuple[int, int, int, int]] | None:
     """The face picture that best matches ``band`` (within FACE_SLACK of ``near``, or anywhere), if
     it matches: its state and its box in the band."""
     best: tuple[float, State, tuple[int, int, int, int]] | None = None
@@ -124,7 +155,9 @@ def _best_face(band: np.ndarray, pictures: list[tuple[State, np.ndarray]],
             part = band[y0 : near[1] + ph + FACE_SLACK, x0 : near[0] + pw + FACE_SLACK]
         if part.shape[0] < ph or part.shape[1] < pw:
             continue
-        score, _, (fx, fy), _ = cv2.minMaxLoc(cv2.matchTemplate(part, picture, cv2.TM_SQDIFF_NORMED))
+        score, _, (fx, fy), _ = cv2.minMaxLoc(
+            cv2.matchTemplate(part, picture, cv2.TM_SQDIFF_NORMED)
+        )
         if best is None or score < best[0]:
             best = (score, state, (x0 + fx, y0 + fy, pw, ph))
     return (best[1], best[2]) if best is not None and best[0] < 0.1 else None
@@ -145,17 +178,25 @@ def band_below(image: np.ndarray, geometry: Geometry) -> np.ndarray:
     return image[max(y + h, 0) : max(bottom, 0), max(x, 0) : x + w]
 
 
-def bands(region: np.ndarray, local: Geometry, screen: np.ndarray, geometry: Geometry) -> dict[str, np.ndarray]:
+def bands(
+    region: np.ndarray, local: Geometry, screen: np.ndarray, geometry: Geometry
+) -> dict[str, np.ndarray]:
     """The strips above, below and beside the board, where counters are (bot/vision/counting.py): the
     first from a grab of the board's ``region`` (``local``: the lattice there), the others from one of
     the whole ``screen`` (``geometry``: the lattice there), as they are not in the region."""
-    return {"above": band_above(region, local)[0], "below": band_below(screen, geometry), "beside": band_beside(screen, geometry)}
+    return {
+        "above": band_above(region, local)[0],
+        "below": band_below(screen, geometry),
+        "beside": band_beside(screen, geometry),
+    }
 
 
 def band_beside(image: np.ndarray, geometry: Geometry) -> np.ndarray:
     """The strip right of the board's upper half, where gnome-mines writes its "flags/mines"."""
     x, y, w, h = geometry.region()
-    return image[max(y, 0) : y + h // 2, max(x + w, 0) : x + w + max(round(8 * geometry.pitch[0]), 300)]
+    return image[
+        max(y, 0) : y + h // 2, max(x + w, 0) : x + w + max(round(8 * geometry.pitch[0]), 300)
+    ]
 
 
 def counter_strip(image: np.ndarray, geometry: Geometry, place: str) -> np.ndarray:
@@ -171,7 +212,8 @@ def read_counter(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> int |
     if not pack.has_counter:
         return None
     strip = counter_strip(image, geometry, pack.counter_at)
-    if strip.size == 0:  # the board at the picture's edge (a screenshot cut to the board): no counter shows
+    # the board at the picture's edge (a screenshot cut to the board): no counter shows
+    if strip.size == 0:
         return None
     if pack.counter_text is not None:
         count = label_counter if pack.counter == "label" else text_counter
@@ -189,7 +231,11 @@ def board_state(board: Board, flags_to_win: bool = False) -> State:
         return "lost"
     hidden = int(np.isin(cells, HIDDEN).sum())
     flagged = int((cells == FLAG).sum())
-    if board.mines is not None and hidden == board.mines and (flagged == hidden or not flags_to_win):
+    if (
+        board.mines is not None
+        and hidden == board.mines
+        and (flagged == hidden or not flags_to_win)
+    ):
         return "won"
     return "playing"
 
@@ -211,7 +257,9 @@ def read(
     else:
         pack = pack_named(packs, geometry.skin)
         codes, scores = read_cells(image, geometry, pack)
-    check_cells(image, geometry, scores, classifier_for(pack).limit(geometry.scale), save_unreadable)
+    check_cells(
+        image, geometry, scores, classifier_for(pack).limit(geometry.scale), save_unreadable
+    )
     check_zeros(geometry, codes)
     counter = None
     if mines is None:  # the live loop passes the count it found once: no counter on every reading
@@ -232,7 +280,9 @@ def read(
     return Reading(geometry, board, state, counter)
 
 
-def read_partly(image: np.ndarray, packs: list[SkinPack]) -> tuple[Geometry, np.ndarray, np.ndarray]:
+def read_partly(
+    image: np.ndarray, packs: list[SkinPack]
+) -> tuple[Geometry, np.ndarray, np.ndarray]:
     """What can be read of a board that no pack reads whole (for ``minebot record``): its geometry,
     the codes of its cells, and which of them were read (a tile within the pack's limit, and no 0
     beside a covered cell). Where no pack reads the board at all: the lattice, no cell read."""

@@ -39,7 +39,11 @@ from bot.vision.reading import BAND_PITCHES, Reading, read
 from bot.vision.tiles import classifier_for
 
 LOSSY_FORMATS = {b"\xff\xd8\xff": "JPEG", b"RIFF": "WebP"}  # the file's first bytes
-SNUG, SNUG_CELLS = 2, 64  # pixels each way a lattice brought back is tried off, on this many cells (_snug)
+# pixels each way a lattice brought back is tried off, on this many cells (_snug)
+SNUG, SNUG_CELLS = (
+    2,
+    64,
+)
 SHEET = 5  # copies of a tile a side, shrunk together: the phases between pixels a shrunk picture's cells take (_shrunk)
 
 
@@ -76,15 +80,26 @@ class SavedReading:
         """A line on how the picture was read, or ""."""
         words = []
         if not self.biggest:
-            big, why = max([(g, "") for g in self.others] + list(self.unread), key=lambda gw: gw[0].rows * gw[0].cols)
-            words.append(f"the biggest board on the picture, {big.cols}x{big.rows} at ({big.region()[0]},{big.region()[1]}), "
-                         f"does not read{f' ({why})' if why else ''}; this is another")
+            big, why = max(
+                [(g, "") for g in self.others] + list(self.unread),
+                key=lambda gw: gw[0].rows * gw[0].cols,
+            )
+            words.append(
+                f"the biggest board on the picture, {big.cols}x{big.rows} at ({big.region()[0]},{big.region()[1]}), "
+                f"does not read{f' ({why})' if why else ''}; this is another"
+            )
         if self.forgiving:
-            words.append("read forgiving (the picture is not pixel-exact: JPEG or scaled): each cell by its clear nearest tile")
+            words.append(
+                "read forgiving (the picture is not pixel-exact: JPEG or scaled): each cell by its clear nearest tile"
+            )
         if self.others:
-            listed = ", ".join(f"{g.cols}x{g.rows} at ({g.region()[0]},{g.region()[1]})" for g in self.others[:3])
-            words.append(f"{len(self.others)} other board{'s' if len(self.others) > 1 else ''} on the picture ({listed}): "
-                         "--at X,Y reads the one at that point")
+            listed = ", ".join(
+                f"{g.cols}x{g.rows} at ({g.region()[0]},{g.region()[1]})" for g in self.others[:3]
+            )
+            words.append(
+                f"{len(self.others)} other board{'s' if len(self.others) > 1 else ''} on the picture ({listed}): "
+                "--at X,Y reads the one at that point"
+            )
         return "; ".join(words)
 
 
@@ -104,7 +119,9 @@ def as_saved(packs: list[SkinPack], gray: bool, lossy: bool) -> list[SkinPack]:
     return [replace(p, lossy=True) if lossy and not p.learnt else p for p in packs]
 
 
-def read_saved(saved: Saved, packs: list[SkinPack], mines: int | None = None, at: tuple[int, int] | None = None) -> SavedReading:
+def read_saved(
+    saved: Saved, packs: list[SkinPack], mines: int | None = None, at: tuple[int, int] | None = None
+) -> SavedReading:
     """Read a saved screenshot (see the module's docstring); ``at``: a point on the board to read.
     A board with another part of it on the picture, in line with it past something drawn over the
     rest, is refused: read alone, its edge there is no edge (bot/vision/parts.py)."""
@@ -114,12 +131,16 @@ def read_saved(saved: Saved, packs: list[SkinPack], mines: int | None = None, at
     if part is not None:
         x, y, _, _ = geo.region()
         px, py, _, _ = part.region()
-        raise NoBoardFound(f"the {geo.cols}x{geo.rows} board at ({x},{y}) and the {part.cols}x{part.rows} one at ({px},{py}) are "
-                           "one board with something over it; save it in full view")
+        raise NoBoardFound(
+            f"the {geo.cols}x{geo.rows} board at ({x},{y}) and the {part.cols}x{part.rows} one at ({px},{py}) are "
+            "one board with something over it; save it in full view"
+        )
     return found
 
 
-def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tuple[int, int] | None) -> SavedReading:
+def _read_saved(
+    saved: Saved, packs: list[SkinPack], mines: int | None, at: tuple[int, int] | None
+) -> SavedReading:
     """The reading read_saved gives, before its parts are checked: exact, then forgiving, then scaled back."""
     image, offset = saved.image, (0, 0)
     big_enough = min(image.shape[:2]) >= MIN_CELLS * MIN_CELL_PX  # else read says it is too small
@@ -138,34 +159,54 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
             reading = read(image, as_packs, mines=mines)
             placed = reading.geometry.moved(*offset)
             whole = _whole_lattice(placed, grids, saved.image.shape, to_edge=not forgiving)
-            if forgiving and whole != _whole_lattice(placed, grids, saved.image.shape, to_edge=True):
+            if forgiving and whole != _whole_lattice(
+                placed, grids, saved.image.shape, to_edge=True
+            ):
                 x, y, _, _ = placed.region()
-                raise CutBoard(f"the {placed.skin} board at ({x},{y}) ends at the picture's edge, where its cells cannot be "
-                               "told from a frame; save the screenshot with a margin round the board")
-            if whole is not None:  # JPEG spoilt a line or two, or the pack stopped short: read where the lattice is
+                raise CutBoard(
+                    f"the {placed.skin} board at ({x},{y}) ends at the picture's edge, where its cells cannot be "
+                    "told from a frame; save the screenshot with a margin round the board"
+                )
+            # JPEG spoilt a line or two, or the pack stopped short: read where the lattice is
+            if whole is not None:
                 with contextlib.suppress(VisionError):
-                    reading = read(image, as_packs, geometry=whole.moved(-offset[0], -offset[1]), mines=mines)
-            drawn = None if saved.lossy else strict_scores(image, reading, as_packs)  # None: not as the game drew it
+                    reading = read(
+                        image, as_packs, geometry=whole.moved(-offset[0], -offset[1]), mines=mines
+                    )
+            # None: not as the game drew it
+            drawn = None if saved.lossy else strict_scores(image, reading, as_packs)
             covered = covered_cells(reading, drawn, as_packs, offset) if forgiving else None
             if covered is not None:  # what the exact reading said does not apply: this does
                 first, first_placed = covered, True
                 continue
             geo = reading.geometry.moved(*offset)
             # JPEG blurs a frame into a line of cells past a board's edge: a lattice a line bigger
-            _check_lattice(geo, grids, saved.image.shape, spare=1 if saved.lossy else 0, to_edge=not forgiving)
+            _check_lattice(
+                geo, grids, saved.image.shape, spare=1 if saved.lossy else 0, to_edge=not forgiving
+            )
             if drawn is not None or saved.lossy:  # in JPEG, a frame blurs into a line of cells
-                check_hidden_part(geo, grids, saved.image.shape, spare=0 if drawn is not None else 1)
-            _check_cells(image, reading.geometry, reading.board.cells, pack_named(as_packs, geo.skin))
+                check_hidden_part(
+                    geo, grids, saved.image.shape, spare=0 if drawn is not None else 1
+                )
+            _check_cells(
+                image, reading.geometry, reading.board.cells, pack_named(as_packs, geo.skin)
+            )
         except VisionError as exc:
             if isinstance(exc, CutBoard) and not found:
                 raise  # read by its own pack where it is: no other reading of it is more than a part
-            placing = placed is not None or isinstance(exc, UnreadableCell)  # a board placed, or a cell of one named
+            # a board placed, or a cell of one named
+            placing = placed is not None or isinstance(exc, UnreadableCell)
             if first is None or (placing and not first_placed):
                 first, first_placed = exc, placing
-            if placed is not None and found and not any(overlap(placed, f.reading.geometry) for f in found):
+            if (
+                placed is not None
+                and found
+                and not any(overlap(placed, f.reading.geometry) for f in found)
+            ):
                 unread.append((placed, str(exc).split("; ")[0]))
             continue
-        others = tuple(g for g in lattices if not overlap(g, geo))  # a lattice over the board is the board, seen otherwise
+        # a lattice over the board is the board, seen otherwise
+        others = tuple(g for g in lattices if not overlap(g, geo))
         found.append(SavedReading(replace(reading, geometry=geo), forgiving, others))
         if at is not None or (found[-1].biggest and not saved.lossy):
             return found[-1]
@@ -180,7 +221,9 @@ def _read_saved(saved: Saved, packs: list[SkinPack], mines: int | None, at: tupl
     raise _as_saved(first, lattices, packs, saved.image.shape)
 
 
-def _as_saved(exc: VisionError, lattices: list[Geometry], packs: list[SkinPack], shape: tuple[int, ...]) -> VisionError:
+def _as_saved(
+    exc: VisionError, lattices: list[Geometry], packs: list[SkinPack], shape: tuple[int, ...]
+) -> VisionError:
     """An error on a picture scaled from the game's size, said so, with what to do with a saved
     picture (no pointer to move there, nothing to uncover): a cell that matches no tile, at a size
     the game draws (HiDPI 2x too) something over it, else the scale. A lattice no pack reads is said to be a scaled picture
@@ -193,21 +236,41 @@ def _as_saved(exc: VisionError, lattices: list[Geometry], packs: list[SkinPack],
         pack = next((p for p in packs if p.name == exc.skin), None)
         if pack is None:
             return exc
-        lattice = next((g for g in lattices if exc.at is not None and _holds(g, exc.at)), max(lattices, key=lambda g: g.rows * g.cols))
+        lattice = next(
+            (g for g in lattices if exc.at is not None and _holds(g, exc.at)),
+            max(lattices, key=lambda g: g.rows * g.cols),
+        )
         scale = lattice.pitch[0] / pack.pitch[0]
         cell = str(exc).split("; ")[0]
-        if pack.scales is None or any(abs(scale / s - 1) < 0.02 for s in pack.scales):  # a size the game draws: a pointer over it?
-            return UnreadableCell(f"{cell}; something covers it (the pointer?): save the screenshot again with the board in "
-                                  "full view", exc.skin, detail=exc.detail, at=exc.at)
-        return UnreadableCell(f"{cell}: the picture is {scale:.2g}x the game's size; save the screenshot at the screen's size "
-                              "(not scaled)", exc.skin, detail=exc.detail, at=exc.at)
+        # a size the game draws: a pointer over it?
+        if pack.scales is None or any(abs(scale / s - 1) < 0.02 for s in pack.scales):
+            return UnreadableCell(
+                f"{cell}; something covers it (the pointer?): save the screenshot again with the board in "
+                "full view",
+                exc.skin,
+                detail=exc.detail,
+                at=exc.at,
+            )
+        return UnreadableCell(
+            f"{cell}: the picture is {scale:.2g}x the game's size; save the screenshot at the screen's size "
+            "(not scaled)",
+            exc.skin,
+            detail=exc.detail,
+            at=exc.at,
+        )
     if not isinstance(exc, NoBoardFound) or not str(exc).startswith("no skin pack reads"):
         return exc
-    head = str(exc).split("; ")[0].removesuffix(" in the screenshot")  # the board it names, where it is
+    # the board it names, where it is
+    head = str(exc).split("; ")[0].removesuffix(" in the screenshot")
     if runs_off(lattices[0], shape):  # the lattice the error names
-        return CutBoard(f"{head}: it runs on past the picture's edge; save the whole board", detail=exc.detail)
-    return NoBoardFound(f"{head}: if the picture is scaled, save it at the screen's size; a game new to minebot is learnt by "
-                        "playing (`minebot play`)", detail=exc.detail)
+        return CutBoard(
+            f"{head}: it runs on past the picture's edge; save the whole board", detail=exc.detail
+        )
+    return NoBoardFound(
+        f"{head}: if the picture is scaled, save it at the screen's size; a game new to minebot is learnt by "
+        "playing (`minebot play`)",
+        detail=exc.detail,
+    )
 
 
 def _check_cells(image: np.ndarray, geo: Geometry, cells: np.ndarray, pack: SkinPack) -> None:
@@ -222,7 +285,9 @@ def _holds(geo: Geometry, point: tuple[int, int]) -> bool:
     return x <= point[0] < x + w and y <= point[1] < y + h
 
 
-def _scaled_back(saved: Saved, packs: list[SkinPack], grids: list[Grid], mines: int | None) -> SavedReading | None:
+def _scaled_back(
+    saved: Saved, packs: list[SkinPack], grids: list[Grid], mines: int | None
+) -> SavedReading | None:
     """A picture scaled in an editor puts cells between pixels, each at its own phase, where a game
     or a browser draws them at whole pixels: scaled back to a pack's own size, the cells lie on whole
     pixels again. For the biggest lattice on the picture, each pack whose pitch it shows at another
@@ -232,8 +297,12 @@ def _scaled_back(saved: Saved, packs: list[SkinPack], grids: list[Grid], mines: 
     if not grids:
         return None
     lattice = max((g.geometry for g in grids), key=lambda g: g.rows * g.cols)
-    forgiving = as_saved([p for p in packs if not p.learnt and p.scales is not None], saved.gray, lossy=True)
-    scaled: dict[float, tuple[np.ndarray, tuple[float, float]]] = {}  # packs of one pitch (winemine's, minegauler's, winxp's) share a picture
+    forgiving = as_saved(
+        [p for p in packs if not p.learnt and p.scales is not None], saved.gray, lossy=True
+    )
+    scaled: dict[
+        float, tuple[np.ndarray, tuple[float, float]]
+    ] = {}  # packs of one pitch (winemine's, minegauler's, winxp's) share a picture
     for pack in forgiving:
         scale = lattice.pitch[0] / pack.pitch[0]
         if abs(lattice.pitch[1] / pack.pitch[1] - scale) > 0.02 * scale or abs(scale - 1) < 0.02:
@@ -248,31 +317,49 @@ def _scaled_back(saved: Saved, packs: list[SkinPack], grids: list[Grid], mines: 
             if snug is not reading.geometry:
                 reading = read(back, [trip], geometry=snug, mines=mines)
             geo = reading.geometry
-            geo = replace(geo, origin=((geo.origin[0] - dx) * scale, (geo.origin[1] - dy) * scale),
-                          pitch=(geo.pitch[0] * scale, geo.pitch[1] * scale), cell_px=geo.cell_px * scale, scale=geo.scale * scale,
-                          xs=(), ys=())
-            _check_lattice(geo, grids, saved.image.shape, spare=1)  # scaled, a frame blurs into a line of cells
-            if scale > 1:  # enlarged, a frame is a line of cells at most (shrunk, xdemineur's is three)
+            geo = replace(
+                geo,
+                origin=((geo.origin[0] - dx) * scale, (geo.origin[1] - dy) * scale),
+                pitch=(geo.pitch[0] * scale, geo.pitch[1] * scale),
+                cell_px=geo.cell_px * scale,
+                scale=geo.scale * scale,
+                xs=(),
+                ys=(),
+            )
+            # scaled, a frame blurs into a line of cells
+            _check_lattice(geo, grids, saved.image.shape, spare=1)
+            # enlarged, a frame is a line of cells at most (shrunk, xdemineur's is three)
+            if scale > 1:
                 check_hidden_part(geo, grids, saved.image.shape, spare=1)
             _check_cells(saved.image, geo, reading.board.cells, pack)
         except VisionError:
             continue
         if overlap(geo, lattice):
-            return SavedReading(replace(reading, geometry=geo), True, tuple(g.geometry for g in grids if not overlap(g.geometry, geo)))
+            return SavedReading(
+                replace(reading, geometry=geo),
+                True,
+                tuple(g.geometry for g in grids if not overlap(g.geometry, geo)),
+            )
     return None
 
 
-def _brought_back(image: np.ndarray, origin: tuple[float, float], scale: float) -> tuple[np.ndarray, tuple[float, float]]:
+def _brought_back(
+    image: np.ndarray, origin: tuple[float, float], scale: float
+) -> tuple[np.ndarray, tuple[float, float]]:
     """The picture brought back from ``scale`` to a pack's own size, and where its pixel (0, 0) went.
     Shrunk (scale < 1), it is enlarged with the lattice's first cell (``origin``) moved onto a whole
     pixel: each cell then lies on whole pixels as the pack's tiles do (a picture shrunk to 0.6x, brought
     back with its cells a third of a pixel off, was read nowhere); enlarged, it is shrunk (averaging areas)."""
     if scale > 1:
-        return cv2.resize(image, (0, 0), fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA), (0.0, 0.0)
+        return cv2.resize(
+            image, (0, 0), fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA
+        ), (0.0, 0.0)
     dx, dy = (round(o / scale) - o / scale for o in origin)
     size = (round(image.shape[1] / scale), round(image.shape[0] / scale))
     move = np.array([[1 / scale, 0, dx], [0, 1 / scale, dy]], dtype=np.float32)
-    return cv2.warpAffine(image, move, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), (dx, dy)
+    return cv2.warpAffine(
+        image, move, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    ), (dx, dy)
 
 
 def _shrunk(pack: SkinPack, scale: float) -> SkinPack:
@@ -284,10 +371,22 @@ def _shrunk(pack: SkinPack, scale: float) -> SkinPack:
     n = pack.cell_px
     tiles = []
     for tile in pack.tiles:
-        sheet = cv2.resize(np.tile(tile.image, (SHEET, SHEET, 1)), (0, 0), fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        sheet = cv2.resize(
+            np.tile(tile.image, (SHEET, SHEET, 1)),
+            (0, 0),
+            fx=scale,
+            fy=scale,
+            interpolation=cv2.INTER_AREA,
+        )
         back, _ = _brought_back(sheet, (0.0, 0.0), scale)
-        copies = (back[r * n : r * n + n, c * n : c * n + n] for r in range(SHEET) for c in range(SHEET))
-        tiles += [replace(tile, image=np.ascontiguousarray(copy)) for copy in copies if copy.shape[:2] == (n, n)]
+        copies = (
+            back[r * n : r * n + n, c * n : c * n + n] for r in range(SHEET) for c in range(SHEET)
+        )
+        tiles += [
+            replace(tile, image=np.ascontiguousarray(copy))
+            for copy in copies
+            if copy.shape[:2] == (n, n)
+        ]
     return replace(pack, tiles=tuple(tiles))
 
 
@@ -305,12 +404,16 @@ def _snug(image: np.ndarray, geo: Geometry, pack: SkinPack) -> Geometry:
         moved = geo.moved(dx, dy)
         return float(np.median(strict.match_exact(image, [moved.box(r, c) for r, c in sample])[1]))
 
-    fits = {(dx, dy): misfit(dx, dy) for dx in range(-SNUG, SNUG + 1) for dy in range(-SNUG, SNUG + 1)}
+    fits = {
+        (dx, dy): misfit(dx, dy) for dx in range(-SNUG, SNUG + 1) for dy in range(-SNUG, SNUG + 1)
+    }
     dx, dy = min(fits, key=lambda k: fits[k])
     return geo if (dx, dy) == (0, 0) or fits[dx, dy] >= fits[0, 0] else geo.moved(dx, dy)
 
 
-def _whole_lattice(geo: Geometry, grids: list[Grid], shape: tuple[int, ...], to_edge: bool = False) -> Geometry | None:
+def _whole_lattice(
+    geo: Geometry, grids: list[Grid], shape: tuple[int, ...], to_edge: bool = False
+) -> Geometry | None:
     """A whole lattice of the reading's pitch over it, of another size (a part of it, or it and a
     line past its edge), as the reading's pack places its cells: where the picture's board is. Of
     a lattice, only its cells whole on the picture count (a window cut at a column's middle). With
@@ -319,12 +422,25 @@ def _whole_lattice(geo: Geometry, grids: list[Grid], shape: tuple[int, ...], to_
     of a shrunk picture blurs into a line of cells (winemine's at 0.6x, read as a 31st column)."""
     for grid in grids:
         lattice = on_picture(grid.geometry, shape)
-        if lattice is None or grid.filled < WHOLE or not overlap(lattice, geo) or not same_pitch(lattice, geo):
+        if (
+            lattice is None
+            or grid.filled < WHOLE
+            or not overlap(lattice, geo)
+            or not same_pitch(lattice, geo)
+        ):
             continue
         (lx, ly), (px, py) = lattice.origin, lattice.pitch
-        col, cols, row, rows = round((lx - geo.origin[0]) / px), lattice.cols, round((ly - geo.origin[1]) / py), lattice.rows
+        col, cols, row, rows = (
+            round((lx - geo.origin[0]) / px),
+            lattice.cols,
+            round((ly - geo.origin[1]) / py),
+            lattice.rows,
+        )
         if to_edge:
-            (col, cols), (row, rows) = _to_edge(geo, 0, col, cols, shape), _to_edge(geo, 1, row, rows, shape)
+            (col, cols), (row, rows) = (
+                _to_edge(geo, 0, col, cols, shape),
+                _to_edge(geo, 1, row, rows, shape),
+            )
         if (rows, cols) == (geo.rows, geo.cols):
             return None
         first = geo.origin[0] + col * geo.pitch[0], geo.origin[1] + row * geo.pitch[1]
@@ -332,23 +448,31 @@ def _whole_lattice(geo: Geometry, grids: list[Grid], shape: tuple[int, ...], to_
     return None
 
 
-def _to_edge(geo: Geometry, axis: int, first: int, count: int, shape: tuple[int, ...]) -> tuple[int, int]:
+def _to_edge(
+    geo: Geometry, axis: int, first: int, count: int, shape: tuple[int, ...]
+) -> tuple[int, int]:
     """A lattice's first line and number of lines across ``axis`` (0: columns, 1: rows), in the
     reading's numbering, taken on to the reading's edge line where that line's cells end at the
     picture's edge: no line shows there to find. (A screenshot cut to winemine's cells gave a
     lattice without its first row and column, and the board was read without them, numbers that
     count mines in them and all.)"""
     lines, size = (geo.cols, shape[1]) if axis == 0 else (geo.rows, shape[0])
-    reach = geo.pitch[axis] - geo.cell_px + 2  # the gap between cells, and a pixel of rounding either way
+    # the gap between cells, and a pixel of rounding either way
+    reach = geo.pitch[axis] - geo.cell_px + 2
     start = geo.origin[axis]
     if first == 1 and start <= reach:
         first, count = 0, count + 1
-    if first + count == lines - 1 and start + (lines - 1) * geo.pitch[axis] + geo.cell_px >= size - reach:
+    if (
+        first + count == lines - 1
+        and start + (lines - 1) * geo.pitch[axis] + geo.cell_px >= size - reach
+    ):
         count += 1
     return first, count
 
 
-def _check_lattice(geo: Geometry, grids: list[Grid], shape: tuple[int, ...], spare: int = 0, to_edge: bool = False) -> None:
+def _check_lattice(
+    geo: Geometry, grids: list[Grid], shape: tuple[int, ...], spare: int = 0, to_edge: bool = False
+) -> None:
     """Refuse a reading of another size than a whole lattice of its pitch over it. In grey a pack
     may find its covered cell's shade in another look (gnome-mines' in react-minesweeper's, with a
     column past it); scaled, a pack its covered cells alone, at a scale it lists but the picture
@@ -356,14 +480,20 @@ def _check_lattice(geo: Geometry, grids: list[Grid], shape: tuple[int, ...], spa
     line the compression spoilt (classic98 at quality 85: 4 of 9 rows, "won"). ``spare``: lines
     the lattice may have past the reading's edges, at most, each way; ``to_edge``: _whole_lattice's."""
     lattice = _whole_lattice(geo, grids, shape, to_edge)
-    if lattice is not None and not all(0 <= extra <= spare for extra in (lattice.rows - geo.rows, lattice.cols - geo.cols)):
+    if lattice is not None and not all(
+        0 <= extra <= spare for extra in (lattice.rows - geo.rows, lattice.cols - geo.cols)
+    ):
         x, y, _, _ = lattice.region()
-        raise NoBoardFound(f"the {geo.skin} pack reads {geo.cols}x{geo.rows} cells where the lattice shows a "
-                           f"{lattice.cols}x{lattice.rows} board at ({x},{y}); save the screenshot at the screen's size",
-                           detail=f"read {geo.cols}x{geo.rows} at {geo.origin}, {geo.pitch[0]:g}x{geo.pitch[1]:g} px apart")
+        raise NoBoardFound(
+            f"the {geo.skin} pack reads {geo.cols}x{geo.rows} cells where the lattice shows a "
+            f"{lattice.cols}x{lattice.rows} board at ({x},{y}); save the screenshot at the screen's size",
+            detail=f"read {geo.cols}x{geo.rows} at {geo.origin}, {geo.pitch[0]:g}x{geo.pitch[1]:g} px apart",
+        )
 
 
-def _around(image: np.ndarray, grids: list[Geometry], at: tuple[int, int]) -> tuple[np.ndarray, tuple[int, int]]:
+def _around(
+    image: np.ndarray, grids: list[Geometry], at: tuple[int, int]
+) -> tuple[np.ndarray, tuple[int, int]]:
     """The part of ``image`` around the board-like lattice at point ``at``, and its top-left corner."""
     x, y = at
     for geo in grids:
@@ -372,7 +502,9 @@ def _around(image: np.ndarray, grids: list[Geometry], at: tuple[int, int]) -> tu
             reach = round(BAND_PITCHES * max(geo.pitch)) + 1
             left, top = max(gx - reach, 0), max(gy - reach, 0)
             return image[top : gy + gh + reach, left : gx + gw + reach], (left, top)
-    raise NoBoardFound(f"no board-like lattice at ({x},{y}) on the picture; give a point on a board's cells")
+    raise NoBoardFound(
+        f"no board-like lattice at ({x},{y}) on the picture; give a point on a board's cells"
+    )
 
 
 def _gray_pack(pack: SkinPack) -> SkinPack:
@@ -382,7 +514,9 @@ def _gray_pack(pack: SkinPack) -> SkinPack:
         faces={state: tuple(_gray(f) for f in faces) for state, faces in pack.faces.items()},
         digits={k: _gray(d) for k, d in pack.digits.items()},
         boards={k: _gray(b) for k, b in pack.boards.items()},
-        counter_text=None if pack.counter_text is None else (_gray_colour(pack.counter_text[0]), _gray_colour(pack.counter_text[1])),
+        counter_text=None
+        if pack.counter_text is None
+        else (_gray_colour(pack.counter_text[0]), _gray_colour(pack.counter_text[1])),
         counter_leds=None if pack.counter_leds is None else _gray_colour(pack.counter_leds),
     )
 

@@ -45,7 +45,8 @@ LOSSY_RMS = 24.0
 # Colour levels: a flat tile's middle (covered, empty) stays this near its colour in JPEG at 80 and
 # scaled; a grey box of 200 over classic98's board at a browser's 1.25x was its empty cells (192).
 LOSSY_GAP = 7.0
-WHOLE_PX = 0.02  # a pitch this near a whole number of pixels is one (a fitted pitch is a little off)
+# a pitch this near a whole number of pixels is one (a fitted pitch is a little off)
+WHOLE_PX = 0.02
 
 
 class Classifier:
@@ -64,8 +65,12 @@ class Classifier:
         self.any_scale = pack.scales is None
         # blur width: 3 px, and an eighth of the cell for games that redraw their tiles at each size
         self.box = max(3, round(self.size / 8) | 1) if self.any_scale else 3
-        images = [cv2.resize(t.image, (self.size, self.size), interpolation=cv2.INTER_AREA)
-                  if self.size != pack.cell_px else t.image for t in pack.tiles]
+        images = [
+            cv2.resize(t.image, (self.size, self.size), interpolation=cv2.INTER_AREA)
+            if self.size != pack.cell_px
+            else t.image
+            for t in pack.tiles
+        ]
         self.tiles = np.stack([i.reshape(-1) for i in images]).astype(np.float32)
         self.blurred = np.stack([self._blur(i).reshape(-1) for i in images]).astype(np.float32)
         self.norms = (self.tiles * self.tiles).sum(axis=1)
@@ -75,31 +80,53 @@ class Classifier:
         self.codes = pack.codes()
         self.tolerance = pack.tolerance
         self.lossy = pack.lossy
-        self._trips: dict[float, tuple[np.ndarray, np.ndarray]] = {}  # scale: tiles as _tripped makes them
+        self._trips: dict[
+            float, tuple[np.ndarray, np.ndarray]
+        ] = {}  # scale: tiles as _tripped makes them
 
     def limit(self, scale: float) -> float:
         """The score below which a cell at this scale matches."""
-        return MATCH_LIMIT_1X if scale == 1 and not self.any_scale and not self.lossy else self.tolerance
+        return (
+            MATCH_LIMIT_1X
+            if scale == 1 and not self.any_scale and not self.lossy
+            else self.tolerance
+        )
 
     def match(
-        self, image: np.ndarray, boxes: list[tuple[int, int, int, int]], snapped: bool = False, whole_pixels: bool = False,
+        self,
+        image: np.ndarray,
+        boxes: list[tuple[int, int, int, int]],
+        snapped: bool = False,
+        whole_pixels: bool = False,
     ) -> tuple[np.ndarray, np.ndarray]:
         """For each box (x, y, w, h): the index of the nearest tile and its score. ``snapped``: the
         boxes were measured on the screen (see _snap), so only cells that match nothing are tried
         off them; ``whole_pixels``: the boxes lie on a lattice of a fractional pitch, which the game
         lays out in whole pixels (laid_in_whole_pixels)."""
         best, score = self.match_exact(image, boxes)
-        if self.any_scale or whole_pixels:  # games that lay cells out in whole pixels stray from the fitted grid
+        # games that lay cells out in whole pixels stray from the fitted grid
+        if self.any_scale or whole_pixels:
             above = self.tolerance if snapped else SHIFT_ABOVE
-            near = np.flatnonzero((score > above) & (score < 2 * self.tolerance))  # near misses only
+            # near misses only
+            near = np.flatnonzero((score > above) & (score < 2 * self.tolerance))
             if len(near):
-                shifted = [(x + dx, y + dy, w, h) for x, y, w, h in (boxes[i] for i in near) for dy in SHIFTS for dx in SHIFTS]
+                shifted = [
+                    (x + dx, y + dy, w, h)
+                    for x, y, w, h in (boxes[i] for i in near)
+                    for dy in SHIFTS
+                    for dx in SHIFTS
+                ]
                 again, scores = (a.reshape(len(near), -1) for a in self.match_exact(image, shifted))
                 j = np.argmin(scores, axis=1)  # the unshifted box is among them
-                best[near], score[near] = again[np.arange(len(near)), j], scores[np.arange(len(near)), j]
+                best[near], score[near] = (
+                    again[np.arange(len(near)), j],
+                    scores[np.arange(len(near)), j],
+                )
         return best, score
 
-    def match_exact(self, image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    def match_exact(
+        self, image: np.ndarray, boxes: list[tuple[int, int, int, int]]
+    ) -> tuple[np.ndarray, np.ndarray]:
         """For each box: the index of the nearest tile and its score, each box where it is. Boxes of
         another size than the tiles are resized to them and compared blurred: with the tiles as a
         browser draws them at that size (see _tripped), for a pack of fixed scales."""
@@ -138,14 +165,27 @@ class Classifier:
         key = round(scale, 3)
         if key not in self._trips:
             n = self.size
-            trip = [cv2.resize(cv2.resize(t.reshape(n, n, 3).astype(np.uint8), (0, 0), fx=scale, fy=scale,
-                                          interpolation=cv2.INTER_LINEAR), (n, n), interpolation=cv2.INTER_AREA)
-                    for t in self.tiles]
+            trip = [
+                cv2.resize(
+                    cv2.resize(
+                        t.reshape(n, n, 3).astype(np.uint8),
+                        (0, 0),
+                        fx=scale,
+                        fy=scale,
+                        interpolation=cv2.INTER_LINEAR,
+                    ),
+                    (n, n),
+                    interpolation=cv2.INTER_AREA,
+                )
+                for t in self.tiles
+            ]
             blurred = np.stack([self._blur(t).reshape(-1) for t in trip]).astype(np.float32)
             self._trips[key] = blurred, (blurred * blurred).sum(axis=1)
         return self._trips[key]
 
-    def _nearest(self, crops: np.ndarray, tiles: np.ndarray, norms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _nearest(
+        self, crops: np.ndarray, tiles: np.ndarray, norms: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Each crop's nearest tile and its score (see the class's docstring; a lossy pack's: _lossy_scores)."""
         middles = self._middles(crops)
         d2 = (crops * crops).sum(axis=1)[:, None] + norms[None, :] - 2 * crops @ tiles.T
@@ -155,20 +195,30 @@ class Classifier:
         gap = np.abs(middles - self.middles[best]).max(axis=1)
         if self.lossy:  # a flat fill keeps its colour in JPEG and scaled, near enough (LOSSY_GAP)
             score = self._lossy_scores(d2, best, nearest, rms)
-            return best, np.where(self.flat[best] & (gap > LOSSY_GAP), np.maximum(score, self.tolerance + gap), score)
+            return best, np.where(
+                self.flat[best] & (gap > LOSSY_GAP), np.maximum(score, self.tolerance + gap), score
+            )
         return best, np.where(self.flat[best], np.maximum(rms, 8 * gap), rms)
 
     @cached_property
     def _between(self) -> np.ndarray:
         """Squared distances between the blurred tiles, the yardstick of a lossy cell's margin (worked out
         for lossy packs only)."""
-        return np.maximum(self.blurred_norms[:, None] + self.blurred_norms[None, :] - 2 * self.blurred @ self.blurred.T, 1.0)
+        return np.maximum(
+            self.blurred_norms[:, None]
+            + self.blurred_norms[None, :]
+            - 2 * self.blurred @ self.blurred.T,
+            1.0,
+        )
 
-    def _lossy_scores(self, d2: np.ndarray, best: np.ndarray, nearest: np.ndarray, rms: np.ndarray) -> np.ndarray:
+    def _lossy_scores(
+        self, d2: np.ndarray, best: np.ndarray, nearest: np.ndarray, rms: np.ndarray
+    ) -> np.ndarray:
         """Scores on the tolerance's scale for a lossy pack (see LOSSY_MARGIN): below it where the
         cell lies nearer its tile than every tile of another value by more than the margin, 0 where
         it is its tile; above it, whatever the pack's tolerance, past LOSSY_RMS."""
-        margin = (d2 - nearest[:, None]) / self._between[best]  # 0: halfway to that tile, 1: on its own
+        # 0: halfway to that tile, 1: on its own
+        margin = (d2 - nearest[:, None]) / self._between[best]
         other_value = self.codes[best][:, None] != self.codes[None, :]
         margin = np.where(other_value, margin, np.inf).min(axis=1)
         score = self.tolerance * (1 - np.minimum(margin, 1)) / (1 - LOSSY_MARGIN)
@@ -177,11 +227,17 @@ class Classifier:
     def _middles(self, flat: np.ndarray) -> np.ndarray:
         """Mean colour of the middle third of each picture (rows of n*n*3 values)."""
         n, third = self.size, self.size // 3
-        return flat.reshape(len(flat), n, n, 3)[:, third : n - third, third : n - third].mean(axis=(1, 2))
+        return flat.reshape(len(flat), n, n, 3)[:, third : n - third, third : n - third].mean(
+            axis=(1, 2)
+        )
 
-    def read_line(self, image: np.ndarray, geometry: Geometry, cells: list[Cell]) -> np.ndarray | None:
+    def read_line(
+        self, image: np.ndarray, geometry: Geometry, cells: list[Cell]
+    ) -> np.ndarray | None:
         """The codes of a line of cells, or None when too few of them match a tile."""
-        best, score = self.match(image, [geometry.box(r, c) for r, c in cells], whole_pixels=fractional(geometry))
+        best, score = self.match(
+            image, [geometry.box(r, c) for r, c in cells], whole_pixels=fractional(geometry)
+        )
         if (score < self.limit(geometry.scale)).mean() < LINE_SHARE:
             return None
         return self.codes[best]
@@ -232,7 +288,9 @@ def classifier_for(pack: SkinPack) -> Classifier:
     return _CLASSIFIERS[pack]
 
 
-def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[np.ndarray, np.ndarray]:
+def read_cells(
+    image: np.ndarray, geometry: Geometry, pack: SkinPack
+) -> tuple[np.ndarray, np.ndarray]:
     """Codes and match scores (RMS levels) of every cell, as rows x cols arrays. A learnt pack is
     read as it was learnt: each cell is the look (tile) it is nearest, by bot/vision/looks.py."""
     if pack.learnt:
@@ -260,7 +318,9 @@ def read_cells(image: np.ndarray, geometry: Geometry, pack: SkinPack) -> tuple[n
     return classifier.codes[best].reshape(shape), rms.reshape(shape)
 
 
-def _as_on_new_board(book: LookBook, pack: SkinPack, pictures: np.ndarray, plain: np.ndarray) -> np.ndarray:
+def _as_on_new_board(
+    book: LookBook, pack: SkinPack, pictures: np.ndarray, plain: np.ndarray
+) -> np.ndarray:
     """The cells that look as they did on the learnt pack's new board of this size (covered ones:
     a cell drawn over a background picture looks different at each position); none where it has
     no such board. ``plain``: each cell's unshifted distances from the looks, which bound its
@@ -281,7 +341,9 @@ def _as_on_new_board(book: LookBook, pack: SkinPack, pictures: np.ndarray, plain
 
 
 _BOOKS: WeakKeyDictionary[SkinPack, dict[int, LookBook]] = WeakKeyDictionary()
-_BOARDS: WeakKeyDictionary[SkinPack, dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray, np.ndarray] | None]] = WeakKeyDictionary()
+_BOARDS: WeakKeyDictionary[
+    SkinPack, dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray, np.ndarray] | None]
+] = WeakKeyDictionary()
 
 
 def _new_board(book: LookBook, pack: SkinPack) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -314,7 +376,9 @@ def _look_book(geometry: Geometry, pack: SkinPack) -> LookBook:
     return books[book.cut].placed(geometry)
 
 
-def look_distances(image: np.ndarray, geometry: Geometry, pack: SkinPack, cells: list[Cell]) -> np.ndarray:
+def look_distances(
+    image: np.ndarray, geometry: Geometry, pack: SkinPack, cells: list[Cell]
+) -> np.ndarray:
     """How far each of ``cells`` is from each look of a learnt pack, unshifted, and last from its
     own picture on the pack's new board of this size (inf where it has none): len(cells) x
     (len(tiles) + 1); inf where a cell lies outside the image. (gnome-mines lays its cells out in

@@ -22,7 +22,12 @@ from bot.vision.pack import _load_pack
 from bot.vocabulary import CHAR_OF, TILE_NAMES
 
 
-def cut_pack(image: np.ndarray, label: Labelled, folder: Path, face_box: tuple[int, int, int, int] | None = None) -> list[str]:
+def cut_pack(
+    image: np.ndarray,
+    label: Labelled,
+    folder: Path,
+    face_box: tuple[int, int, int, int] | None = None,
+) -> list[str]:
     """Save one picture of every kind of cell the labelled screenshot shows (1x screenshots only).
 
     A kind whose cells do not all look the same gets a numbered variant per distinct look. What the
@@ -36,7 +41,9 @@ def cut_pack(image: np.ndarray, label: Labelled, folder: Path, face_box: tuple[i
         x, y = round(ox + c * px), round(oy + r * py)
         crop = image[y : y + n, x : x + n]
         if crop.shape[:2] != (n, n):
-            raise SkinPackError(f"cell ({r},{c}) lies outside the image; check origin and pitch in the .board file")
+            raise SkinPackError(
+                f"cell ({r},{c}) lies outside the image; check origin and pitch in the .board file"
+            )
         other = seen.setdefault(crop.tobytes(), (r, c))
         if label.board[other] != label.board[r, c]:
             raise SkinPackError(
@@ -74,10 +81,14 @@ def _replace(path: Path, data: bytes) -> None:
 def _check_lattice(image: np.ndarray, label: Labelled) -> None:
     """Refuse a .board file whose board is not one the screenshot shows: where the screenshot shows
     board-like lattices, one of them must have the file's pitch, and cells where the file puts them."""
-    said = Geometry(label.game, label.rows, label.cols, label.origin, label.pitch, label.cell_px, 1.0)
+    said = Geometry(
+        label.game, label.rows, label.cols, label.origin, label.pitch, label.cell_px, 1.0
+    )
     grids = [g.geometry for g in find_grids(image)]
     if grids and not any(same_board(said, g) for g in grids):
-        shown = ", ".join(f"{g.cols}x{g.rows} at {g.region()[:2]} ({g.pitch[0]:g} px apart)" for g in grids[:3])
+        shown = ", ".join(
+            f"{g.cols}x{g.rows} at {g.region()[:2]} ({g.pitch[0]:g} px apart)" for g in grids[:3]
+        )
         raise SkinPackError(
             f"the .board file puts a {label.cols}x{label.rows} board of cells {label.pitch[0]:g} px apart at {label.origin}, "
             f"but the screenshot shows {shown}; give the screenshot's own .board file (`minebot record` writes one)"
@@ -95,19 +106,39 @@ def learnt_pack_folder(name: str, cell_px: int) -> Path:
     return folder
 
 
-def start_learnt_pack(folder: Path, cell_px: int, pitch: tuple[float, float], rule: str, settle_ms: int, tolerance: float) -> None:
+def start_learnt_pack(
+    folder: Path,
+    cell_px: int,
+    pitch: tuple[float, float],
+    rule: str,
+    settle_ms: int,
+    tolerance: float,
+) -> None:
     """Make ``folder`` a learnt pack (its pack.json), unless it is one already: its tiles are
     ``cell_px`` squares cut around the centres of a lattice of ``pitch`` (bot/vision/looks.py)."""
     folder.mkdir(parents=True, exist_ok=True)
     meta = folder / "pack.json"
     if not meta.is_file():
-        write_json(meta, {
-            "cell_px": cell_px, "pitch": list(pitch), "rule": rule, "scales": "any",
-            "settle_ms": settle_ms, "tolerance": tolerance, "learnt": True,
-        })
+        write_json(
+            meta,
+            {
+                "cell_px": cell_px,
+                "pitch": list(pitch),
+                "rule": rule,
+                "scales": "any",
+                "settle_ms": settle_ms,
+                "tolerance": tolerance,
+                "learnt": True,
+            },
+        )
 
 
-def add_counts(folder: Path, key: str, counts: tuple[float, ...], derive: Callable[[list[float]], dict[str, object]]) -> dict[str, object]:
+def add_counts(
+    folder: Path,
+    key: str,
+    counts: tuple[float, ...],
+    derive: Callable[[list[float]], dict[str, object]],
+) -> dict[str, object]:
     """Add ``counts`` to a learnt pack's ``key`` in pack.json, summed over every run, and set what
     ``derive`` makes of the sums (the redraws watched, and its ``settle_ms``: bot/learning/settling.py; the
     first clicks, and its ``rule``: bot/learning/learn.py). What was set."""
@@ -123,10 +154,16 @@ def add_counts(folder: Path, key: str, counts: tuple[float, ...], derive: Callab
 def learnt_counts(folder: Path | None, key: str) -> list[float]:
     """A learnt pack's counts ``key`` as add_counts summed them (none: an empty list)."""
     meta = folder / "pack.json" if folder is not None else None
-    return list(json.loads(meta.read_text()).get(key, [])) if meta is not None and meta.is_file() else []
+    return (
+        list(json.loads(meta.read_text()).get(key, []))
+        if meta is not None and meta.is_file()
+        else []
+    )
 
 
-def add_counter(folder: Path, digits: dict[int | str, np.ndarray], settings: dict[str, object]) -> list[str]:
+def add_counter(
+    folder: Path, digits: dict[int | str, np.ndarray], settings: dict[str, object]
+) -> list[str]:
     """Give a learnt pack its counter's digit pictures (and a label's "/") and the settings that say
     which counter counts the mines (``counter``, ``counter_at``, ``counter_shortest``, ``counters``,
     ``counter_text``), unless it has digits already. Returns the files written."""
@@ -134,7 +171,10 @@ def add_counter(folder: Path, digits: dict[int | str, np.ndarray], settings: dic
         return []
     meta = folder / "pack.json"
     write_json(meta, {**json.loads(meta.read_text()), **settings})
-    return add_tiles(folder, {f"digit-{'slash' if d == '/' else d}": [digits[d]] for d in sorted(digits, key=str)})
+    return add_tiles(
+        folder,
+        {f"digit-{'slash' if d == '/' else d}": [digits[d]] for d in sorted(digits, key=str)},
+    )
 
 
 def add_tiles(folder: Path, pictures: dict[str, list[np.ndarray]]) -> list[str]:
@@ -146,7 +186,9 @@ def add_tiles(folder: Path, pictures: dict[str, list[np.ndarray]]) -> list[str]:
     for name, crops in pictures.items():
         have = sorted(folder.glob(f"{name}.png")) + sorted(folder.glob(f"{name}-*.png"))
         seen = [cv2.imread(str(f), cv2.IMREAD_COLOR) for f in have]
-        numbers = [1] * bool(have) + [int(f.stem.rpartition("-")[2]) for f in have if f.stem.rpartition("-")[2].isdigit()]
+        numbers = [1] * bool(have) + [
+            int(f.stem.rpartition("-")[2]) for f in have if f.stem.rpartition("-")[2].isdigit()
+        ]
         top = max(numbers, default=0)
         for crop in crops:
             if any(other is not None and np.array_equal(crop, other) for other in seen):
@@ -168,7 +210,10 @@ def add_board(folder: Path, cells: list[np.ndarray], rows: int, cols: int) -> st
         return None
     path.parent.mkdir(exist_ok=True)
     n = cells[0].shape[0]
-    write_png(path, np.stack(cells).reshape(rows, cols, n, n, 3).swapaxes(1, 2).reshape(rows * n, cols * n, 3))
+    write_png(
+        path,
+        np.stack(cells).reshape(rows, cols, n, n, 3).swapaxes(1, 2).reshape(rows * n, cols * n, 3),
+    )
     _load_pack.cache_clear()
     return path.relative_to(folder).as_posix()  # as pack.json keeps it, on Windows too
 
@@ -185,7 +230,9 @@ class PackFiles:
         if file is not None:
             self.of.setdefault(look, []).append(file)
 
-    def save(self, folder: Path, names: dict[int, int], picture: Callable[[int], np.ndarray]) -> list[str]:
+    def save(
+        self, folder: Path, names: dict[int, int], picture: Callable[[int], np.ndarray]
+    ) -> list[str]:
         """Take the wrong looks' files out of ``folder``, then add each look named (``names``: its
         code) as ``picture`` shows it (add_tiles); the files written."""
         for look in self.wrong:
