@@ -13,7 +13,7 @@ import numpy as np
 
 from bot import files
 from bot.board import Board
-from bot.errors import MinebotError, UsageError
+from bot.errors import InputFileError, MinebotError, UsageError
 from bot.games import GAMES
 from bot.sim import bench
 from bot.sim.game import make_layout, read_layouts, write_layouts
@@ -147,8 +147,8 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument(
         "--new-game-key",
         metavar="KEY",
-        help="the game's key for a new game, e.g. F2 or ctrl+n (default: tries F2, N, the face, buttons above the board, Ctrl+N; "
-        "never a key that reloads a web page, Ctrl+R or F5, unless given here)",
+        help="the game's key for a new game, e.g. F2 or ctrl+n (default: tries F2, N, the face, buttons above the board; "
+        "never a key a browser or desktop takes for itself, Ctrl+N, Ctrl+R, F5, unless given here)",
     )
     pl.add_argument(
         "--dry-run", action="store_true", help="read and decide once, print the move, click nothing"
@@ -339,7 +339,7 @@ def main(*args: str) -> int:
             return int(getattr(watch, ns.command)(ns))
     except MinebotError as err:
         _report(err, ns.verbose)
-        return 1
+        return 2 if isinstance(err, UsageError) else 1  # as argparse's own usage errors
     except KeyboardInterrupt:
         print("minebot: stopped", file=sys.stderr)
         return 130
@@ -444,7 +444,7 @@ def _solve(ns: argparse.Namespace) -> int:
             if isinstance(exc, OSError)
             else "not a text file"
         )
-        raise UsageError(
+        raise InputFileError(
             f"cannot read the board {ns.board}: {why}; give a text file of rows of # F ? 0-8 * X x"
         ) from None
     board = Board.parse(text, mines=ns.mines)

@@ -46,6 +46,11 @@ class UsageError(MinebotError, ValueError):
     """A request that makes no sense (unknown level, strategy, cell outside the board)."""
 
 
+class InputFileError(MinebotError):
+    """A file the user named that cannot be read (missing, a folder, not text): the run failed
+    (exit 1), as opposed to a request that makes no sense (UsageError, exit 2)."""
+
+
 class LabelFileError(MinebotError, ValueError):
     """A ``.board`` file (a screenshot's true board) that does not follow the documented format."""
 
@@ -87,6 +92,11 @@ class ImpossibleReading(UnreadableCell):
 
 class ScreenError(MinebotError):
     """The live screen cannot be used: no display, Wayland, the window moved or closed, the user took the mouse."""
+
+
+class StaleCheck(ScreenError):
+    """A press not sent: the check of the board it rests on is older than a click may trust (the
+    process was paused or slow in between). The board is checked again before any press."""
 
 
 class BoardGone(ScreenError):

@@ -139,27 +139,43 @@ def learn(ns: argparse.Namespace) -> int:
     return 0
 
 
-def skins(ns: argparse.Namespace) -> int:
+def remove_learnt_pack(name: str) -> Path:
+    """Delete the learnt pack ``name``: only a folder directly in this user's learnt-skins folder,
+    named as ``skins`` lists it, is ever deleted (a path, ``..`` or a shipped pack's name is refused);
+    a pack that is a link to a folder elsewhere loses the link, never what it points at. Where."""
     import shutil
 
+    from bot.userdata import learnt_skins
+    from bot.vision.pack import skin_names, templates_root
+
+    learnt = learnt_skins()
+    names = skin_names(learnt) if learnt.is_dir() else []
+    if name not in names or Path(name).name != name or name in (".", ".."):
+        where = (
+            "shipped with minebot (it stays)"
+            if name in skin_names(templates_root())
+            else "not the name of a learnt pack"
+        )
+        raise UsageError(
+            f"{name!r} is {where}; learnt packs (`minebot skins` lists them): "
+            f"{', '.join(names) or 'none'}"
+        )
+    folder = learnt / name
+    if folder.is_symlink():
+        folder.unlink()
+    else:
+        shutil.rmtree(folder)
+    return folder
+
+
+def skins(ns: argparse.Namespace) -> int:
     from bot.userdata import hidden_skins, learnt_skins
     from bot.vision.counter import describe
     from bot.vision.pack import load_pack, skin_names, templates_root
 
     learnt = learnt_skins()
     if ns.remove:
-        folder = learnt / ns.remove
-        if not (folder / "pack.json").is_file():
-            where = (
-                "shipped with minebot (it stays)"
-                if ns.remove in skin_names(templates_root())
-                else "not a learnt pack"
-            )
-            raise UsageError(
-                f"{ns.remove!r} is {where}; learnt packs: {', '.join(skin_names(learnt)) or 'none'}"
-            )
-        shutil.rmtree(folder)
-        print(f"removed {folder}")
+        print(f"removed {remove_learnt_pack(ns.remove)}")
         return 0
     shipped = set(skin_names(templates_root()))
     hidden = hidden_skins()

@@ -138,7 +138,7 @@ def test_bench_opened_solves_positions_and_counts_those_solved_exactly(
     best, hints = json.loads(capsys.readouterr().out)
     assert (best["positions"], best["exact"], best["wrong"], hints["exact"]) == (3, 3, 0, 0)
     assert best["certain_cells"] >= hints["certain_cells"] > 0
-    assert main("bench", "--level", "beginner", "--opened", "80") == 1
+    assert main("bench", "--level", "beginner", "--opened", "80") == 2  # a usage error
     assert "--opened must be from 1 to 70" in capsys.readouterr().err
 
 
@@ -177,7 +177,7 @@ def test_solve_prints_advice(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 def test_errors_are_one_line_with_exit_codes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main("bench", "--level", "huge") == 1
+    assert main("bench", "--level", "huge") == 2  # a usage error, as argparse gives
     assert "COLSxROWS/MINES" in capsys.readouterr().err
     assert main("bench", "--strategy", "magic") == 2
     assert main("frobnicate") == 2

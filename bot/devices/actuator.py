@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from bot.devices import interrupts
 from bot.devices.windowing import x_authority
 from bot.errors import ScreenError
 
@@ -274,11 +275,13 @@ class LiveMouse:
         # where the bot last moved the pointer
         self._own_moves: deque[tuple[int, int]] = deque(maxlen=OWN_MOVES)
         self._keys_down = None if self._presses else _key_watch()
+        interrupts.watch_stops()
 
     def _point(self, x: float, y: float) -> tuple[int, int]:
         return round(x / self.ratio), round(y / self.ratio)
 
     def check_user(self) -> None:
+        interrupts.stop_requested()
         if self._presses is not None:
             own = self._presses.sees_own  # else every press it counts is somebody else's
             if self._presses.keys > (self._own_keys if own else 0):
@@ -315,19 +318,20 @@ class LiveMouse:
     def click(self, x: float, y: float, button: Button = "left") -> None:
         self.check_user()
         px, py = self._point(x, y)
-        # counted before they are sent: never behind
-        self._own_buttons += 2 if button == "both" else 1
-        self._own_moves.append((px, py))
-        if self._pointer is not None:
-            self._pointer.click(px, py, button)
-        elif button == "both":
-            self._gui.moveTo(px, py)
-            self._gui.mouseDown(button="left")
-            self._gui.mouseDown(button="right")
-            self._gui.mouseUp(button="right")
-            self._gui.mouseUp(button="left")
-        else:
-            self._gui.click(px, py, button=button)
+        with interrupts.sending():  # a press on a check gone stale is refused here, uncounted
+            # counted before they are sent: never behind
+            self._own_buttons += 2 if button == "both" else 1
+            self._own_moves.append((px, py))
+            if self._pointer is not None:
+                self._pointer.click(px, py, button)
+            elif button == "both":
+                self._gui.moveTo(px, py)
+                self._gui.mouseDown(button="left")
+                self._gui.mouseDown(button="right")
+                self._gui.mouseUp(button="right")
+                self._gui.mouseUp(button="left")
+            else:
+                self._gui.click(px, py, button=button)
         self._expected = (px, py)
 
     def park(self, x: float, y: float) -> None:

@@ -3,8 +3,9 @@
 Games start a new game in their own ways: a key (F2, N), the face above the board, a web
 page's "Restart" button; some ask to confirm first (kmines' "Reset the game?"). The learner does
 not know which, so it tries them in turn, and keeps the one that worked for the next game. It never
-guesses a key that can destroy the game (Ctrl+R, F5: a browser reloads the page on them, and the
-page may come back at another level, elsewhere, or not at all); the user may give one.
+guesses a key a browser or desktop takes for itself (Ctrl+N and Ctrl+T open a window or a tab over
+the game, Ctrl+W and Alt+F4 close it, Ctrl+R and F5 reload a web page, which may come back at another
+level, elsewhere, or not at all); the user may give one as the game's own (--new-game-key).
 """
 
 from __future__ import annotations
@@ -22,11 +23,10 @@ from bot.errors import ScreenError
 from bot.learning.endface import changed_part
 from bot.vision.geometry import Geometry
 
-# tried in turn after a game; never Ctrl+R or F5, which reload a web page (gnome-mines' Ctrl+R comes from its launcher)
-NEW_GAME_KEYS = ("F2", "n", "ctrl+n")
+# tried in turn after a game: keys no browser or desktop takes for itself (gnome-mines' Ctrl+R
+# and kmines' Ctrl+N come from their launchers, as the user's --new-game-key does)
+NEW_GAME_KEYS = ("F2", "n")
 ANSWER = "Return"  # what answers a game's prompt ("Reset the game?") with its default button
-# tried after clicks on the face and buttons: a browser opens a new window on it
-LAST_KEY = "ctrl+n"
 BUTTONS_WITHIN = 2.0  # cells above the board where buttons to click are looked for
 BUTTONS_TRIED = 4  # of those, the nearest the board
 # things drawn anywhere above the board, nearest over its middle: a face that did not change
@@ -77,17 +77,15 @@ class Restarter:
         the game's own), else F2 and N; else Return (kmines asks "Reset the game?" by itself
         when a game is lost); else a click on what changed above the board when the game ended (the
         face), then on each thing drawn just above the board (a web game's "Restart" button), then
-        on the things drawn above it nearest its middle (a face the game did not change at its end);
-        else Ctrl+N (last: a browser opens a window on it). Done when a new game shows; the way that
+        on the things drawn above it nearest its middle (a face the game did not change at its end).
+        Done when a new game shows; the way that
         worked is kept. A key after which no new game shows but something is drawn over the board
         (kmines asks "Reset the game?" on Ctrl+N too) is confirmed with Return, its default button;
         a click after which something is drawn over the board (a menu) is undone with Escape. (No
         Escape after a key: xdemineur quits on it, with no prompt.)"""
         keys: list[Way] = [("key", k) for k in ((key,) if key else NEW_GAME_KEYS)]
-        # a key given is the game's own: first
-        last = [] if key else [way for way in keys if way[1] == LAST_KEY]
         ways: list[Way] = [] if self.way is None else [self.way]
-        ways += [way for way in keys if way not in last]
+        ways += keys
         # a prompt the game showed by itself at its end (kmines after a loss)
         ways.append(("key", ANSWER))
         face = self._face(watcher.image)
@@ -95,7 +93,6 @@ class Restarter:
             ways.append(("face", face))
         ways += [("face", point) for point in self._buttons(watcher.image)]
         ways += [("face", point) for point in self._centred(watcher.image)]
-        ways += last
         ended = None if watcher.image is None else watcher.image.copy()
         for way in dict.fromkeys(ways):
             how, what = way
@@ -120,7 +117,7 @@ class Restarter:
         raise ScreenError(
             "could not start a new game; start one by hand and run minebot again"
             + ("" if key else " (with --new-game-key KEY if the game has a key for it)"),
-            detail=f"tried {tried}, Return, the face, what is drawn above the board and Ctrl+N; "
+            detail=f"tried {tried}, Return, the face, what is drawn above the board; "
             f"the screen is saved in {watcher.save_screen()}",
         )
 

@@ -236,11 +236,11 @@ class Sight:
                 raise ScreenError(
                     f"refusing to click ({r},{c}): outside the {self.geometry.cols}x{self.geometry.rows} board"
                 )
-            with self.spent.on("guard"):
-                allowed = self.guard.check((r, c))
-            if allowed:
-                with self.spent.on("click"):
-                    self.mouse.click(*self.geometry.centre((r, c)), button)  # type: ignore[arg-type]
+
+            def press(cell: Cell = (r, c)) -> None:
+                self.mouse.click(*self.geometry.centre(cell), button)  # type: ignore[arg-type]
+
+            if self.guard.press_checked((r, c), press, self.spent.on):
                 self.clicked.append((r, c))
             if self.guard.halted:
                 return cells[:index]

@@ -4,11 +4,17 @@ Used by the live table (bot/live/table.py) and the learner (bot/learning/learn.p
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+
 import cv2
 import numpy as np
 
+from bot.devices import interrupts
 from bot.devices.capture import Region, Screen
 from bot.devices.windowing import Windows
+from bot.errors import StaleCheck
 from bot.vision.geometry import Geometry
 from bot.vision.grid import NOTHING_THERE, lattice_moved
 from bot.vocabulary import Cell
@@ -22,6 +28,7 @@ RIM_CHANGED = 0.5
 FLAT = 3.0  # the spread (standard deviation) of each channel below which the board's place is one flat colour
 # of the pitch round a covered cell that its click may redraw too (flat tiles' shadows)
 SHADOW = 0.15
+STALE_TRIES = 3  # checks of a cell gone stale before its click (see interrupts) before none is made
 
 
 class ClickGuard:
@@ -204,6 +211,29 @@ class ClickGuard:
             return False
         self._clicked[cell] = True
         return True
+
+    def press_checked(
+        self,
+        cell: Cell,
+        press: Callable[[], None],
+        timed: Callable[[str], AbstractContextManager[object]] = lambda _: nullcontext(),
+    ) -> bool:
+        """Check ``cell`` (``check``), then ``press`` it, while that check is fresh: a press the
+        mouse refuses as resting on a stale check (a pause between them) is checked again. Whether
+        it was pressed. ``timed(part)`` times the checks ("guard") and the press ("click")."""
+        for _ in range(STALE_TRIES):
+            checked_at = time.monotonic()
+            with timed("guard"):
+                allowed = self.check(cell)
+            if not allowed:
+                return False
+            try:
+                with timed("click"), interrupts.fresh_until(interrupts.deadline_for(checked_at)):
+                    press()
+                return True
+            except StaleCheck:
+                continue
+        return False
 
     def shown(self, image: np.ndarray, cells: list[Cell]) -> bool:
         """Whether each of ``cells`` looks other in ``image`` than it did at the reading (a click on

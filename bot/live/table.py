@@ -242,12 +242,12 @@ class LiveTable:
             raise VisionError(
                 f"refusing to click ({r},{c}): outside the {self.geometry.cols}x{self.geometry.rows} board"
             )
-        with self.spent.on("guard"):
-            allowed = self.guard.check(cell)
-        if allowed:
-            x, y = self.geometry.centre(cell)
-            with self.spent.on("click"):
-                self.mouse.click(x, y, button)  # type: ignore[arg-type]
+        x, y = self.geometry.centre(cell)
+
+        def press() -> None:
+            self.mouse.click(x, y, button)  # type: ignore[arg-type]
+
+        if self.guard.press_checked(cell, press, self.spent.on):
             self._pressed_at = time.perf_counter()
             self.presses += 1
         return not self.guard.halted

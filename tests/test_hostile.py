@@ -1,0 +1,128 @@
+"""Hostile but ordinary inputs: what a user names, leaves on disk or does to the process never
+makes minebot delete, click or report what it should not."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.devices import interrupts
+from bot.live.guard import ClickGuard
+from bot.userdata import learnt_skins
+from bot.vision.pack import templates_root
+from bot.vocabulary import Cell
+
+
+def _pack(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "pack.json").write_text(json.dumps({"cell": 16}))
+    return folder
+
+
+@pytest.mark.parametrize("how", ["absolute", "dotdot", "nested", "dot"])
+def test_skins_remove_never_deletes_outside_the_learnt_folder(
+    how: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`skins --remove` once took an absolute or ``../`` name and deleted any folder holding a
+    pack.json (a shipped pack's too), printing "removed". Only a learnt pack's own name is taken."""
+    outside = _pack(tmp_path / "elsewhere" / "victim")
+    _pack(learnt_skins() / "mine")
+    name = {
+        "absolute": str(outside),
+        "dotdot": f"../../{outside.relative_to(tmp_path)}",
+        "nested": "mine/../mine",
+        "dot": ".",
+    }[how]
+    assert main("skins", "--remove", name) == 2
+    err = capsys.readouterr().err
+    assert "not the name of a learnt pack" in err and "mine" in err and len(err.splitlines()) == 1
+    assert (outside / "pack.json").is_file() and (learnt_skins() / "mine" / "pack.json").is_file()
+
+
+def test_skins_remove_keeps_the_shipped_packs(capsys: pytest.CaptureFixture[str]) -> None:
+    shipped = templates_root() / "winemine" / "pack.json"
+    for name in ("winemine", str(shipped.parent), "../" * 12 + str(shipped.parent)[1:]):
+        assert main("skins", "--remove", name) == 2
+    assert shipped.is_file()
+    assert "shipped with minebot (it stays)" in capsys.readouterr().err
+
+
+def test_skins_remove_of_a_linked_pack_removes_the_link_only(tmp_path: Path) -> None:
+    target = _pack(tmp_path / "kept")
+    learnt_skins().mkdir(parents=True)
+    (learnt_skins() / "linked").symlink_to(target, target_is_directory=True)
+    assert main("skins", "--remove", "linked") == 0
+    assert not (learnt_skins() / "linked").exists() and (target / "pack.json").is_file()
+
+
+def test_a_press_after_a_pause_is_checked_again_first() -> None:
+    """Stopped with SIGTSTP between its check and its click, and resumed after the user had started
+    a new game, minebot once sent a right-click meant for the old board. A press now rests on a
+    check at most FRESH s old; past that, the cell is checked again before anything is sent."""
+    checks: list[Cell] = []
+    sent: list[int] = []
+    guard = ClickGuard.__new__(ClickGuard)
+    guard.halted = False
+    guard.check = lambda cell: checks.append(cell) is None  # type: ignore[method-assign]
+
+    def press() -> None:
+        if len(checks) == 1:
+            time.sleep(interrupts.FRESH * 1.5)  # paused between the check and the press
+        with interrupts.sending():
+            sent.append(len(checks))
+
+    assert guard.press_checked((2, 3), press)
+    assert checks == [(2, 3), (2, 3)] and sent == [2]
+
+
+def test_a_press_that_stays_stale_is_never_sent() -> None:
+    guard = ClickGuard.__new__(ClickGuard)
+    guard.halted = False
+    guard.check = lambda cell: True  # type: ignore[method-assign]
+    sent: list[Cell] = []
+
+    def press() -> None:
+        time.sleep(interrupts.FRESH * 1.2)
+        with interrupts.sending():
+            sent.append((0, 0))
+
+    assert not guard.press_checked((0, 0), press) and not sent
+
+
+def test_a_press_with_no_check_pending_is_sent() -> None:
+    """Presses no check stands behind (a new game's face, a key) are not held to a deadline."""
+    with interrupts.sending():
+        pass
+
+
+def test_a_swallowed_ctrl_c_stops_the_next_press() -> None:
+    """Once in some 40 tries a KeyboardInterrupt landed in a screen-capture finalizer, was
+    reported "ignored", and the bot pressed on. The stop is remembered: the next press raises it."""
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        interrupts.watch_stops()
+        interrupts.stop_requested()  # nothing asked yet
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.1)
+        with pytest.raises(KeyboardInterrupt):  # as though the first had been swallowed
+            interrupts.stop_requested()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        interrupts.watch_stops()  # forget it
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_no_key_a_browser_or_desktop_takes_is_ever_guessed_for_a_new_game() -> None:
+    """In a browser Ctrl+N, the last new-game try, opened a window over the game: 7 of 9 runs on
+    web clones ended after a game or two. Guessed keys are the games' own only."""
+    from bot.learning.restart import NEW_GAME_KEYS
+
+    taken = {"ctrl+n", "ctrl+t", "ctrl+w", "ctrl+r", "f5", "alt+f4", "ctrl+q", "escape"}
+    assert not {key.lower() for key in NEW_GAME_KEYS} & taken
