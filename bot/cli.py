@@ -22,6 +22,17 @@ from bot.solver.guess import first_click
 from bot.vocabulary import FIRST_CLICK_RULES, LEVELS, parse_level
 
 
+def _game_name(name: str) -> str:
+    """A game ``demo`` can start: one of GAMES, or ``world:SEED``."""
+    from bot.games.launchers import world_seed
+
+    if name in GAMES or world_seed(name) is not None:
+        return name
+    raise argparse.ArgumentTypeError(
+        f"unknown game {name!r}: choose one of {', '.join(GAMES)}, or world:SEED"
+    )
+
+
 def _at_least(low: int) -> Callable[[str], int]:
     """An argparse type: a whole number, ``low`` or more."""
 
@@ -200,9 +211,11 @@ def _parser() -> argparse.ArgumentParser:
     dm.add_argument(
         "--game",
         default="winemine",
-        choices=tuple(GAMES),
-        help="the real game to start (xbomb, kmines, sgt-mines, ace-minesweeper, pygame-minesweeper, nicegui-minesweeper: no pack ships "
-        "for them, their look is learnt by playing; nicegui-minesweeper is a web game, in Chromium)",
+        type=_game_name,
+        metavar="GAME",
+        help=f"the game to start: {', '.join(GAMES)}, or world:SEED, a generated one (xbomb, kmines, sgt-mines, ace-minesweeper, pygame-minesweeper, nicegui-minesweeper: no pack ships "
+        "for them, their look is learnt by playing; nicegui-minesweeper is a web game, in Chromium; a world is played with "
+        "nothing told, its level its own)",
     )
     dm.add_argument(
         "--level",
@@ -275,6 +288,21 @@ def _parser() -> argparse.ArgumentParser:
         "seed N; or both: cells+q80) and count those "
         "read right, refused and wrong",
     )
+
+    bw = sub.add_parser(
+        "bench-world",
+        help="play the generated world (a web game drawn from each seed) with nothing told, judged by its own state",
+    )
+    bw.add_argument("--seeds", default="1-5", help="A-B, A,B,C or one seed (default 1-5)")
+    bw.add_argument(
+        "--games", type=COUNT, default=3, help="games in each of a seed's two runs (default 3)"
+    )
+    bw.add_argument(
+        "--scale",
+        default="1",
+        help="Chromium's device scale, or a comma list: each seed at each (default 1)",
+    )
+    bw.add_argument("--json", action="store_true", help="one JSON object: seeds and summary")
 
     lay = sub.add_parser(
         "layouts", help="write seeded mine layouts to a file other programs can replay"
@@ -467,7 +495,25 @@ def _layouts(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_world(ns: argparse.Namespace) -> int:
+    from bot.games.world_bench import MAX_GAMES, MAX_SCALE, bench_world, parse_seeds
+
+    seeds = parse_seeds(ns.seeds)
+    try:
+        scales = [float(part) for part in ns.scale.split(",")]
+    except ValueError:
+        raise UsageError(
+            f"--scale {ns.scale!r}: give a number or a comma list, e.g. 1,1.5"
+        ) from None
+    if not all(1 <= scale <= MAX_SCALE for scale in scales):
+        raise UsageError(f"--scale {ns.scale!r}: each from 1 to {MAX_SCALE:g}")
+    if ns.games > MAX_GAMES:
+        raise UsageError(f"--games {ns.games}: at most {MAX_GAMES} a run")
+    return bench_world(seeds, ns.games, scales, ns.json)
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "bench-world": _bench_world,
     "bench": _bench,
     "solve": _solve,
     "layouts": _layouts,

@@ -27,7 +27,8 @@ from bot.errors import (
     UsageError,
     VisionError,
 )
-from bot.games import GAMES, start_game, virtual_display
+from bot.games import launcher_of, start_game, virtual_display
+from bot.games.launchers import World
 from bot.learning.learn import Learner
 from bot.learning.unsure import Unsure
 from bot.live.levels import switch_level
@@ -496,22 +497,24 @@ def _learn(
 def demo(game: str, level: str, options: PlayOptions, scale: float = 1.0, shift: int = 0) -> int:
     """Start a virtual display and a real game at ``level``, play it (``options``: how many games,
     the final screenshot, JSON, learning), save the final screenshot."""
-    if game not in GAMES:
-        raise UsageError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
-    launcher = GAMES[game]
+    launcher = launcher_of(game)
     with (
         virtual_display(launcher.screen),
         tempfile.TemporaryDirectory(prefix="minebot-game-") as work,
         start_game(game, level, Path(work), scale, shift),
     ):
-        size = launcher.levels[level]
-        print(
-            f"started {game} at {level} ({size.cols}x{size.rows}, {size.mines} mines)",
-            file=sys.stderr,
-        )
-        skin = launcher.skin
-        code = play(
-            dataclasses.replace(
+        if isinstance(launcher, World):
+            # a generated world is played as a user's unknown game: nothing told
+            print(f"started {game} (its size, look and rules drawn from its seed)", file=sys.stderr)
+            told = dataclasses.replace(options, skin=None, level=None, dry_run=False)
+        else:
+            size = launcher.levels[level]
+            print(
+                f"started {game} at {level} ({size.cols}x{size.rows}, {size.mines} mines)",
+                file=sys.stderr,
+            )
+            skin = launcher.skin
+            told = dataclasses.replace(
                 options,
                 skin=None
                 if options.learn is not None or skin in hidden_skins() or skin not in skin_names()
@@ -522,7 +525,7 @@ def demo(game: str, level: str, options: PlayOptions, scale: float = 1.0, shift:
                 flags=launcher.flags,
                 new_game_key=launcher.new_game_key,
             )
-        )
+        code = play(told)
     if "{game}" in str(options.save_final):
         print(
             f"final screenshots: {options.save_final} (one per game, {{game}} its number)",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.errors import ScreenError, UsageError
-from bot.games.launchers import GNOME_MINES_WINDOW, LAUNCHERS, Launcher
+from bot.games.launchers import GNOME_MINES_WINDOW, LAUNCHERS, Launcher, World, world_seed
 from bot.games.x11 import GAMES_HOME, installed, virtual_display, wait_window, xdotool
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "Launcher",
     "RunningGame",
     "installed",
+    "launcher_of",
     "start_game",
     "virtual_display",
     "xdotool",
@@ -60,6 +61,18 @@ class RunningGame:
         self.close()
 
 
+def launcher_of(name: str) -> Launcher:
+    """The launcher of game ``name``: one of GAMES, or a generated world, ``world:SEED``."""
+    seed = world_seed(name)
+    if seed is not None:
+        return World(seed)
+    if name not in GAMES:
+        raise UsageError(
+            f"unknown game {name!r}; choose one of {', '.join(GAMES)}, or world:SEED (a generated one)"
+        )
+    return GAMES[name]
+
+
 def start_game(
     name: str,
     level: str,
@@ -71,9 +84,7 @@ def start_game(
     """Start a game at a standard level on the current DISPLAY and move its window to WINDOW_AT
     plus ``shift`` px each way; a web game at device scale ``scale`` (browser zoom). ``env``: settings
     of the caller's for its environment (winemine's WINEPREFIX and WINEDEBUG)."""
-    if name not in GAMES:
-        raise UsageError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
-    launcher = GAMES[name]
+    launcher = launcher_of(name)
     if level not in launcher.levels:
         raise UsageError(
             f"{name} has no level {level!r}; choose one of {', '.join(launcher.levels)}"

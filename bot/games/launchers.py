@@ -451,3 +451,56 @@ LAUNCHERS: tuple[Launcher, ...] = (
     Sprites98(),
     Over98(),
 )
+
+
+class World(Launcher):
+    """The generated world (bot/games/pages/world.html): a web Minesweeper whose size, cells, look,
+    motion, end, new game, mines counter and rules are drawn from ``seed``. Played with no
+    configuration: no pack, no mine count, no new-game key; its level is its own. Its true state is
+    read by a judge through Chromium's debugging port (``debug_port``), never by the player."""
+
+    programs, pack, web, ours = ("chromium",), False, True, True
+    flags = True
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.name = f"world:{seed}"
+        self.window_name = f"^World {seed}$"
+        self.debug_port = 0  # chosen when started
+
+    @property
+    def skin(self) -> str:
+        return "world"
+
+    def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
+        from bot.games.web_game import free_port
+
+        self.debug_port = free_port()
+        # the page fills the screen but the window's place (bot/games WINDOW_AT) and a margin
+        width, height = ((side - 120) / scale for side in WEB_SCREEN)
+        return [
+            sys.executable,
+            "-m",
+            "bot.games.web_game",
+            "--scale",
+            f"{scale:g}",
+            "--size",
+            f"{width:.0f},{height:.0f}",
+            "--profile",
+            str(workdir / "chromium"),
+            "--debug-port",
+            str(self.debug_port),
+            "--",
+            sys.executable,
+            "-m",
+            "bot.games.page_server",
+            "world",
+            "--seed",
+            str(self.seed),
+        ]
+
+
+def world_seed(name: str) -> int | None:
+    """The seed of a generated world's name ``world:SEED``; None for another name."""
+    prefix, _, seed = name.partition(":")
+    return int(seed) if prefix == "world" and seed.isdigit() else None

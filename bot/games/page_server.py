@@ -2,6 +2,7 @@
 (bot/games/web_game.py adds ``--port``)::
 
     python -m bot.games.page_server bevel98 --cols 9 --rows 9 --mines 10 [--sprites classic98 [--faces]] [--end-over MS] --port N
+    python -m bot.games.page_server world --seed N --port N
 
 ``--sprites SKIN`` draws the cells with a shipped skin pack's tile pictures (templates/SKIN), and
 names the page after it (``--faces``: its face too). ``--end-over MS``: that long after a game ends, a
@@ -36,10 +37,13 @@ def main(argv: list[str] | None = None) -> None:
         type=int,
         help="ms after a game ends that a panel hides the board (none if not given)",
     )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="the world page's seed (bot/games/pages/world.html)"
+    )
     parser.add_argument("--port", type=int, required=True)
     ns = parser.parse_args(argv)
     html = resources.files("bot.games").joinpath("pages", f"{ns.page}.html").read_text()
-    script = f"const LEVEL = [{ns.cols}, {ns.rows}, {ns.mines}];"
+    script = f"const LEVEL = [{ns.cols}, {ns.rows}, {ns.mines}]; const SEED = {ns.seed};"
     if ns.end_over is not None:
         script += f"const END_OVER = {ns.end_over};"
     if ns.sprites:

@@ -1,7 +1,7 @@
 """Serve a web Minesweeper on localhost and show it in a Chromium window of its own; run by
 bot/games as one process, so that stopping this stops both (SIGTERM).
 
-    python -m bot.games.web_game --scale 1.5 --size 480,560 --profile DIR -- SERVER [ARGS...]
+    python -m bot.games.web_game --scale 1.5 --size 480,560 --profile DIR [--debug-port P] -- SERVER [ARGS...]
 
 SERVER is started with ``--port N`` added (a free port); once it answers, Chromium opens its page
 as an app window (no tabs or address bar) at the device scale asked for: what a user's browser
@@ -62,6 +62,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--size", default="480,560", help="window size W,H in page pixels")
     parser.add_argument("--profile", required=True, help="a new folder for Chromium's profile")
+    parser.add_argument(
+        "--debug-port",
+        type=int,
+        help="Chromium's remote debugging port, for a judge of the page's state",
+    )
     parser.add_argument("server", nargs="+", help="the game's server command")
     ns = parser.parse_args(argv)
     browser_program = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -92,6 +97,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"--force-device-scale-factor={ns.scale:g}",
                 "--window-position=0,0",
                 f"--window-size={ns.size}",
+                *([f"--remote-debugging-port={ns.debug_port}"] if ns.debug_port else []),
                 f"--app=http://127.0.0.1:{port}/",
             ]
         )
