@@ -20,6 +20,7 @@ import numpy as np
 from bot.devices.actuator import DryRunMouse, LiveMouse, Mouse
 from bot.devices.capture import MssScreen, Screen
 from bot.errors import (
+    BoardCutOff,
     BoardGone,
     MinebotError,
     NoBoardFound,
@@ -32,7 +33,7 @@ from bot.games.launchers import World
 from bot.learning.learn import Learner
 from bot.learning.unsure import Unsure
 from bot.live.levels import switch_level
-from bot.live.place import find_game, mouse_ratio, park_point
+from bot.live.place import check_in_view, check_unobstructed, find_game, mouse_ratio, park_point
 from bot.live.table import LiveTable
 from bot.play import GameProgress, GameResult, Spent, play_game, wilson
 from bot.solver import get_strategy, solve
@@ -282,7 +283,7 @@ def _unread_look(exc: MinebotError, table: LiveTable) -> Geometry | None:
         return None
     try:
         grid = find_grid_on(table.screen)
-    except NoBoardFound:
+    except (NoBoardFound, BoardCutOff):
         return None
     was = table.geometry
     same = all(
@@ -372,15 +373,21 @@ def _pointer_off_the_board(screen: Screen, mouse: Mouse) -> None:
     the board for its own): it is moved where readings park it (park_point) before the first one."""
     try:
         grid = find_grid_on(screen)
-    except NoBoardFound:
+    except (NoBoardFound, BoardCutOff):  # said once the board is looked for
         return
     if mouse.park_if_within(grid.region(), *park_point(grid, screen)):
         time.sleep(HOVER_GONE)
 
 
 def find_grid_on(screen: Screen) -> Geometry:
-    """The board on the whole screen found by its lattice alone, in screen coordinates."""
-    return find_grid(screen.grab()).moved(screen.whole.left, screen.whole.top)
+    """The board on the whole screen found by its lattice alone, all in view (check_in_view), in
+    screen coordinates."""
+    image = screen.grab()
+    grid = find_grid(image)
+    check_in_view(image, grid)
+    on_screen = grid.moved(screen.whole.left, screen.whole.top)
+    check_unobstructed(screen, on_screen)
+    return on_screen
 
 
 def _learn(

@@ -99,6 +99,15 @@ class StaleCheck(ScreenError):
     process was paused or slow in between). The board is checked again before any press."""
 
 
+class BoardCutOff(ScreenError):
+    """A board on screen that is not all in view: its cells run on past the screen's edge on
+    ``sides``, or something covers a part of it. Any play of it would be a play of a part."""
+
+    def __init__(self, message: str, sides: tuple[str, ...] = (), *, detail: str = "") -> None:
+        super().__init__(message, detail=detail)
+        self.sides = sides
+
+
 class BoardGone(ScreenError):
     """The board is no longer where it was read: the window moved, closed or is covered, or the skin
     pack no longer reads it."""

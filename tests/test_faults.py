@@ -278,3 +278,53 @@ def test_a_pause_then_a_new_game_by_the_user_gets_no_click_meant_for_the_old_boa
     assert bot.returncode != 0 and (
         "a mouse button was pressed" in said or "the mouse was moved" in said
     ), err[-2000:]
+
+
+@pytest.mark.parametrize("how", ["cut_off_left", "cut_off_bottom", "partly_covered"])
+def test_a_board_not_all_in_view_at_the_start_is_refused_with_no_press(
+    how: str, tmp_path: Path
+) -> None:
+    """At the start, a board cut off by the screen's edge was played as a smaller board, and a
+    known game partly under another window was learnt as a new look, read 1 px off at another
+    cell size and clicked on an open "2". Now: one line that says what to do, a non-zero exit,
+    and no press reaching the X server."""
+    installed = shutil.which("Xvfb") and shutil.which(GAME, path="/usr/games:/usr/bin")
+    if not installed and not os.environ.get("MINEBOT_REQUIRE_E2E"):
+        pytest.skip("Xvfb or xdemineur missing: run scripts/install-games")
+    with virtual_display():
+        game = start_game(GAME, "expert", tmp_path)
+        presses = ButtonPresses()
+        faults = Faults(game)
+        try:
+            at = faults.window.get_geometry()
+            if how == "cut_off_left":
+                faults.window.configure(x=-3 * faults.pitch - 12)
+            elif how == "cut_off_bottom":
+                screen = faults.display.screen()
+                faults.window.configure(
+                    y=screen.height_in_pixels - at.height + 2 * faults.pitch + 12
+                )
+            else:
+                faults.window_partly_covered()
+            faults.display.sync()
+            time.sleep(0.5)
+            done = subprocess.run(
+                [sys.executable, "-m", "bot", "play", "--games", "1"],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+            time.sleep(0.3)
+            sent = len(presses.times)
+        finally:
+            presses.close()
+            faults.close()
+            game.close()
+    lines = done.stderr.strip().splitlines()
+    record(f"x11 at the start, {how}: exit {done.returncode}, {sent} presses; said: {lines[-1]}")
+    assert sent == 0, f"{sent} presses reached the server; the bot said: {done.stderr[-2000:]}"
+    assert done.returncode != 0 and len(lines) == 1, done.stderr[-2000:]
+    assert "move the game's window so that all of its board shows" in lines[-1] or (
+        how == "partly_covered" and "cover" in lines[-1]
+    ), lines[-1]

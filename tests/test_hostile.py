@@ -9,13 +9,19 @@ import signal
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bot.cli import main
+from bot.commands import find_grid_on
 from bot.devices import interrupts
+from bot.devices.capture import Region
+from bot.errors import BoardCutOff
 from bot.live.guard import ClickGuard
+from bot.live.place import find_game
 from bot.userdata import learnt_skins
-from bot.vision.pack import templates_root
+from bot.vision import load_image
+from bot.vision.pack import load_packs, templates_root
 from bot.vocabulary import Cell
 
 
@@ -126,3 +132,54 @@ def test_no_key_a_browser_or_desktop_takes_is_ever_guessed_for_a_new_game() -> N
 
     taken = {"ctrl+n", "ctrl+t", "ctrl+w", "ctrl+r", "f5", "alt+f4", "ctrl+q", "escape"}
     assert not {key.lower() for key in NEW_GAME_KEYS} & taken
+
+
+class _Still:
+    """A screenshot standing in for the whole screen."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.image = image
+        self.whole = Region(0, 0, image.shape[1], image.shape[0])
+
+    def grab(self, region: Region | None = None) -> np.ndarray:
+        return self.image
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+@pytest.mark.parametrize("cut", [0.1, 0.3, 0.5, 0.7, 0.9, 1.0])
+@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
+def test_a_board_cut_off_by_the_screens_edge_is_refused_not_played_as_a_part(
+    side: str, cut: float
+) -> None:
+    """A board cut off by the screen's edge was taken for a smaller board ("a 17x16 board is not
+    a standard level"; given --mines 99, some 150 clicks on the part). Cut through any line of
+    cells, or flush with a line's edge, it is refused in one line that says what to do."""
+    image = load_image(FIXTURES / "xdemineur" / "beginner-fresh.png")
+    packs = load_packs()
+    _, geo, _ = find_game(_Still(image), packs, None)
+    x, y, w, h = geo.region()
+    px, py = geo.pitch
+    edge = {
+        "left": (slice(None), slice(x + round(cut * px), None)),
+        "right": (slice(None), slice(None, x + w - round(cut * px))),
+        "top": (slice(y + round(cut * py), None), slice(None)),
+        "bottom": (slice(None, y + h - round(cut * py)), slice(None)),
+    }[side]
+    screen = _Still(np.ascontiguousarray(image[edge]))
+    with pytest.raises(BoardCutOff, match="move the game's window so that all of its board shows"):
+        find_game(screen, packs, None)
+    with pytest.raises(BoardCutOff):  # the look unknown: its lattice alone
+        find_grid_on(screen)  # type: ignore[arg-type]
+
+
+def test_a_board_in_full_view_near_the_screens_edge_is_played() -> None:
+    """Its frame between it and the edge, every fixture a pack or the lattice reads is in view."""
+    image = load_image(FIXTURES / "xdemineur" / "beginner-fresh.png")
+    _, geo, _ = find_game(_Still(image), load_packs(), None)
+    x, y, _, _ = geo.region()
+    near = _Still(np.ascontiguousarray(image[y - 12 :, x - 8 :]))
+    _, moved, _ = find_game(near, load_packs(), None)
+    assert (moved.cols, moved.rows) == (12, 9)
+    assert (find_grid_on(near).cols, find_grid_on(near).rows) == (12, 9)  # type: ignore[arg-type]
