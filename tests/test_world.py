@@ -4,6 +4,8 @@ against the page's own state, and presses counted by what they fell on."""
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,7 +13,16 @@ import pytest
 from bot.cli import main
 from bot.errors import UsageError
 from bot.games.launchers import world_seed
-from bot.games.world_bench import SeedResult, judge, parse_seeds, summary, verdicts
+from bot.games.world_bench import (
+    SeedResult,
+    describe,
+    judge,
+    parse_seeds,
+    play_seed,
+    summary,
+    verdicts,
+)
+from tests.figures import record
 
 
 def test_seeds_are_a_range_a_list_or_one() -> None:
@@ -122,3 +133,31 @@ def test_the_summary_has_the_documented_fields() -> None:
     ):
         assert key in total
     assert total["won"] == 1 and total["stopped_seeds"] == [] and total["median_seconds"] == 4.0
+
+
+# The fixed sample CI plays (dev seeds, never the held-out range of docs/world.md): seed 1 a
+# 30x16/99 board with gaps between its cells, played to the end; seed 3 cells twice as wide as
+# tall, seed 8 a 9x20 board with no mines counter: both not yet played, each stopped in one line.
+WORLD_SAMPLE = {1: "plays", 3: "stops", 8: "stops"}
+SAMPLE_GAMES = 2
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("seed", sorted(WORLD_SAMPLE))
+def test_the_world_sample_is_judged_by_its_own_state(seed: int, tmp_path: Path) -> None:
+    """minebot on the generated world with nothing told: whatever the seed draws, no verdict the
+    page's own state contradicts and no press on anything a player does not press; a run either
+    tells every game or stops with one line and a non-zero exit."""
+    import shutil
+
+    if not shutil.which("chromium") and not os.environ.get("MINEBOT_REQUIRE_E2E"):
+        pytest.skip("chromium missing: run scripts/install-games")
+    result = play_seed(seed, 1.0, SAMPLE_GAMES, tmp_path)
+    record(describe(result))
+    for run in result.runs:
+        assert run.false_verdicts == 0, (run.run, run.verdicts)
+        assert run.presses_off == 0, (run.run, run.off)
+        if WORLD_SAMPLE[seed] == "plays":
+            assert not run.stopped and run.games == SAMPLE_GAMES, (run.run, run.said)
+        else:
+            assert run.stopped and run.exit is not None and run.said.startswith("minebot: ")

@@ -53,6 +53,7 @@ class RunningGame:
             self.process.wait(STOP_WAIT)
         except subprocess.TimeoutExpired:
             self.process.kill()
+            self.process.wait(STOP_WAIT)  # reaped: no process left behind, nor a warning of one
 
     def __enter__(self) -> RunningGame:
         return self
