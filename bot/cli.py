@@ -382,8 +382,20 @@ def _report(err: MinebotError, verbose: bool) -> None:
         print(f"minebot: detail: {err.detail}", file=sys.stderr)
 
 
+# bounds on what a benchmark may ask for, checked before any work starts
+MAX_JOBS_PER_CORE = 4
+MAX_BENCH_GAMES = 1_000_000
+
+
 def _bench(ns: argparse.Namespace) -> int:
-    jobs = ns.jobs or os.cpu_count() or 1
+    cores = os.cpu_count() or 1
+    jobs = ns.jobs or cores
+    if jobs > MAX_JOBS_PER_CORE * cores:
+        raise UsageError(
+            f"--jobs {ns.jobs}: at most {MAX_JOBS_PER_CORE * cores} on this machine's {cores} cores"
+        )
+    if ns.games > MAX_BENCH_GAMES:
+        raise UsageError(f"--games {ns.games}: at most {MAX_BENCH_GAMES:,} a run")
     names = list(STRATEGIES) if ns.strategy == "all" else ns.strategy.split(",")
     for name in names:
         if name not in STRATEGIES:

@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-import cv2
 import numpy as np
 
 from bot.devices.actuator import DryRunMouse, LiveMouse, Mouse
@@ -37,7 +36,7 @@ from bot.live.place import check_in_view, check_unobstructed, find_game, mouse_r
 from bot.live.table import LiveTable
 from bot.play import GameProgress, GameResult, Spent, play_game, wilson
 from bot.solver import get_strategy, solve
-from bot.userdata import hidden_skins, learnt_skins
+from bot.userdata import check_picture_path, hidden_skins, learnt_skins, write_picture
 from bot.vision import load_packs
 from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid
@@ -113,6 +112,8 @@ def _describe(result: GameResult) -> str:
 
 
 def play(options: PlayOptions, screen: Screen | None = None) -> int:
+    if options.save_final:
+        check_picture_path(options.save_final)  # before the games, not after them
     if screen is None:
         with MssScreen() as own:
             return play(options, own)
@@ -336,7 +337,7 @@ def _save_final(path: Path | None, image: np.ndarray | None, game: int) -> None:
     """Save a game's last screen at ``path`` (each game over the last; a ``{game}`` in the name is
     the game's number, so that each game has a file of its own)."""
     if path is not None and image is not None:
-        cv2.imwrite(str(path).replace("{game}", str(game)), image)
+        write_picture(Path(str(path).replace("{game}", str(game))), image)
 
 
 def _summary(results: list[GameResult]) -> None:
@@ -505,6 +506,8 @@ def demo(game: str, level: str, options: PlayOptions, scale: float = 1.0, shift:
     """Start a virtual display and a real game at ``level``, play it (``options``: how many games,
     the final screenshot, JSON, learning), save the final screenshot."""
     launcher = launcher_of(game)
+    if options.save_final:
+        check_picture_path(options.save_final)  # before the game starts
     with (
         virtual_display(launcher.screen),
         tempfile.TemporaryDirectory(prefix="minebot-game-") as work,

@@ -51,6 +51,10 @@ class InputFileError(MinebotError):
     (exit 1), as opposed to a request that makes no sense (UsageError, exit 2)."""
 
 
+class OutputError(MinebotError):
+    """A file minebot was asked to write that could not be written (a full disk, a folder gone)."""
+
+
 class LabelFileError(MinebotError, ValueError):
     """A ``.board`` file (a screenshot's true board) that does not follow the documented format."""
 

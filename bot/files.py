@@ -11,12 +11,15 @@ import numpy as np
 
 from bot.errors import InconsistentBoard, SkinPackError, UsageError, VisionError
 from bot.solver import solve
+from bot.userdata import check_picture_path, write_picture
 
 
 def replay(ns: argparse.Namespace) -> int:
     from bot import vision
     from bot.vision.saved import describe, read_saved
 
+    if ns.annotate:
+        check_picture_path(ns.annotate)  # before the work, not after it
     image = vision.load_image(ns.image)
     saved = describe(ns.image, image)
     packs = vision.load_packs([ns.skin] if ns.skin else None)
@@ -39,9 +42,7 @@ def replay(ns: argparse.Namespace) -> int:
     except InconsistentBoard as exc:
         contradiction = exc
     if ns.annotate and analysis is not None:
-        import cv2
-
-        cv2.imwrite(str(ns.annotate), vision.annotate(image, geo, analysis))
+        write_picture(ns.annotate, vision.annotate(image, geo, analysis))
     if ns.json:
         told = (
             analysis.as_dict()

@@ -14,6 +14,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bot.errors import OutputError, UsageError
+
 
 def data_dir() -> Path:
     """This user's minebot data folder (not created here)."""
@@ -52,6 +54,35 @@ def save_screen(image: np.ndarray | None, name: str) -> Path:
     path = cache_dir() / name
     if image is not None:
         cv2.imwrite(str(path), image)
+    return path
+
+
+PICTURE_TYPES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+
+
+def check_picture_path(path: Path) -> None:
+    """Refuse, before any work, a path a picture cannot be written to: not a picture's extension
+    (OpenCV chooses the format by it), or a folder that is not there or not writable."""
+    if path.suffix.lower() not in PICTURE_TYPES:
+        raise UsageError(
+            f"cannot write a picture as {path}: give a name ending in {', '.join(PICTURE_TYPES)}"
+        )
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"cannot write {path}: the folder {folder} is not writable")
+
+
+def write_picture(path: Path, image: np.ndarray) -> Path:
+    """Write ``image`` as ``path``, or fail saying why: never a path printed for nothing written."""
+    check_picture_path(path)
+    try:
+        written = cv2.imwrite(str(path), image)
+    except cv2.error as exc:
+        raise OutputError(f"cannot write {path}: {str(exc).strip().splitlines()[-1]}") from None
+    if not written or not path.is_file() or path.stat().st_size == 0:
+        raise OutputError(f"cannot write {path} (a full disk?); free some space and run again")
     return path
 
 

@@ -137,6 +137,9 @@ STANDARD_MINES: dict[tuple[int, int], int] = {
 }
 
 
+MAX_SIDE = 300  # cells along a custom board's side: no game draws more, and memory stays small
+
+
 def parse_level(text: str) -> Level:
     """A level name, or ``COLSxROWS/MINES`` for a custom board (e.g. ``30x16/99``)."""
     if text in LEVELS:
@@ -151,4 +154,6 @@ def parse_level(text: str) -> Level:
         ) from None
     if rows < 1 or cols < 1 or not 0 <= level.mines < rows * cols:
         raise UsageError(f"level {text!r}: needs at least one cell and 0 <= mines < cells")
+    if max(rows, cols) > MAX_SIDE:
+        raise UsageError(f"level {text!r}: at most {MAX_SIDE} cells a side")
     return level

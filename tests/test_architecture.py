@@ -47,7 +47,8 @@ def _allowed(module: str, imported: str, prefixes: tuple[str, ...]) -> bool:
 # The rooms of the house, floor by floor from the ground up: a module imports only from its own
 # room and from rooms on lower floors. A room is a package of bot/ or a module at its top level.
 FLOORS = (
-    ("bot.errors", "bot.userdata", "bot.progress"),
+    ("bot.errors",),
+    ("bot.userdata", "bot.progress"),  # where a user's files go and how they are written
     ("bot.vocabulary", "bot.devices"),  # the devices: screen, mouse, the user's input
     ("bot.board",),
     ("bot.solver",),

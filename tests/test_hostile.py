@@ -9,6 +9,7 @@ import signal
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -183,3 +184,127 @@ def test_a_board_in_full_view_near_the_screens_edge_is_played() -> None:
     _, moved, _ = find_game(near, load_packs(), None)
     assert (moved.cols, moved.rows) == (12, 9)
     assert (find_grid_on(near).cols, find_grid_on(near).rows) == (12, 9)  # type: ignore[arg-type]
+
+
+def test_two_runs_adding_to_one_pack_at_once_lose_no_picture(tmp_path: Path) -> None:
+    """Two `learn` runs into one pack both picked the same next number, and os.replace
+    overwrote one's picture with the other's; both exited 0. A new picture never replaces a file."""
+    import threading
+
+    from bot.vision.writing import add_tiles
+
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    pictures = [np.full((8, 8, 3), n, np.uint8) for n in range(40)]
+    start = threading.Barrier(2)
+
+    def add(mine: list[np.ndarray]) -> None:
+        start.wait()
+        for picture in mine:
+            add_tiles(folder, {"1": [picture]})
+
+    runs = [threading.Thread(target=add, args=(pictures[k::2],)) for k in (0, 1)]
+    for run in runs:
+        run.start()
+    for run in runs:
+        run.join()
+    kept = {int(cv2.imread(str(f))[0, 0, 0]) for f in folder.glob("1*.png")}
+    assert kept == set(range(40)) and not list(folder.glob(".*.part"))
+
+
+def test_a_pack_that_cannot_be_written_leaves_no_part_and_says_so(tmp_path: Path) -> None:
+    from bot.errors import SkinPackError
+    from bot.vision.writing import write_png
+
+    with pytest.raises(SkinPackError, match="cannot write"):
+        write_png(tmp_path / "no-such-folder" / "1.png", np.zeros((4, 4, 3), np.uint8))
+
+
+def test_a_pack_json_that_cannot_be_read_is_skipped_with_a_warning(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One unreadable pack.json (mode 000, for a user who is not root) made every command fail
+    with a traceback, replays of shipped looks included."""
+    from bot.vision import pack
+
+    _pack(learnt_skins() / "locked")
+    real = Path.read_text
+
+    def read_text(self: Path, *args: object, **kwargs: object) -> str:
+        if self.parent.name == "locked":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "read_text", read_text)
+    pack._load_pack.cache_clear()
+    packs = pack.load_packs()
+    assert "winemine" in {p.name for p in packs} and "locked" not in {p.name for p in packs}
+    err = capsys.readouterr().err
+    assert "locked" in err and "skins --remove locked" in err
+
+
+@pytest.mark.parametrize(
+    "args,says",
+    [
+        (["bench", "--jobs", "1000000"], "--jobs 1000000: at most"),
+        (["bench", "--games", "100000000"], "--games 100000000: at most 1,000,000"),
+        (["bench", "--level", "99999x99999/10"], "at most 300 cells a side"),
+    ],
+)
+def test_numbers_from_the_user_are_bounded_before_work_starts(
+    args: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """bench --jobs 1000000 forked without limit (608 processes in 15 s); --games 100000000 took
+    3.7 GB before its first game; a 99999x99999 level asked for 9.3 GiB."""
+    assert main(*args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0], err
+
+
+def test_a_huge_jpeg_is_refused_from_its_header_before_it_is_decoded(tmp_path: Path) -> None:
+    """A 20000x20000 JPEG was decoded (2.4 GB) before being refused as too big."""
+    from bot.errors import VisionError
+
+    data = bytearray(cv2.imencode(".jpg", np.zeros((16, 16, 3), np.uint8))[1].tobytes())
+    at = next(i for i in range(2, len(data) - 9) if data[i] == 0xFF and data[i + 1] == 0xC0)
+    data[at + 5 : at + 9] = (20000).to_bytes(2, "big") * 2
+    path = tmp_path / "huge.jpg"
+    path.write_bytes(bytes(data))
+    decoded: list[str] = []
+    real = cv2.imread
+    cv2.imread = lambda *a, **k: decoded.append("yes") or real(*a, **k)  # type: ignore[assignment]
+    try:
+        with pytest.raises(VisionError, match="20000x20000 px, larger than any screen"):
+            load_image(path)
+    finally:
+        cv2.imread = real  # type: ignore[assignment]
+    assert not decoded
+
+
+@pytest.mark.parametrize(
+    "out,says",
+    [("no/such/dir/out.png", "there is no folder"), ("out.txt", "give a name ending in .png")],
+)
+def test_an_output_that_cannot_be_written_fails_before_the_work_not_after(
+    out: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`replay --annotate /no/such/dir/out.png` and `demo --save-final ...` printed the path and
+    exited 0 having written nothing; `--annotate out.txt` gave a cv2.error traceback."""
+    shot = FIXTURES / "winemine" / "custom-30x16-140mines-lost.png"
+    target = tmp_path / out
+    for args in (
+        ["replay", str(shot), "--annotate", str(target)],
+        ["demo", "--game", "world:1", "--save-final", str(target)],
+    ):
+        assert main(*args) == 2, args
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and says in err[0], err
+        assert not target.exists()
+
+
+def test_a_picture_that_cannot_be_written_is_an_error_not_a_path(tmp_path: Path) -> None:
+    from bot.errors import OutputError
+    from bot.userdata import write_picture
+
+    with pytest.raises(OutputError, match="cannot write"):
+        write_picture(tmp_path / "x.png", np.zeros((0, 0, 3), np.uint8))

@@ -22,7 +22,7 @@ from types import FrameType
 
 from bot.errors import StaleCheck
 
-FRESH = 0.1  # s from a check of the board to its click; a check older than this is made again
+FRESH = 0.5  # s from a check of the board to its click (well under a person's pause); older: checked again
 
 _deadline: float | None = None  # the time by which the pending press must be sent
 _stop_asked = False

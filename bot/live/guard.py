@@ -28,7 +28,7 @@ RIM_CHANGED = 0.5
 FLAT = 3.0  # the spread (standard deviation) of each channel below which the board's place is one flat colour
 # of the pitch round a covered cell that its click may redraw too (flat tiles' shadows)
 SHADOW = 0.15
-STALE_TRIES = 3  # checks of a cell gone stale before its click (see interrupts) before none is made
+STALE_TRIES = 5  # checks of a cell gone stale before its click (see interrupts) before none is made
 
 
 class ClickGuard:

@@ -6,13 +6,13 @@ import argparse
 import sys
 import time
 
-import cv2
 import numpy as np
 
 from bot.board import Board
 from bot.devices.capture import MssScreen, Screen
 from bot.errors import InconsistentBoard, VisionError
 from bot.solver import solve
+from bot.userdata import check_picture_path, write_picture
 from bot.vision import load_packs, read
 from bot.vision.geometry import Geometry
 from bot.vision.labels import UNREAD, Labelled, write_label
@@ -61,9 +61,10 @@ def record(ns: argparse.Namespace, screen: Screen | None = None) -> int:
     if screen is None:
         with MssScreen() as own:
             return record(ns, own)
-    image = screen.grab()
     png, board_file = ns.out.with_suffix(".png"), ns.out.with_suffix(".board")
-    cv2.imwrite(str(png), image)
+    check_picture_path(png)
+    image = screen.grab()
+    write_picture(png, image)
     packs = load_packs([ns.skin] if ns.skin else None)
     try:
         reading = read(

@@ -275,7 +275,7 @@ def _settings(meta_path: Path) -> _Settings:
             "learnt": bool(meta.get("learnt", False)),
             "chord": chord,
         }
-    except (ValueError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # unreadable, not JSON, wrong fields
         raise SkinPackError(f"{meta_path}: {exc!r}; see bot/vision/pack.py for the format") from exc
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -73,9 +74,44 @@ def write_json(path: Path, value: dict[str, object]) -> None:
 
 
 def _replace(path: Path, data: bytes) -> None:
-    part = path.with_name(f".{path.name}.{os.getpid()}.part")
-    part.write_bytes(data)
+    part = _part(path, data)
     os.replace(part, path)
+
+
+def write_new_png(path: Path, picture: np.ndarray) -> bool:
+    """Write a picture whole as ``path`` unless a file of that name is there already, even one
+    another run wrote a moment ago: whether it was written."""
+    ok, data = cv2.imencode(".png", picture)
+    if not ok:
+        raise SkinPackError(f"cannot encode a {picture.shape} picture as PNG for {path}")
+    part = _part(path, data.tobytes())
+    try:
+        os.link(part, path)  # fails where the name is taken: never overwrites
+    except FileExistsError:
+        return False
+    except OSError:  # a file system with no links: an exclusive create instead
+        try:
+            with path.open("xb") as out:
+                out.write(part.read_bytes())
+        except FileExistsError:
+            return False
+    finally:
+        part.unlink(missing_ok=True)
+    return True
+
+
+def _part(path: Path, data: bytes) -> Path:
+    """``data`` written beside ``path`` under a name of this process's own; no part is left where
+    that fails (a full disk, a read-only folder): a SkinPackError that says so."""
+    part = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.part")
+    try:
+        part.write_bytes(data)
+    except OSError as exc:
+        part.unlink(missing_ok=True)
+        raise SkinPackError(
+            f"cannot write {path} ({exc.strerror or exc}); free some space or make the folder writable"
+        ) from None
+    return part
 
 
 def _check_lattice(image: np.ndarray, label: Labelled) -> None:
@@ -180,8 +216,8 @@ def add_counter(
 def add_tiles(folder: Path, pictures: dict[str, list[np.ndarray]]) -> list[str]:
     """Add pictures of cell kinds (tile names: covered, flag, 0-8, ...; or face-STATE, digit-N) to a pack's folder, each
     unless the folder holds the same picture already; a kind's further pictures are numbered after
-    the highest number there (``1.png``, ``1-2.png``, ...). Nothing is overwritten. Returns the
-    files written."""
+    the highest number there (``1.png``, ``1-2.png``, ...). Nothing is overwritten, by this run or
+    by another adding to the same pack at once. Returns the files written."""
     written: list[str] = []
     for name, crops in pictures.items():
         have = sorted(folder.glob(f"{name}.png")) + sorted(folder.glob(f"{name}-*.png"))
@@ -193,11 +229,18 @@ def add_tiles(folder: Path, pictures: dict[str, list[np.ndarray]]) -> list[str]:
         for crop in crops:
             if any(other is not None and np.array_equal(crop, other) for other in seen):
                 continue
-            top += 1
-            file = name + ("" if top == 1 else f"-{top}") + ".png"
-            write_png(folder / file, crop)
+            while True:  # another run may take a number first: the next one
+                top += 1
+                file = name + ("" if top == 1 else f"-{top}") + ".png"
+                if write_new_png(folder / file, crop):
+                    break
+                taken = cv2.imread(str(folder / file), cv2.IMREAD_COLOR)
+                if taken is not None and np.array_equal(crop, taken):
+                    file = ""
+                    break
             seen.append(crop.copy())
-            written.append(file)
+            if file:
+                written.append(file)
     _load_pack.cache_clear()
     return written
 
