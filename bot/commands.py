@@ -21,6 +21,7 @@ from bot.devices.capture import MssScreen, Screen
 from bot.errors import (
     BoardCutOff,
     BoardGone,
+    FirstClickIgnored,
     MinebotError,
     NoBoardFound,
     UnreadableCell,
@@ -432,7 +433,19 @@ def _learn(
                 learner.new_game(new_game_key)
             where = f"in game {index + 1} of {options.games}"
             learner.sight.spent = Spent()
-            result = learner.play_game()
+            try:
+                result = learner.play_game()
+            except FirstClickIgnored:
+                if index > 0 or fresh is not None:
+                    raise
+                # a run started on a finished game: a new one, as between games, then play
+                print(
+                    "minebot: the first click changed nothing: the game on screen may be over; "
+                    "starting a new game",
+                    file=sys.stderr,
+                )
+                learner.new_game(new_game_key)
+                result = learner.play_game()
         except MinebotError:
             won = sum(r.won for r in results)
             print(

@@ -121,6 +121,11 @@ class ClicksIgnored(ScreenError):
     """Cells clicked still look as they did: the game ignores the clicks (paused, covered, or over)."""
 
 
+class FirstClickIgnored(ClicksIgnored):
+    """A game's first click changed nothing: the game on screen may be over (a run started on a
+    finished game), or wait behind an end of its own."""
+
+
 class CoverUndecided(ScreenError):
     """A new game's board opened by the game itself reads two ways by the rules: either of two looks
     may be the covered one (``options``)."""

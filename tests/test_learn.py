@@ -2095,3 +2095,26 @@ def test_a_click_the_game_ignores_beside_a_lost_games_mine_drawn_late_ends_the_w
     after = learner.read_after([(1, 0)], before, "right")
     assert learner.looks.names().get(int(after[0, 0])) == EXPLODED and after[1, 0] == before[1, 0]
     assert sent == ["right"]  # not clicked again
+
+
+def test_a_run_started_on_a_finished_game_starts_a_new_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """On the generated world, a second run started where the first had left its last game over
+    stopped at once: "cell (0, 0) was clicked and looks the same 2.0 s later: the game ignores the
+    clicks" (13 of 80 held-out runs), the wrong cause. A first click that changes nothing starts a
+    new game, as between games, and the game is played."""
+    from bot.commands import _learn
+
+    drawn = DrawnGame("classic98", "beginner", 3)
+    n = drawn.pack.cell_px
+    drawn.click(ORIGIN[0] + 4.5 * n, ORIGIN[1] + 4.5 * n)  # a first click: an area opens
+    assert (drawn.game.view >= 0).sum() > 9
+    drawn.over_ignores = True
+    drawn.game.state = "lost"  # over, though no mine shows: its board looks like one in play
+    options = PlayOptions(games=1, mines=10, json=True)
+    assert _learn(options, drawn, drawn, find_grid(drawn.grab()), "drawn", None) == 0  # type: ignore[arg-type]
+    out, err = capsys.readouterr()
+    assert "the first click changed nothing: the game on screen may be over" in err
+    assert drawn.pressed[:1] == ["F2"] and drawn.started == 1
+    assert json.loads(out.splitlines()[0])["state"] in ("won", "lost")

@@ -26,7 +26,13 @@ import numpy as np
 from bot.board import Board
 from bot.devices.actuator import Mouse
 from bot.devices.capture import Screen
-from bot.errors import ClicksIgnored, CoverUndecided, InconsistentBoard, ScreenError
+from bot.errors import (
+    ClicksIgnored,
+    CoverUndecided,
+    FirstClickIgnored,
+    InconsistentBoard,
+    ScreenError,
+)
 from bot.learning.between import BetweenGames
 from bot.learning.chording import Chording, chord_button
 from bot.learning.endface import EndFaces
@@ -193,13 +199,17 @@ class Learner(BetweenGames):
         tally = Tally()
         on_safe = False
         state: State = "playing"
+        begun = looks.copy()  # the board as this game found it
         self.judge.new_game()
         if not opened:  # some games open an area themselves (xdemineur): no first click there
             wait_for_new_second(self._first_click_second)
             cell = first_click(Board.covered(self.geometry.rows, self.geometry.cols), self.rule)
             self._first_click_second = int(time.time())
             tally.guessed.append(cell)
-            state, after, _ = self._reveal([cell], looks, guess=True)
+            try:
+                state, after, _ = self._reveal([cell], looks, guess=True)
+            except ClicksIgnored as exc:
+                raise FirstClickIgnored(str(exc), detail=exc.detail) from exc
             self.first_clicks = count_first_click(
                 self.first_clicks, self.geometry, self.mines, cell, int((after != looks).sum()) > 1
             )
@@ -208,7 +218,9 @@ class Learner(BetweenGames):
             tally.guesses += self.rule == "none"
         try:
             state, looks, on_safe = self._play_on(state, looks, tally)
-        except ClicksIgnored:
+        except ClicksIgnored as exc:
+            if np.array_equal(self.read(), begun):  # not one click of this game took: over?
+                raise FirstClickIgnored(str(exc), detail=exc.detail) from exc
             if not self.judge.lost_on_suspect():
                 raise
             state = "lost"
