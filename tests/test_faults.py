@@ -14,6 +14,8 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -146,6 +148,28 @@ class Faults:
         self.display.close()
 
 
+@contextmanager
+def _xdemineur(
+    tmp_path: Path, enough: int = 1
+) -> Iterator[tuple[RunningGame, ButtonPresses, Faults]]:
+    """Real xdemineur at expert on a virtual display of its own, with the test's own listener of
+    the presses that reach the X server (set when ``enough`` came) and its own X connection."""
+    installed = shutil.which("Xvfb") and shutil.which(GAME, path="/usr/games:/usr/bin")
+    # scripts/test installs them: there a failure
+    if not installed and not os.environ.get("MINEBOT_REQUIRE_E2E"):
+        pytest.skip("Xvfb or xdemineur missing: run scripts/install-games")
+    with virtual_display():
+        game = start_game(GAME, "expert", tmp_path)
+        presses = ButtonPresses(enough=enough)
+        faults = Faults(game)
+        try:
+            yield game, presses, faults
+        finally:
+            presses.close()
+            faults.close()
+            game.close()
+
+
 FAULTS = {  # what the bot says then
     "key_tap": "a key was pressed",
     "pointer_moved": "the mouse was moved",
@@ -173,48 +197,36 @@ LEARNING_FAULTS = {
 def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(
     fault: str, learning: bool, tmp_path: Path
 ) -> None:
-    installed = shutil.which("Xvfb") and shutil.which(GAME, path="/usr/games:/usr/bin")
-    # scripts/test installs them: there a failure
-    if not installed and not os.environ.get("MINEBOT_REQUIRE_E2E"):
-        pytest.skip("Xvfb or xdemineur missing: run scripts/install-games")
-    with virtual_display():
-        game = start_game(GAME, "expert", tmp_path)
-        presses = ButtonPresses(enough=FAULT_AFTER)
-        faults = Faults(game)
-        try:
-            env = dict(os.environ)
-            if learning:
-                env.update(
-                    MINEBOT_HIDE_SKINS=GAME,
-                    MINEBOT_DATA=str(tmp_path / "data"),
-                    MINEBOT_CACHE=str(tmp_path / "cache"),
-                )
-            bot = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "bot",
-                    "play",
-                    "--level",
-                    "expert",
-                    "--games",
-                    "20",
-                    "--json",
-                ],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                env=env,
+    with _xdemineur(tmp_path, FAULT_AFTER) as (game, presses, faults):
+        env = dict(os.environ)
+        if learning:
+            env.update(
+                MINEBOT_HIDE_SKINS=GAME,
+                MINEBOT_DATA=str(tmp_path / "data"),
+                MINEBOT_CACHE=str(tmp_path / "cache"),
             )
-            assert presses.reached.wait(60), "the bot never clicked"
-            getattr(faults, fault)()
-            done, stamp = time.monotonic(), faults.server_time()
-            out, err = bot.communicate(timeout=60)
-            late = presses.after(stamp)
-        finally:
-            presses.close()
-            faults.close()
-            game.close()
+        bot = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "bot",
+                "play",
+                "--level",
+                "expert",
+                "--games",
+                "20",
+                "--json",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        assert presses.reached.wait(60), "the bot never clicked"
+        getattr(faults, fault)()
+        done, stamp = time.monotonic(), faults.server_time()
+        out, err = bot.communicate(timeout=60)
+        late = presses.after(stamp)
     assert bot.returncode != 0, err[-2000:]
     assert (LEARNING_FAULTS if learning else FAULTS)[fault] in err.strip().splitlines()[-1], err[
         -2000:
@@ -243,34 +255,23 @@ def test_a_pause_then_a_new_game_by_the_user_gets_no_click_meant_for_the_old_boa
     stop lands 0-8 ms after a press, by trial, so that it falls at other moments of a click."""
     import signal
 
-    installed = shutil.which("Xvfb") and shutil.which(GAME, path="/usr/games:/usr/bin")
-    if not installed and not os.environ.get("MINEBOT_REQUIRE_E2E"):
-        pytest.skip("Xvfb or xdemineur missing: run scripts/install-games")
-    with virtual_display():
-        game = start_game(GAME, "expert", tmp_path)
-        presses = ButtonPresses(enough=FAULT_AFTER)
-        faults = Faults(game)
-        try:
-            bot = subprocess.Popen(
-                [sys.executable, "-m", "bot", "play", "--level", "expert", "--games", "20"],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            assert presses.reached.wait(60), "the bot never clicked"
-            time.sleep(0.004 * trial)
-            bot.send_signal(signal.SIGTSTP)
-            time.sleep(0.3)
-            faults.new_game_by_the_face()
-            stamp = faults.server_time()
-            time.sleep(0.3)
-            bot.send_signal(signal.SIGCONT)
-            out, err = bot.communicate(timeout=60)
-            late = presses.after(stamp)
-        finally:
-            presses.close()
-            faults.close()
-            game.close()
+    with _xdemineur(tmp_path, FAULT_AFTER) as (game, presses, faults):
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "bot", "play", "--level", "expert", "--games", "20"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert presses.reached.wait(60), "the bot never clicked"
+        time.sleep(0.004 * trial)
+        bot.send_signal(signal.SIGTSTP)
+        time.sleep(0.3)
+        faults.new_game_by_the_face()
+        stamp = faults.server_time()
+        time.sleep(0.3)
+        bot.send_signal(signal.SIGCONT)
+        out, err = bot.communicate(timeout=60)
+        late = presses.after(stamp)
     said = err.strip().splitlines()[-1]
     record(f"x11 paused ({trial}), then a new game by the user: {late} presses after; said: {said}")
     assert late == 0, f"{late} presses reached the server after the user's new game"
@@ -288,39 +289,26 @@ def test_a_board_not_all_in_view_at_the_start_is_refused_with_no_press(
     known game partly under another window was learnt as a new look, read 1 px off at another
     cell size and clicked on an open "2". Now: one line that says what to do, a non-zero exit,
     and no press reaching the X server."""
-    installed = shutil.which("Xvfb") and shutil.which(GAME, path="/usr/games:/usr/bin")
-    if not installed and not os.environ.get("MINEBOT_REQUIRE_E2E"):
-        pytest.skip("Xvfb or xdemineur missing: run scripts/install-games")
-    with virtual_display():
-        game = start_game(GAME, "expert", tmp_path)
-        presses = ButtonPresses()
-        faults = Faults(game)
-        try:
-            at = faults.window.get_geometry()
-            if how == "cut_off_left":
-                faults.window.configure(x=-3 * faults.pitch - 12)
-            elif how == "cut_off_bottom":
-                screen = faults.display.screen()
-                faults.window.configure(
-                    y=screen.height_in_pixels - at.height + 2 * faults.pitch + 12
-                )
-            else:
-                faults.window_partly_covered()
-            faults.display.sync()
-            time.sleep(0.5)
-            done = subprocess.run(
-                [sys.executable, "-m", "bot", "play", "--games", "1"],
-                capture_output=True,
-                text=True,
-                timeout=120,
-                check=False,
-            )
-            time.sleep(0.3)
-            sent = len(presses.times)
-        finally:
-            presses.close()
-            faults.close()
-            game.close()
+    with _xdemineur(tmp_path) as (game, presses, faults):
+        at = faults.window.get_geometry()
+        if how == "cut_off_left":
+            faults.window.configure(x=-3 * faults.pitch - 12)
+        elif how == "cut_off_bottom":
+            screen = faults.display.screen()
+            faults.window.configure(y=screen.height_in_pixels - at.height + 2 * faults.pitch + 12)
+        else:
+            faults.window_partly_covered()
+        faults.display.sync()
+        time.sleep(0.5)
+        done = subprocess.run(
+            [sys.executable, "-m", "bot", "play", "--games", "1"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        time.sleep(0.3)
+        sent = len(presses.times)
     lines = done.stderr.strip().splitlines()
     record(f"x11 at the start, {how}: exit {done.returncode}, {sent} presses; said: {lines[-1]}")
     assert sent == 0, f"{sent} presses reached the server; the bot said: {done.stderr[-2000:]}"

@@ -297,6 +297,32 @@ class SgtMines(Launcher):
         return [which("sgt-mines")]
 
 
+PAGE_SERVER = (sys.executable, "-m", "bot.games.page_server")  # a page of bot/games/pages
+
+
+def web_game(
+    scale: float, size: str, workdir: Path, server: list[str], debug_port: int | None = None
+) -> list[str]:
+    """The command that serves a web game with ``server`` and shows it in a Chromium window of its
+    own (bot/games/web_game.py) at device scale ``scale``, ``size`` (W,H) page pixels; with
+    ``debug_port``, Chromium's remote debugging there."""
+    debug = ["--debug-port", str(debug_port)] if debug_port else []
+    return [
+        sys.executable,
+        "-m",
+        "bot.games.web_game",
+        "--scale",
+        f"{scale:g}",
+        "--size",
+        size,
+        "--profile",
+        str(workdir / "chromium"),
+        *debug,
+        "--",
+        *server,
+    ]
+
+
 class NiceguiMinesweeper(Launcher):
     """A web game (PyPI's nicegui-minesweeper) in Chromium: one size at every level, 10x10 with 10
     mines, no counter, no face, no key; a "Restart" button above the board; the first click may be
@@ -317,19 +343,7 @@ class NiceguiMinesweeper(Launcher):
         # page pixels: its 40 px cells, the button row, margins, and room below the board for the
         # "You won!" note it shows at the bottom of the window, clear of the board as in a usual window
         size = f"{40 * cols + 120},{40 * cols + 300}"
-        return [
-            sys.executable,
-            "-m",
-            "bot.games.web_game",
-            "--scale",
-            f"{scale:g}",
-            "--size",
-            size,
-            "--profile",
-            str(workdir / "chromium"),
-            "--",
-            which("minesweeper", venv="nicegui-minesweeper"),
-        ]
+        return web_game(scale, size, workdir, [which("minesweeper", venv="nicegui-minesweeper")])
 
 
 class Bevel98(Launcher):
@@ -350,21 +364,7 @@ class Bevel98(Launcher):
     def command(self, level: str, workdir: Path, env: dict[str, str], scale: float) -> list[str]:
         size = level_of(self.name, level)
         window = f"{16 * size.cols + 140},{17 * size.rows + 200}"
-        return [
-            sys.executable,
-            "-m",
-            "bot.games.web_game",
-            "--scale",
-            f"{scale:g}",
-            "--size",
-            window,
-            "--profile",
-            str(workdir / "chromium"),
-            "--",
-            sys.executable,
-            "-m",
-            "bot.games.page_server",
-            "bevel98",
+        level_args = [
             "--cols",
             str(size.cols),
             "--rows",
@@ -372,6 +372,7 @@ class Bevel98(Launcher):
             "--mines",
             str(size.mines),
         ]
+        return web_game(scale, window, workdir, [*PAGE_SERVER, "bevel98", *level_args])
 
 
 class Sprites98(Bevel98):
@@ -478,26 +479,8 @@ class World(Launcher):
         self.debug_port = free_port()
         # the page fills the screen but the window's place (bot/games WINDOW_AT) and a margin
         width, height = ((side - 120) / scale for side in WEB_SCREEN)
-        return [
-            sys.executable,
-            "-m",
-            "bot.games.web_game",
-            "--scale",
-            f"{scale:g}",
-            "--size",
-            f"{width:.0f},{height:.0f}",
-            "--profile",
-            str(workdir / "chromium"),
-            "--debug-port",
-            str(self.debug_port),
-            "--",
-            sys.executable,
-            "-m",
-            "bot.games.page_server",
-            "world",
-            "--seed",
-            str(self.seed),
-        ]
+        server = [*PAGE_SERVER, "world", "--seed", str(self.seed)]
+        return web_game(scale, f"{width:.0f},{height:.0f}", workdir, server, self.debug_port)
 
 
 def world_seed(name: str) -> int | None:
