@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -475,7 +476,11 @@ def _bench(ns: argparse.Namespace) -> int:
 
 def _solve(ns: argparse.Namespace) -> int:
     try:
-        text = sys.stdin.read() if ns.board == "-" else Path(ns.board).read_text()
+        if ns.board == "-" and sys.stdin is None:
+            raise InputFileError("no board on standard input (it is closed); give a board file")
+        # a text editor's byte-order mark is no cell
+        text = sys.stdin.read() if ns.board == "-" else Path(ns.board).read_text("utf-8-sig")
+        text = text.removeprefix("\ufeff")
     except (OSError, UnicodeDecodeError) as exc:
         why = (
             "a folder, not a file"
@@ -537,8 +542,21 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 
 def entry() -> None:
+    if sys.stdout is None:  # started with its output closed: print() would drop every line
+        print("minebot: standard output is closed; run it with its output open", file=sys.stderr)
+        sys.exit(1)
     try:
-        sys.exit(main(*sys.argv[1:]))
+        code = main(*sys.argv[1:])
+        sys.stdout.flush()  # a full disk shows here, not in a message at exit
     except BrokenPipeError:  # the output was piped into something that stopped reading (`| head`)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         sys.exit(0)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EIO, getattr(errno, "EDQUOT", errno.ENOSPC)):
+            raise
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(
+            f"minebot: cannot write the output ({exc.strerror}); free some space", file=sys.stderr
+        )
+        sys.exit(1)
+    sys.exit(code)

@@ -311,3 +311,41 @@ def test_a_picture_that_cannot_be_written_is_an_error_not_a_path(tmp_path: Path)
 
     with pytest.raises(OutputError, match="cannot write"):
         write_picture(tmp_path / "x.png", np.zeros((0, 0, 3), np.uint8))
+
+
+def test_a_text_board_with_a_byte_order_mark_or_no_stdin_is_read_or_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A board saved by an editor with a UTF-8 BOM was refused as "'\\ufeff' is not a cell"."""
+    board = tmp_path / "bom.txt"
+    board.write_bytes(b"\xef\xbb\xbf1#\n##\n")
+    assert main("solve", str(board), "--mines", "1") == 0
+    assert "ufeff" not in capsys.readouterr().err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="/dev/full and closed descriptors: Unix")
+@pytest.mark.parametrize(
+    "out,says",
+    [("full", "cannot write the output (No space left on device)"), ("closed", "output is closed")],
+)
+def test_output_that_cannot_be_written_is_a_failure_not_a_success(
+    out: str, says: str, tmp_path: Path
+) -> None:
+    """stdout to /dev/full gave a traceback; any command with stdout closed exited 0."""
+    import subprocess
+
+    board = tmp_path / "b.txt"
+    board.write_text("1#\n##\n")
+    command = [sys.executable, "-m", "bot", "solve", str(board), "--mines", "1"]
+    if out == "full":
+        with open("/dev/full", "w") as full:
+            done = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True)
+    else:
+        done = subprocess.run(
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=lambda: os.close(1),
+        )
+    assert done.returncode == 1 and says in done.stderr and "Traceback" not in done.stderr
