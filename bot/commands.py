@@ -256,6 +256,10 @@ def _play_games(
                 progress=progress,
                 spent=table.spent,
             )
+        except KeyboardInterrupt:
+            progress.clear()
+            _interrupted(options, results, where)
+            raise
         except MinebotError as exc:
             progress.clear()
             grid = _unread_look(exc, table) if learnable and not results else None
@@ -339,6 +343,14 @@ def _save_final(path: Path | None, image: np.ndarray | None, game: int) -> None:
     the game's number, so that each game has a file of its own)."""
     if path is not None and image is not None:
         write_picture(Path(str(path).replace("{game}", str(game))), image)
+
+
+def _interrupted(options: PlayOptions, results: list[GameResult], where: str) -> None:
+    """Ctrl+C: where the run stopped, and the summary of the games it finished (not under --json,
+    whose lines told each)."""
+    print(f"minebot: interrupted {where}; {len(results)} finished before it", file=sys.stderr)
+    if results and not options.json:
+        _summary(results)
 
 
 def _summary(results: list[GameResult]) -> None:
@@ -446,6 +458,9 @@ def _learn(
                 )
                 learner.new_game(new_game_key)
                 result = learner.play_game()
+        except KeyboardInterrupt:
+            _interrupted(options, results, where)
+            raise
         except MinebotError:
             won = sum(r.won for r in results)
             print(

@@ -2118,3 +2118,26 @@ def test_a_run_started_on_a_finished_game_starts_a_new_one(
     assert "the first click changed nothing: the game on screen may be over" in err
     assert drawn.pressed[:1] == ["F2"] and drawn.started == 1
     assert json.loads(out.splitlines()[0])["state"] in ("won", "lost")
+
+
+def test_ctrl_c_in_a_run_says_where_and_keeps_the_summary_of_the_games_played(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Ctrl+C during `play` dropped the summary of the games played: only "minebot: stopped"."""
+    from bot.commands import _learn
+
+    drawn = DrawnGame("classic98", "beginner", 3)
+    click = drawn.click
+
+    def click_until_game_two(x: float, y: float, button: str = "left") -> None:
+        if drawn.started >= 1:
+            raise KeyboardInterrupt
+        click(x, y, button)
+
+    drawn.click = click_until_game_two  # type: ignore[method-assign]
+    options = PlayOptions(games=3, mines=10)
+    with pytest.raises(KeyboardInterrupt):
+        _learn(options, drawn, drawn, find_grid(drawn.grab()), "drawn", None)  # type: ignore[arg-type]
+    out, err = capsys.readouterr()
+    assert "minebot: interrupted in game 2 of 3; 1 finished before it" in err
+    assert re.search(r"^\d won, \d lost of 1 ", out, re.M), out
