@@ -37,7 +37,13 @@ from bot.live.place import check_in_view, check_unobstructed, find_game, mouse_r
 from bot.live.table import LiveTable
 from bot.play import GameProgress, GameResult, Spent, play_game, wilson
 from bot.solver import get_strategy, solve
-from bot.userdata import check_picture_path, hidden_skins, learnt_skins, write_picture
+from bot.userdata import (
+    check_picture_path,
+    check_writable,
+    hidden_skins,
+    learnt_skins,
+    write_picture,
+)
 from bot.vision import load_packs
 from bot.vision.geometry import Geometry
 from bot.vision.grid import find_grid
@@ -422,6 +428,7 @@ def _learn(
         raise UsageError(
             "learning a look needs clicks: leave out --dry-run (or give the skin with --skin)"
         )
+    check_writable(learnt_skins(), "the look it learns")  # before a game is played for it
     mines = _mines(options, "", geometry.rows, geometry.cols, counted)
     learner = Learner(screen, mouse, geometry, mines, name=name, flags=options.flags)
     if known is not None:

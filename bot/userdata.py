@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import cv2
@@ -44,8 +45,37 @@ def cache_dir() -> Path:
         folder = Path.home() / "Library" / "Caches" / "minebot"
     else:
         folder = Path(os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")) / "minebot"
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # read-only, or a file where the folder goes: a folder of this run's own
+        global _FALLBACK_CACHE
+        if _FALLBACK_CACHE is None:
+            _FALLBACK_CACHE = Path(tempfile.mkdtemp(prefix="minebot-cache-"))
+            print(
+                f"minebot: cannot use the cache folder {folder} ({exc.strerror or exc}); "
+                f"keeping this run's screens in {_FALLBACK_CACHE}",
+                file=sys.stderr,
+            )
+        return _FALLBACK_CACHE
     return folder
+
+
+_FALLBACK_CACHE: Path | None = None  # where a run keeps its screens when the cache folder fails
+
+
+def check_writable(folder: Path, what: str) -> None:
+    """Refuse, before any work, a folder that ``what`` cannot be written into (made where it is
+    not there): a run must not play a whole game and then lose what it learnt."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".minebot-probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise OutputError(
+            f"cannot write {what} into {folder} ({exc.strerror or exc}); make it writable, or set "
+            "MINEBOT_DATA to a folder that is"
+        ) from None
 
 
 def save_screen(image: np.ndarray | None, name: str) -> Path:

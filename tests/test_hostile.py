@@ -349,3 +349,37 @@ def test_output_that_cannot_be_written_is_a_failure_not_a_success(
             preexec_fn=lambda: os.close(1),
         )
     assert done.returncode == 1 and says in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_data_folder_that_cannot_be_written_stops_learning_before_a_game_is_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`play --learn` played a whole game, then crashed on saving it: the learning was lost."""
+    from bot.commands import PlayOptions, _learn
+    from bot.errors import OutputError
+    from bot.vision.grid import find_grid
+    from tests.test_learn import DrawnGame
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("MINEBOT_DATA", str(blocked))
+    drawn = DrawnGame("classic98", "beginner", 3)
+    with pytest.raises(OutputError, match="cannot write the look it learns into"):
+        _learn(PlayOptions(games=1, mines=10), drawn, drawn, find_grid(drawn.grab()), None, None)  # type: ignore[arg-type]
+    assert not drawn.clicks
+
+
+def test_a_cache_folder_that_cannot_be_made_gives_way_to_one_of_the_runs_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`play` would not start with a read-only cache folder."""
+    from bot import userdata
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("MINEBOT_CACHE", str(blocked / "cache"))
+    monkeypatch.setattr(userdata, "_FALLBACK_CACHE", None)
+    folder = userdata.cache_dir()
+    assert folder.is_dir() and folder.name.startswith("minebot-cache-")
+    assert "cannot use the cache folder" in capsys.readouterr().err
+    assert userdata.cache_dir() == folder  # said once, kept for the run
