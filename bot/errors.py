@@ -29,13 +29,19 @@ class BoardTextError(MinebotError, ValueError):
 
 class InconsistentBoard(MinebotError, ValueError):
     """A board whose numbers, flags and mine count cannot all be true at once; ``cells``: the
-    (row, col) of the numbers that contradict, where known."""
+    (row, col) of the numbers that contradict, where known; ``count``: whether it is the mine
+    count that does not fit (the numbers alone would)."""
 
     def __init__(
-        self, message: str, cells: tuple[tuple[int, int], ...] = (), *, detail: str = ""
+        self,
+        message: str,
+        cells: tuple[tuple[int, int], ...] = (),
+        *,
+        count: bool = False,
+        detail: str = "",
     ) -> None:
         super().__init__(message, detail=detail)
-        self.cells = cells
+        self.cells, self.count = cells, count
 
 
 class LayoutFileError(MinebotError, ValueError):

@@ -95,7 +95,8 @@ class Combination:
         self.z = float(np.dot(self.total, self.left))
         if not self.feasible.any() or self.z <= 0:
             raise InconsistentBoard(
-                "the mine count cannot be met by any layout that fits the numbers; check the mine count"
+                "the mine count cannot be met by any layout that fits the numbers; check the mine count",
+                count=True,
             )
         self.log_weight = (
             math.log(self.z) + shift + rest.log_bigs + (0.0 if changed is None else changed.log_big)

@@ -155,7 +155,8 @@ def problem(board: Board, mute: np.ndarray | None = None) -> Problem:
     remaining = None if board.mines is None else board.mines - board.flags()
     if remaining is not None and remaining > len(cells):
         raise InconsistentBoard(
-            f"{remaining} mines left but only {len(cells)} covered cells; check the mine count"
+            f"{remaining} mines left but only {len(cells)} covered cells; check the mine count",
+            count=True,
         )
     rules = tuple(Rule(mask, count) for mask, count in seen.items())
     return Problem(cells, index, rules, remaining)

@@ -64,13 +64,10 @@ class Strategy(ABC):
             safe, mines = single_point(board)
             return self.deeper(board, safe, mines, rng, full, flags_first)
         except InconsistentBoard as exc:
-            if (
-                board.mines is not None
-                and "mine count" not in str(exc)
-                and _fits_without_count(board)
-            ):
+            if board.mines is not None and not exc.count and _fits_without_count(board):
                 raise InconsistentBoard(
-                    f"the numbers fit, but not with {board.mines} mines in all ({board.flags()} flagged); check the mine count"
+                    f"the numbers fit, but not with {board.mines} mines in all ({board.flags()} flagged); check the mine count",
+                    count=True,
                 ) from exc
             raise
 
@@ -92,7 +89,8 @@ class Strategy(ABC):
         cells = board.unknown()
         if board.mines is not None and board.mines > len(cells):
             raise InconsistentBoard(
-                f"{board.mines} mines do not fit on a board of {len(cells)} cells; check the mine count"
+                f"{board.mines} mines do not fit on a board of {len(cells)} cells; check the mine count",
+                count=True,
             )
         if board.mines == len(cells):
             return self._result(set(), set(cells), None, note="stuck: every cell is a mine")
