@@ -76,7 +76,11 @@ def _mines(
 ) -> int:
     """The game's mine count: --mines, else what its counter says (``counted``), else --level's in
     that game (its size checked), else the standard level's for the board's size."""
-    if options.mines:
+    if options.mines is not None:
+        if not 0 < options.mines < rows * cols:
+            raise UsageError(
+                f"--mines {options.mines}: a {cols}x{rows} board holds from 1 to {rows * cols - 1}"
+            )
         return int(options.mines)
     level = options.level
     if level:

@@ -383,3 +383,14 @@ def test_a_cache_folder_that_cannot_be_made_gives_way_to_one_of_the_runs_own(
     assert folder.is_dir() and folder.name.startswith("minebot-cache-")
     assert "cannot use the cache folder" in capsys.readouterr().err
     assert userdata.cache_dir() == folder  # said once, kept for the run
+
+
+def test_a_mine_count_the_board_cannot_hold_is_refused_not_ignored() -> None:
+    """`--mines 0` was silently ignored (the standard level's count used instead)."""
+    from bot.commands import PlayOptions, _mines
+    from bot.errors import UsageError
+
+    for mines in (0, 81, 500):
+        with pytest.raises(UsageError, match=f"--mines {mines}: a 9x9 board holds from 1 to 80"):
+            _mines(PlayOptions(mines=mines), "", 9, 9)
+    assert _mines(PlayOptions(mines=12), "", 9, 9) == 12
