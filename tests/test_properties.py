@@ -18,7 +18,9 @@ from bot.solver import solve
 from bot.vision import load_image
 
 CELLS = "#F?012345678*Xx"
-QUICK = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+QUICK = settings(
+    max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @QUICK
@@ -100,6 +102,7 @@ WORDS = st.sampled_from(
 @settings(
     max_examples=80,
     deadline=None,
+    derandomize=True,  # the same examples every run: CI asserts what it asserted here
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(words=st.lists(WORDS, max_size=5))
