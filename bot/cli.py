@@ -368,7 +368,11 @@ def main(*args: str) -> int:
             return int(getattr(watch, ns.command)(ns))
     except MinebotError as err:
         _report(err, ns.verbose)
-        return 2 if isinstance(err, UsageError) else 1  # as argparse's own usage errors
+        code = 2 if isinstance(err, UsageError) else 1  # as argparse's own usage errors
+        if getattr(ns, "json", False):  # a program reading the JSON lines learns of it too
+            said = {"error": str(err), "kind": type(err).__name__, "exit": code}
+            print(json.dumps(said | ({"detail": err.detail} if err.detail else {})), flush=True)
+        return code
     except KeyboardInterrupt:
         print("minebot: stopped", file=sys.stderr)
         return 130

@@ -237,8 +237,9 @@ def test_a_fault_mid_batch_stops_the_bot_before_its_next_click(
         f"the bot said: {err.strip().splitlines()[-1]}"
     )
     assert late <= 1, f"{late} presses reached the server after the fault ({fault})"
-    games = [json.loads(line) for line in out.splitlines()]
-    assert not any(g["lost_on_certain"] for g in games)
+    said = [json.loads(line) for line in out.splitlines()]
+    assert said[-1]["exit"] == bot.returncode  # the stop, as a JSON line too
+    assert not any(g["lost_on_certain"] for g in said if "game" in g)
 
 
 PAUSE_TRIALS = 3  # one trial in four sent a press meant for the old board before this was mended

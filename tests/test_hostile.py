@@ -394,3 +394,16 @@ def test_a_mine_count_the_board_cannot_hold_is_refused_not_ignored() -> None:
         with pytest.raises(UsageError, match=f"--mines {mines}: a 9x9 board holds from 1 to 80"):
             _mines(PlayOptions(mines=mines), "", 9, 9)
     assert _mines(PlayOptions(mines=12), "", 9, 9) == 12
+
+
+def test_with_json_an_error_is_a_json_line_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With --json an error printed no JSON: a program reading the lines saw nothing at all."""
+    board = tmp_path / "b.txt"
+    board.write_text("1F\nF#\n")
+    assert main("solve", str(board), "--mines", "2", "--json") == 1
+    out, err = capsys.readouterr()
+    said = json.loads(out.strip().splitlines()[-1])
+    assert said["kind"] == "InconsistentBoard" and said["exit"] == 1
+    assert said["error"] in err

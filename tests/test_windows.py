@@ -190,7 +190,9 @@ def _bot(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]
 
 
 def _games(out: str) -> list[dict[str, object]]:
-    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    """The game lines of ``play --json``: not the error line a stopped run ends with."""
+    lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    return [line for line in lines if "game" in line]
 
 
 @pytest.mark.parametrize("dpi", [96, 144], ids=["100%", "150%"])
