@@ -30,7 +30,7 @@ _stop_asked = False
 
 @contextmanager
 def fresh_until(deadline: float) -> Iterator[None]:
-    """Within this block, a press (``send_fresh``) is sent only before ``deadline`` (time.monotonic)."""
+    """Within this block, a press (``sending``) is sent only before ``deadline`` (time.monotonic)."""
     global _deadline
     _deadline = deadline
     try:

@@ -10,7 +10,7 @@ from bot.devices.actuator import Mouse, pyautogui
 from bot.devices.capture import Region, Screen
 from bot.errors import BoardCutOff, CutBoard, NoBoardFound
 from bot.vision import Geometry, Reading, read
-from bot.vision.grid import find_grid
+from bot.vision.grid import find_grid, overlap
 from bot.vision.pack import SkinPack, pack_named
 from bot.vision.parts import CUT_SHOWN, check_cut, runs_off
 from bot.vision.reading import BAND_PITCHES, face_centre
@@ -89,7 +89,7 @@ def check_in_view(
         )
     if min(gaps.values()) > max(geo.pitch):
         return  # a whole line of cells would show past the board: the reading has it
-    if geo.skin and _lattice_runs_off(image):
+    if geo.skin and _lattice_runs_off(image, geo):
         raise BoardCutOff(f"the board runs off the screen's edge: {WHOLE_VIEW}")
     if pack is None or cells is None:
         return
@@ -105,13 +105,14 @@ def check_in_view(
         ) from None
 
 
-def _lattice_runs_off(image: np.ndarray) -> bool:
-    """Whether the lattice of cells on the screen runs on past its edge (a board a pack reads in
-    part, its cut line of cells flat: open, or covered in one colour)."""
+def _lattice_runs_off(image: np.ndarray, geo: Geometry) -> bool:
+    """Whether the lattice of cells on the screen where ``geo`` is runs on past its edge (a board a
+    pack reads in part, its cut line of cells flat: open, or covered in one colour)."""
     try:
-        return runs_off(find_grid(image), image.shape)
+        lattice = find_grid(image)
     except NoBoardFound:
         return False
+    return overlap(lattice, geo) and runs_off(lattice, image.shape)
 
 
 def _sliver_of_cells(image: np.ndarray, geo: Geometry, side: str, gap: int) -> bool:
