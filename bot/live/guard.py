@@ -219,8 +219,8 @@ class ClickGuard:
         timed: Callable[[str], AbstractContextManager[object]] = lambda _: nullcontext(),
     ) -> bool:
         """Check ``cell`` (``check``), then ``press`` it, while that check is fresh: a press the
-        mouse refuses as resting on a stale check (a pause between them) is checked again. Whether
-        it was pressed. ``timed(part)`` times the checks ("guard") and the press ("click")."""
+        mouse refuses as resting on a stale check (a pause between them) is checked again, and after
+        STALE_TRIES the guard halts until the next reading. Whether it was pressed. ``timed(part)`` times the checks ("guard") and the press ("click")."""
         for _ in range(STALE_TRIES):
             checked_at = time.monotonic()
             with timed("guard"):
@@ -233,6 +233,7 @@ class ClickGuard:
                 return True
             except StaleCheck:
                 continue
+        self.halted = True  # checks that keep going stale: no click until the board is read again
         return False
 
     def shown(self, image: np.ndarray, cells: list[Cell]) -> bool:
