@@ -136,10 +136,15 @@ def play_seed(seed: int, scale: float, games: int, work: Path) -> SeedResult:
     """The two runs on one seed, in a display of their own."""
     from bot.games import start_game
 
-    env = {**os.environ, "MINEBOT_DATA": str(work / "data"), "MINEBOT_CACHE": str(work / "cache")}
-    env.pop("MINEBOT_HIDE_SKINS", None)
     runs: list[Run] = []
     with virtual_display(WEB_SCREEN), start_game(f"world:{seed}", "beginner", work, scale) as game:
+        # the display's DISPLAY and XAUTHORITY, an empty data folder of the seed's own
+        env = {
+            **os.environ,
+            "MINEBOT_DATA": str(work / "data"),
+            "MINEBOT_CACHE": str(work / "cache"),
+        }
+        env.pop("MINEBOT_HIDE_SKINS", None)
         launcher = game.launcher
         assert isinstance(launcher, World)
         port = launcher.debug_port
@@ -152,7 +157,7 @@ def play_seed(seed: int, scale: float, games: int, work: Path) -> SeedResult:
             try:
                 done = subprocess.run(
                     command,
-                    env={**env, "DISPLAY": os.environ["DISPLAY"]},
+                    env=env,
                     capture_output=True,
                     text=True,
                     timeout=START_WAIT + GAME_WAIT * games,
