@@ -383,6 +383,7 @@ def test_a_cache_folder_that_cannot_be_made_gives_way_to_one_of_the_runs_own(
     assert folder.is_dir() and folder.name.startswith("minebot-cache-")
     assert "cannot use the cache folder" in capsys.readouterr().err
     assert userdata.cache_dir() == folder  # said once, kept for the run
+    folder.rmdir()
 
 
 def test_a_mine_count_the_board_cannot_hold_is_refused_not_ignored() -> None:
