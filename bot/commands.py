@@ -19,7 +19,6 @@ import numpy as np
 from bot.devices.actuator import DryRunMouse, LiveMouse, Mouse
 from bot.devices.capture import MssScreen, Screen
 from bot.errors import (
-    BoardCutOff,
     BoardGone,
     FirstClickIgnored,
     MinebotError,
@@ -298,8 +297,8 @@ def _unread_look(exc: MinebotError, table: LiveTable) -> Geometry | None:
     if table.proven or not isinstance(exc, (VisionError, BoardGone)):
         return None
     try:
-        grid = find_grid_on(table.screen)
-    except (NoBoardFound, BoardCutOff):
+        grid = lattice_on(table.screen)
+    except NoBoardFound:
         return None
     was = table.geometry
     same = all(
@@ -396,22 +395,28 @@ def _pointer_off_the_board(screen: Screen, mouse: Mouse) -> None:
     under it a grey close to its empty cell's, which a learnt pack read as a 0 and so did not take
     the board for its own): it is moved where readings park it (park_point) before the first one."""
     try:
-        grid = find_grid_on(screen)
-    except (NoBoardFound, BoardCutOff):  # said once the board is looked for
+        grid = lattice_on(screen)
+    except NoBoardFound:
         return
     if mouse.park_if_within(grid.region(), *park_point(grid, screen)):
         time.sleep(HOVER_GONE)
 
 
 def find_grid_on(screen: Screen) -> Geometry:
-    """The board on the whole screen found by its lattice alone, all in view (check_in_view), in
-    screen coordinates."""
+    """The board on the whole screen found by its lattice alone, all in view (check_in_view) and
+    uncovered (check_unobstructed), in screen coordinates: the board a run starts to learn."""
     image = screen.grab()
     grid = find_grid(image)
     check_in_view(image, grid)
     on_screen = grid.moved(screen.whole.left, screen.whole.top)
     check_unobstructed(screen, on_screen)
     return on_screen
+
+
+def lattice_on(screen: Screen) -> Geometry:
+    """The lattice of cells on the whole screen, in screen coordinates, unchecked: where the
+    pointer rests before the board is looked for, or the board already found again."""
+    return find_grid(screen.grab()).moved(screen.whole.left, screen.whole.top)
 
 
 def _learn(

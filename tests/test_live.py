@@ -663,6 +663,7 @@ def test_a_board_a_learnt_pack_finds_but_cannot_read_is_learnt_on_into_that_pack
     monkeypatch.setattr(commands, "find_game", unread)
     grid = Geometry("", 16, 30, (10.0, 20.0), (16.0, 16.0), 16.0, 1.0)
     monkeypatch.setattr(commands, "find_grid_on", lambda screen: grid)
+    monkeypatch.setattr(commands, "lattice_on", lambda screen: grid)  # the pointer's look
     learnt_as: list[tuple[Geometry, str | None]] = []
     monkeypatch.setattr(
         commands,

@@ -3,7 +3,7 @@
 A click acts on a reading only while that reading is fresh: the board was checked at most
 ``FRESH`` seconds before the press is sent. Past that (a pause with Ctrl+Z or SIGSTOP, a signal
 handler, a late thread, a machine too busy to run us) the screen is anyone's, and the board is
-checked again before any press (``fresh_until``, ``StaleCheck``). A terminal stop (SIGTSTP) is
+checked again before any press (``fresh_since``, ``StaleCheck``). A terminal stop (SIGTSTP) is
 held off for the moment between that last test and the press itself.
 
 A stop the user asks for with Ctrl+C is remembered as well as raised (``watch_stops``): the
@@ -29,19 +29,15 @@ _stop_asked = False
 
 
 @contextmanager
-def fresh_until(deadline: float) -> Iterator[None]:
-    """Within this block, a press (``sending``) is sent only before ``deadline`` (time.monotonic)."""
+def fresh_since(checked_at: float) -> Iterator[None]:
+    """Within this block, a press (``sending``) rests on a check of the board made at
+    ``checked_at`` (time.monotonic): it is sent only within FRESH of it."""
     global _deadline
-    _deadline = deadline
+    _deadline = checked_at + FRESH
     try:
         yield
     finally:
         _deadline = None
-
-
-def deadline_for(checked_at: float) -> float:
-    """The deadline of a press allowed by a check of the board made at ``checked_at``."""
-    return checked_at + FRESH
 
 
 @contextmanager

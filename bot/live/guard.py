@@ -228,7 +228,7 @@ class ClickGuard:
             if not allowed:
                 return False
             try:
-                with timed("click"), interrupts.fresh_until(interrupts.deadline_for(checked_at)):
+                with timed("click"), interrupts.fresh_since(checked_at):
                     press()
                 return True
             except StaleCheck:

@@ -62,10 +62,7 @@ def cut_pack(
 
 def write_png(path: Path, picture: np.ndarray) -> None:
     """Write a picture whole or not at all: a run cut short leaves no half-written file in a pack."""
-    ok, data = cv2.imencode(".png", picture)
-    if not ok:
-        raise SkinPackError(f"cannot encode a {picture.shape} picture as PNG for {path}")
-    _replace(path, data.tobytes())
+    _replace(path, _png(path, picture))
 
 
 def write_json(path: Path, value: dict[str, object]) -> None:
@@ -81,10 +78,7 @@ def _replace(path: Path, data: bytes) -> None:
 def write_new_png(path: Path, picture: np.ndarray) -> bool:
     """Write a picture whole as ``path`` unless a file of that name is there already, even one
     another run wrote a moment ago: whether it was written."""
-    ok, data = cv2.imencode(".png", picture)
-    if not ok:
-        raise SkinPackError(f"cannot encode a {picture.shape} picture as PNG for {path}")
-    part = _part(path, data.tobytes())
+    part = _part(path, _png(path, picture))
     try:
         os.link(part, path)  # fails where the name is taken: never overwrites
     except FileExistsError:
@@ -98,6 +92,14 @@ def write_new_png(path: Path, picture: np.ndarray) -> bool:
     finally:
         part.unlink(missing_ok=True)
     return True
+
+
+def _png(path: Path, picture: np.ndarray) -> bytes:
+    """``picture`` encoded as PNG, for ``path``."""
+    ok, data = cv2.imencode(".png", picture)
+    if not ok:
+        raise SkinPackError(f"cannot encode a {picture.shape} picture as PNG for {path}")
+    return data.tobytes()
 
 
 def _part(path: Path, data: bytes) -> Path:
