@@ -71,10 +71,29 @@ class PlayOptions:
 
 
 def _mines(
-    options: PlayOptions, skin: str, rows: int, cols: int, counted: int | None = None
+    options: PlayOptions,
+    skin: str,
+    rows: int,
+    cols: int,
+    counted: int | None = None,
+    remembered: int | None = None,
 ) -> int:
-    """The game's mine count: --mines, else what its counter says (``counted``), else --level's in
-    that game (its size checked), else the standard level's for the board's size."""
+    """The game's mine count: as told (_mines_told), else ``remembered`` (a learnt pack's count
+    for this size), else the standard level's for the board's size."""
+    told = _mines_told(options, skin, rows, cols, counted)
+    mines = told if told is not None else remembered or STANDARD_MINES.get((rows, cols))
+    if mines is None:
+        raise UsageError(
+            f"a {cols}x{rows} board is not a standard level: give its mine count with --mines"
+        )
+    return int(mines)
+
+
+def _mines_told(
+    options: PlayOptions, skin: str, rows: int, cols: int, counted: int | None = None
+) -> int | None:
+    """The game's mine count as told: --mines, else what its counter says (``counted``), else
+    --level's in that game (its size checked); None where nothing tells it."""
     if options.mines is not None:
         if not 0 < options.mines < rows * cols:
             raise UsageError(
@@ -96,12 +115,7 @@ def _mines(
             )
     if counted is not None:
         return counted
-    mines = level_of(skin, level).mines if level else STANDARD_MINES.get((rows, cols))
-    if mines is None:
-        raise UsageError(
-            f"a {cols}x{rows} board is not a standard level: give its mine count with --mines"
-        )
-    return int(mines)
+    return level_of(skin, level).mines if level else None
 
 
 def _describe(result: GameResult) -> str:
@@ -181,7 +195,14 @@ def play(options: PlayOptions, screen: Screen | None = None) -> int:
         pack, geometry, reading = switch_level(
             screen, pack, geometry, reading, mouse, options.level
         )
-    mines = _mines(options, pack.name, geometry.rows, geometry.cols, reading.counted)
+    mines = _mines(
+        options,
+        pack.name,
+        geometry.rows,
+        geometry.cols,
+        reading.counted,
+        pack.mines.get((geometry.rows, geometry.cols)),
+    )
     table = LiveTable(screen, mouse, pack, geometry, mines)
     print(
         f"found {pack.name} {geometry.cols}x{geometry.rows} ({mines} mines) at "
@@ -438,15 +459,25 @@ def _learn(
             "learning a look needs clicks: leave out --dry-run (or give the skin with --skin)"
         )
     check_writable(learnt_skins(), "the look it learns")  # before a game is played for it
-    mines = _mines(options, "", geometry.rows, geometry.cols, counted)
+    rows, cols = geometry.rows, geometry.cols
+    told = _mines_told(options, "", rows, cols, counted)
+    remembered = known.mines.get((rows, cols)) if known is not None else None
+    # nothing tells it: played without it until a won game shows it
+    mines = told if told is not None else remembered or STANDARD_MINES.get((rows, cols))
     learner = Learner(screen, mouse, geometry, mines, name=name, flags=options.flags)
+    learner.mines_told = told is not None
     if known is not None:
         learner.seed(known)
     if fresh is not None:
         learner.prime(fresh)
+    count = (
+        f"{mines} mines"
+        if mines is not None
+        else "mine count unknown: learnt from the first game won"
+    )
     print(
         f"{'learning a new look' if known is None else f'playing with learnt pack {known.name}, learning on'}: "
-        f"{geometry.cols}x{geometry.rows} board ({mines} mines) at "
+        f"{geometry.cols}x{geometry.rows} board ({count}) at "
         f"({geometry.origin[0]:.0f},{geometry.origin[1]:.0f}), {geometry.pitch[0]:g} px cells",
         file=sys.stderr,
     )
@@ -533,10 +564,15 @@ def _learn(
             flush=True,
         )
     print(f"learnt pack {learner.pack_name()!r} saved in {learnt_skins()}", file=sys.stderr)
-    if not learner.sight.counter.learnt:
+    if learner.mines is None:
         print(
-            f"minebot: no mines counter learnt (seen: {learner.sight.counter.account()}); a board of a size minebot does "
-            "not know needs --mines",
+            "minebot: the mine count is still unknown (no game won, no counter learnt): "
+            "the games were played without it; give it with --mines where you know it",
+            file=sys.stderr,
+        )
+    elif not learner.sight.counter.learnt:
+        print(
+            f"minebot: no mines counter learnt (seen: {learner.sight.counter.account()})",
             file=sys.stderr,
         )
     if options.profile:

@@ -2141,3 +2141,29 @@ def test_ctrl_c_in_a_run_says_where_and_keeps_the_summary_of_the_games_played(
     out, err = capsys.readouterr()
     assert "minebot: interrupted in game 2 of 3; 1 finished before it" in err
     assert re.search(r"^\d won, \d lost of 1 ", out, re.M), out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("flags", [True, False])
+def test_a_board_of_no_levels_size_with_no_counter_is_played_and_its_mine_count_learnt(
+    flags: bool,
+) -> None:
+    """An 11x8 board with 12 mines and nothing that tells the count (the generated world's seeds 10
+    and 11 stopped: "a 8x11 board is not a standard level: give its mine count with --mines"). It is
+    played without the count, every verdict as the game's own; the first won game's hidden cells
+    are the count, kept with the pack for the next run."""
+    drawn = DrawnGame("winemine", "11x8/12", seed=5)
+    learner = Learner(
+        drawn, drawn, find_grid(drawn.grab()), None, name="drawn", flags=flags
+    )  # type: ignore[arg-type]
+    truth: list[str] = []
+    results = []
+    for index in range(8):
+        if index:
+            learner.new_game()
+        results.append(learner.play_game())
+        truth.append(drawn.game.state)
+    assert [r.state for r in results] == truth
+    assert not any(r.lost_on_certain for r in results)
+    assert "won" in truth and learner.mines == 12
+    assert load_pack("drawn").mines == {(8, 11): 12}

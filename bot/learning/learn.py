@@ -23,7 +23,7 @@ from typing import TextIO
 
 import numpy as np
 
-from bot.board import Board
+from bot.board import Board, neighbour_sum
 from bot.devices.actuator import Mouse
 from bot.devices.capture import Screen
 from bot.errors import (
@@ -54,29 +54,45 @@ from bot.vision.writing import (
     add_board,
     add_counter,
     add_counts,
+    add_mines,
     learnt_counts,
     learnt_pack_folder,
     start_learnt_pack,
 )
-from bot.vocabulary import CHAR_OF, COVERED, NUMBERS, Cell, FirstClickRule, State, check_rule
+from bot.vocabulary import (
+    CHAR_OF,
+    COVERED,
+    FLAG,
+    MINE,
+    NUMBERS,
+    Cell,
+    FirstClickRule,
+    State,
+    check_rule,
+)
 
 
 class Learner(BetweenGames):
     """Plays the game on screen with no skin pack, learning its looks. ``geometry`` is the board's
-    lattice in screen coordinates (find_grid's, moved onto the screen)."""
+    lattice in screen coordinates (find_grid's, moved onto the screen). ``mines``: the game's mine
+    count; None where nothing told it (a size no level has, no counter), played without the
+    global count until a won game shows it (count_from_win)."""
 
     def __init__(
         self,
         screen: Screen,
         mouse: Mouse,
         geometry: Geometry,
-        mines: int,
+        mines: int | None,
         rule: FirstClickRule = "safe",
         name: str | None = None,
         out: TextIO | None = None,
         flags: bool = True,
     ) -> None:
         self.screen, self.mouse, self.mines, self.rule = screen, mouse, mines, rule
+        # the count as the user or the game's counter told it (else remembered, or learnt)
+        self.mines_told = False
+        self.mines_learnt = False  # from a won game this run: saved with the pack
         # flags: flag certain mines (a right click); else leave them covered
         self.flags, self.geometry = (
             flags,
@@ -210,9 +226,14 @@ class Learner(BetweenGames):
                 state, after, _ = self._reveal([cell], looks, guess=True)
             except ClicksIgnored as exc:
                 raise FirstClickIgnored(str(exc), detail=exc.detail) from exc
-            self.first_clicks = count_first_click(
-                self.first_clicks, self.geometry, self.mines, cell, int((after != looks).sum()) > 1
-            )
+            if self.mines is not None:  # the evidence weighs a mine count
+                self.first_clicks = count_first_click(
+                    self.first_clicks,
+                    self.geometry,
+                    self.mines,
+                    cell,
+                    int((after != looks).sum()) > 1,
+                )
             looks = after
             tally.clicks += 1
             tally.guesses += self.rule == "none"
@@ -221,9 +242,19 @@ class Learner(BetweenGames):
         except ClicksIgnored as exc:
             if np.array_equal(self.read(), begun):  # not one click of this game took: over?
                 raise FirstClickIgnored(str(exc), detail=exc.detail) from exc
-            if not self.judge.lost_on_suspect():
+            if self.judge.lost_on_suspect():
+                state = "lost"
+            elif self.mines is None and self._won_count(self.read(SETTLE)) is not None:
+                # with no count to tell it, a win shows as a game that takes no more clicks on a
+                # board whose every number counts its hidden cells as mines
+                print(
+                    "minebot: the game took no more clicks, and every number counts the hidden "
+                    "cells round it as mines: won",
+                    file=self.out,
+                )
+                state = "won"
+            else:
                 raise
-            state = "lost"
         if (
             state == "won"
             and self.judge.last_guess
@@ -233,6 +264,8 @@ class Learner(BetweenGames):
         state = self._told_by_the_face(state, looks, tally)
         if state == "won":
             self._finish(looks)
+            if self.judge.unsure is None:
+                self.count_from_win(looks)
         self.save()
         return tally.result(state, time.perf_counter() - start, on_safe)
 
@@ -318,6 +351,39 @@ class Learner(BetweenGames):
             tally.guessed.append(cell)
             state, looks, _ = self._reveal([cell], looks, guess=True)
         return state, looks, on_safe
+
+    def _won_count(self, looks: np.ndarray) -> int | None:
+        """The hidden cells of ``looks`` where they show a won board: every look named, every cell
+        hidden (covered, a flag; a mine a game shows at its win) or a number, and each number the
+        count of the hidden cells round it, as it is once they are the mines and the rest is open.
+        None where the board shows no such thing."""
+        names = self.looks.names()
+        if not all(int(k) in names for k in np.unique(looks)):
+            return None
+        codes = np.vectorize(lambda k: names[int(k)], otypes=[np.int64])(looks)
+        mines = np.isin(codes, [COVERED, FLAG, MINE])
+        numbers = np.isin(codes, list(NUMBERS))
+        won = (
+            mines.any()
+            and (mines | numbers).all()
+            and (neighbour_sum(mines)[numbers] == codes[numbers]).all()
+        )
+        return int(mines.sum()) if won else None
+
+    def count_from_win(self, looks: np.ndarray) -> None:
+        """The mine count, learnt from a won game's board (``looks``: _won_count), unless the user or
+        the game's counter told it: a count remembered, or none, is set so and said."""
+        count = None if self.mines_told else self._won_count(looks)
+        if count is None or count == self.mines:
+            return
+        was = "" if self.mines is None else f", not {self.mines} as remembered"
+        print(f"minebot: learnt the mine count from a won game: {count}{was}", file=self.out)
+        self.set_mines(count)
+        self.mines_learnt = True
+
+    def set_mines(self, mines: int) -> None:
+        """The game's mine count, for everything that weighs it."""
+        self.mines = self.judge.mines = self.sight.mines = self.sight.counter.mines = mines
 
     def _guess(self, naming: Naming, looks: np.ndarray) -> Cell:
         """A guess while some look is unnamed: the strategy's on the likeliest naming's board (with look-ahead and
@@ -468,6 +534,9 @@ class Learner(BetweenGames):
             )
         self.rule, self.first_clicks = rule, (0, 0, 0.0)
         add_counts(folder, "chord_tries", self.chording.saved(), chord_button)
+        if self.mines_learnt and self.mines is not None:
+            add_mines(folder, self.geometry.rows, self.geometry.cols, self.mines)
+            self.mines_learnt = False
         written = self.files.save(folder, self.looks.names(), self.book.typical)
         board = (
             add_board(folder, self.new_board, self.geometry.rows, self.geometry.cols)

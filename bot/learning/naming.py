@@ -298,7 +298,7 @@ class Looks:
             if int(k) not in self.names() and flagged[after == k].all():
                 self.hidden[int(k)] = FLAG
 
-    def board(self, looks: np.ndarray, mines: int) -> Board | None:
+    def board(self, looks: np.ndarray, mines: int | None) -> Board | None:
         """The board of ``looks``, where every look on it is named; else None."""
         names = self.names()
         if not all(int(k) in names for k in np.unique(looks)):
@@ -313,10 +313,13 @@ class Looks:
             and np.isin(looks, self.covered()).any()
         )
 
-    def mines_left(self, looks: np.ndarray, mines: int) -> int | None:
+    def mines_left(self, looks: np.ndarray, mines: int | None) -> int | None:
         """What a mines-left counter shows over a board of ``looks`` in play: the mines less the
         flags. None where a look on it is not named, or where it is not in play (a mine shows, or
-        no cell is covered: minegauler flags every mine of a won game and leaves its counter be)."""
+        no cell is covered: minegauler flags every mine of a won game and leaves its counter be);
+        or where the mine count is unknown."""
+        if mines is None:
+            return None
         names = self.names()
         codes = {names.get(int(k)) for k in np.unique(looks)}
         if None in codes or COVERED not in codes or codes & {MINE, EXPLODED, WRONG_FLAG}:
@@ -324,7 +327,7 @@ class Looks:
         return mines - int(np.isin(looks, self.flags()).sum())
 
 
-def covered_looks(looks: np.ndarray, mines: int) -> list[int]:
+def covered_looks(looks: np.ndarray, mines: int | None) -> list[int]:
     """The looks of covered cells on a new game's board. A game that opened an area itself
     (xdemineur) shows revealed cells too, which may outnumber the covered ones: then one look is
     covered and the rest is an opened area, 0s and the numbers beside them, that the rules can name.
@@ -347,7 +350,7 @@ def covered_looks(looks: np.ndarray, mines: int) -> list[int]:
     return fits[:1]
 
 
-def probe_cells(looks: np.ndarray, options: list[int], mines: int) -> list[Cell] | None:
+def probe_cells(looks: np.ndarray, options: list[int], mines: int | None) -> list[Cell] | None:
     """For each look in ``options``, a cell safe by the rules were that look the covered one
     (learn.py clicks them to tell which is: see CoverUndecided); None where one has no safe cell."""
     cells = []
@@ -359,7 +362,7 @@ def probe_cells(looks: np.ndarray, options: list[int], mines: int) -> list[Cell]
     return cells
 
 
-def opened_area(looks: np.ndarray, covered: int, mines: int) -> bool:
+def opened_area(looks: np.ndarray, covered: int, mines: int | None) -> bool:
     """Whether, with ``covered`` the covered look, the other cells are an opened area: the rules
     name some look 0, and every other cell is a 0 or beside one."""
     try:

@@ -25,6 +25,9 @@ from bot.vocabulary import CHAR_OF, EXPLODED, FLAG, MINE, NUMBERS, Cell, State
 
 OVERLAY_CELLS = 3  # revealed cells showing other looks that say something is drawn across the board
 UNNAMED = 99  # the value of a look not named yet (none of the cell codes)
+# more of the board than any game mines: what a lost game's end changed where the mine count is
+# unknown is then every cell shown (xbomb), not its mines
+DENSEST = 0.35
 
 
 def apart(clicked: list[Cell], changed: np.ndarray) -> np.ndarray:
@@ -108,7 +111,7 @@ class Judge(SuspectGuess):
     def __init__(
         self,
         looks: Looks,
-        mines: int,
+        mines: int | None,
         out: TextIO,
         save_screen: Callable[[], Path],
         wrong: set[int] | None = None,
@@ -379,7 +382,12 @@ class Judge(SuspectGuess):
             np.ones((3, 3), np.uint8),
         )
         left = int(hidden_before.sum()) - len(clicked)
-        if clicked and all(outside[c] and alone[c] for c in clicked) and left > self.mines:
+        if (
+            clicked
+            and self.mines is not None
+            and all(outside[c] and alone[c] for c in clicked)
+            and left > self.mines
+        ):
             # the cell clicked is the mine hit
             if len(clicked) == 1 and int(after[clicked[0]]) not in names:
                 self.looks.ends[int(after[clicked[0]])] = EXPLODED
@@ -485,7 +493,7 @@ class Judge(SuspectGuess):
         the exploded mine is learnt.)"""
         known = self.looks.names()
         self.looks.ends.setdefault(int(after[clicked]), EXPLODED)
-        if int(changed.sum()) > self.mines:
+        if int(changed.sum()) > (self.mines if self.mines is not None else DENSEST * changed.size):
             print("minebot: learnt the exploded mine of a lost game", file=self.out)
             return
         for r, c in np.argwhere(changed):

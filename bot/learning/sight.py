@@ -46,7 +46,7 @@ class Sight:
         mouse: Mouse,
         geometry: Geometry,
         looks: Looks,
-        mines: int,
+        mines: int | None,
         out: TextIO,
     ) -> None:
         self.screen, self.mouse, self.geometry, self.looks, self.mines, self.out = (

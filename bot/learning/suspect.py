@@ -21,7 +21,7 @@ class SuspectGuess:
     """What a Judge knows of a suspect guess, and how it tells the guess lost."""
 
     looks: Looks
-    mines: int
+    mines: int | None
     out: TextIO
     suspect: Suspect | None
     last_guess: Suspect | None

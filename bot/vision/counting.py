@@ -356,7 +356,8 @@ class CounterWatch:
     the numbers ending in each digit, each from the second reading in a row with that number or a
     later one)."""
 
-    def __init__(self, mines: int) -> None:
+    def __init__(self, mines: int | None) -> None:
+        # None while the count is unknown: nothing is watched (Looks.mines_left is None)
         self.mines = mines
         self.samples: dict[str, dict[int, list[np.ndarray]]] = {place: {} for place in PLACES}
         self._kept_at: dict[int, list[float]] = {}  # by number, when each of its strips was kept
@@ -409,7 +410,7 @@ class CounterWatch:
         kept = sum(
             len(bands) for by_number in self.samples.values() for bands in by_number.values()
         )
-        if self.learnt or kept == self._tried or self.over_budget:
+        if self.learnt or kept == self._tried or self.over_budget or self.mines is None:
             return None
         self._tried = kept
         start = time.perf_counter()

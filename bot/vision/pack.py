@@ -40,7 +40,8 @@ on the number (gnome-mines); no ``chord``, no chording.
 on the cells, and it is located by the board's lattice only. Its ``boards/covered-RxC.png`` is a new
 board of R x C cells as it learnt it, each cell's picture tiled row by row: where covered cells are
 drawn over a background picture (kmines), each position looks different, and a cell that looks as
-it did there is covered.
+it did there is covered. Its ``mines`` maps a board size, ``"RxC"``, to the mine count a won game
+of that size showed (its hidden cells), for a game that shows no counter.
 """
 
 from __future__ import annotations
@@ -114,6 +115,8 @@ class SkinPack:
     boards: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     # read pictures saved lossily (JPEG, rescaled) by margins: bot/vision/saved.py
     lossy: bool = False
+    # (rows, cols): the mine count a won game of that size showed (a learnt pack)
+    mines: dict[tuple[int, int], int] = field(default_factory=dict)
 
     @property
     def has_counter(self) -> bool:
@@ -235,6 +238,7 @@ class _Settings(TypedDict):
     counter_leds: tuple[int, int, int] | None
     learnt: bool
     chord: str | None
+    mines: dict[tuple[int, int], int]
 
 
 def _settings(meta_path: Path) -> _Settings:
@@ -274,9 +278,22 @@ def _settings(meta_path: Path) -> _Settings:
             "counter_leds": None if leds is None else _colour(leds["lit"]),
             "learnt": bool(meta.get("learnt", False)),
             "chord": chord,
+            "mines": {_size(key): int(n) for key, n in meta.get("mines", {}).items()},
         }
     except (OSError, ValueError, KeyError, TypeError) as exc:  # unreadable, not JSON, wrong fields
         raise SkinPackError(f"{meta_path}: {exc!r}; see bot/vision/pack.py for the format") from exc
+
+
+def _size(key: str) -> tuple[int, int]:
+    """A board size written ``"RxC"`` (rows, cols).
+
+    >>> _size("9x20")
+    (9, 20)
+    """
+    rows, _, cols = key.partition("x")
+    if not (rows.isdigit() and cols.isdigit()):
+        raise ValueError(f"a board size is written ROWSxCOLS, not {key!r}")
+    return int(rows), int(cols)
 
 
 def _pictures(

@@ -247,6 +247,15 @@ def add_tiles(folder: Path, pictures: dict[str, list[np.ndarray]]) -> list[str]:
     return written
 
 
+def add_mines(folder: Path, rows: int, cols: int, mines: int) -> None:
+    """Keep in a learnt pack the mine count a won game of rows x cols cells showed (pack.json's
+    ``mines``, by ``"RxC"``): the count for that size from the next run on."""
+    meta = folder / "pack.json"
+    settings = json.loads(meta.read_text())
+    write_json(meta, {**settings, "mines": {**settings.get("mines", {}), f"{rows}x{cols}": mines}})
+    _load_pack.cache_clear()
+
+
 def add_board(folder: Path, cells: list[np.ndarray], rows: int, cols: int) -> str | None:
     """Keep a learnt pack's new board of rows x cols cells (each cell's picture, row by row), unless it
     has one of that size; the file written."""
