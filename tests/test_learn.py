@@ -2153,9 +2153,7 @@ def test_a_board_of_no_levels_size_with_no_counter_is_played_and_its_mine_count_
     played without the count, every verdict as the game's own; the first won game's hidden cells
     are the count, kept with the pack for the next run."""
     drawn = DrawnGame("winemine", "11x8/12", seed=5)
-    learner = Learner(
-        drawn, drawn, find_grid(drawn.grab()), None, name="drawn", flags=flags
-    )  # type: ignore[arg-type]
+    learner = Learner(drawn, drawn, find_grid(drawn.grab()), None, name="drawn", flags=flags)  # type: ignore[arg-type]
     truth: list[str] = []
     results = []
     for index in range(8):

@@ -37,7 +37,7 @@ from bot.learning.between import BetweenGames
 from bot.learning.chording import Chording, chord_button
 from bot.learning.endface import EndFaces
 from bot.learning.first_clicks import count_first_click, first_click_rule
-from bot.learning.naming import Looks, Naming, covered_looks, name_looks, probe_cells
+from bot.learning.naming import Looks, Naming, covered_looks, probe_cells
 from bot.learning.outcome import Judge, besides
 from bot.learning.restart import Restarter
 from bot.learning.settling import SETTLE, settle_ms
@@ -57,6 +57,7 @@ from bot.vision.writing import (
     add_mines,
     learnt_counts,
     learnt_pack_folder,
+    set_learnt,
     start_learnt_pack,
 )
 from bot.vocabulary import (
@@ -106,7 +107,7 @@ class Learner(BetweenGames):
         # the cells of the last new board read, as cut
         self.new_board: list[np.ndarray] | None = None
         self._first_click_second: int | None = None
-        self.restarter = Restarter(mouse, self.sight.region, self.sight.local)
+        self.restarter = Restarter(mouse, self.sight.region, self.sight.local, screen)
         # each look's pictures in the learnt pack, and the looks named wrongly (Judge.unlearn)
         self.files = PackFiles()
         self.judge = Judge(self.looks, mines, self.out, self.save_screen, self.files.wrong)
@@ -125,6 +126,7 @@ class Learner(BetweenGames):
         """Start from what a pack learnt before: each tile a look, named as the pack names it."""
         self.sight.counter.learnt = pack.has_counter
         self.rule = pack.rule  # "opening" where its first clicks showed it (first_click_rule)
+        self.looks.flood = pack.flood
         # QUICK where the game showed it draws a click within QUICK
         self.sight.settler.quiet = min(pack.settle, SETTLE)
         self.chording.seed(pack.chord, learnt_counts(pack.path, "chord_tries"))
@@ -340,7 +342,10 @@ class Learner(BetweenGames):
                 on_safe = state == "lost" and not guessed
                 continue
             covered = np.isin(looks, self.looks.covered())
-            if all((int(r), int(c)) in certain_mines for r, c in np.argwhere(covered)):
+            hidden = np.isin(looks, list(self.looks.hidden))
+            if hidden.any() and all(
+                (int(r), int(c)) in certain_mines for r, c in np.argwhere(covered)
+            ):
                 # every covered cell a mine (none: xdemineur is won once its last mine is flagged, and
                 # the flags' clicks do not report a win; all, with flags off): every safe cell is open
                 state = "won"
@@ -414,7 +419,7 @@ class Learner(BetweenGames):
             naming = (
                 named[1]
                 if named is not None and named[0] is looks
-                else name_looks(looks, self.looks.hidden, self.looks.possible, self.mines)
+                else self.looks.named(looks, self.mines)
             )
         except InconsistentBoard as exc:
             raise InconsistentBoard(
@@ -432,7 +437,7 @@ class Learner(BetweenGames):
         (Judge.unlearn). InconsistentBoard where no naming fits it even so."""
         looks = self.read(SETTLE)
         try:
-            name_looks(looks, self.looks.hidden, self.looks.possible, self.mines)
+            self.looks.named(looks, self.mines)
         except InconsistentBoard as exc:
             if not self.judge.unlearn(looks):
                 raise InconsistentBoard(
@@ -534,6 +539,8 @@ class Learner(BetweenGames):
             )
         self.rule, self.first_clicks = rule, (0, 0, 0.0)
         add_counts(folder, "chord_tries", self.chording.saved(), chord_button)
+        if self.looks.flood != 8:
+            set_learnt(folder, flood=self.looks.flood)
         if self.mines_learnt and self.mines is not None:
             add_mines(folder, self.geometry.rows, self.geometry.cols, self.mines)
             self.mines_learnt = False

@@ -73,12 +73,14 @@ def name_looks(
     hidden: dict[int, int],
     possible: dict[int, frozenset[int]] | None = None,
     mines: int | None = None,
+    flood: int = 8,
 ) -> Naming:
     """Name the revealed looks of a reading as far as the rules allow.
 
     ``looks`` holds each cell's look; ``hidden`` maps the looks known to be hidden cells to their
     code (COVERED, FLAG, QUESTION); ``possible`` carries what earlier readings left for each look
-    (a look's value never changes); ``mines`` is the game's mine count, where known.
+    (a look's value never changes); ``mines`` is the game's mine count, where known; ``flood``:
+    the neighbours a 0 opens, 8 or only the 4 beside it (a 0 has covered neighbours only beyond those).
     Raises :class:`InconsistentBoard` when no naming fits (a look was taken for hidden wrongly).
     """
     prior = possible or {}
@@ -86,8 +88,11 @@ def name_looks(
     covered = np.isin(looks, [k for k, code in hidden.items() if code in (COVERED, QUESTION)])
     flags = np.isin(looks, [k for k, code in hidden.items() if code == FLAG])
     near_covered, near_flags = neighbour_sum(covered), neighbour_sum(flags)
+    # covered cells a 0 would have opened
+    opened_by_0 = near_covered if flood == 8 else side_sum(covered)
     narrowed = {
-        k: _local(looks == k, near_covered, near_flags, prior.get(k, NUMBERS)) for k in revealed
+        k: _local(looks == k, near_covered, near_flags, prior.get(k, NUMBERS), opened_by_0)
+        for k in revealed
     }
     empty = [k for k, v in narrowed.items() if not v]
     if empty:
@@ -173,7 +178,11 @@ def renamed(looks: np.ndarray, known: Looks, mines: int | None) -> dict[int, int
     caught mid-draw, a hidden look misjudged)."""
     on_board = {int(k) for k in np.unique(looks)}
     fresh = name_looks(
-        looks, known.hidden, {k: v for k, v in known.possible.items() if k not in on_board}, mines
+        looks,
+        known.hidden,
+        {k: v for k, v in known.possible.items() if k not in on_board},
+        mines,
+        known.flood,
     )
     drop = {
         k
@@ -182,7 +191,11 @@ def renamed(looks: np.ndarray, known: Looks, mines: int | None) -> dict[int, int
     }
     try:
         name_looks(
-            looks, known.hidden, {k: v for k, v in known.possible.items() if k not in drop}, mines
+            looks,
+            known.hidden,
+            {k: v for k, v in known.possible.items() if k not in drop},
+            mines,
+            known.flood,
         )
     except InconsistentBoard:  # no one look is ruled out alone (or not those alone): all of them
         drop = on_board & set(known.possible)
@@ -202,15 +215,30 @@ def _repeats(values: list[int]) -> int:
 
 
 def _local(
-    cells: np.ndarray, near_covered: np.ndarray, near_flags: np.ndarray, possible: frozenset[int]
+    cells: np.ndarray,
+    near_covered: np.ndarray,
+    near_flags: np.ndarray,
+    possible: frozenset[int],
+    opened_by_0: np.ndarray,
 ) -> frozenset[int]:
-    """What one look (its ``cells``) may show, by its cells' covered and flagged neighbours alone."""
+    """What one look (its ``cells``) may show, by its cells' covered and flagged neighbours alone
+    (``opened_by_0``: each cell's covered neighbours that a 0 there would have opened)."""
     most = int((near_covered + near_flags)[cells].min())
     least = int(near_flags[cells].max())
     allowed = {v for v in possible if least <= v <= most}
-    if (near_covered[cells] > 0).any():
+    if (opened_by_0[cells] > 0).any():
         allowed.discard(0)
     return frozenset(allowed)
+
+
+def side_sum(mask: np.ndarray) -> np.ndarray:
+    """For each cell, how many of its four side neighbours are in ``mask``.
+
+    >>> side_sum(np.array([[1, 0], [0, 0]], bool)).tolist()
+    [[0, 1], [1, 0]]
+    """
+    m = np.pad(mask.astype(np.int64), 1)
+    return m[:-2, 1:-1] + m[2:, 1:-1] + m[1:-1, :-2] + m[1:-1, 2:]
 
 
 @dataclass(frozen=True)
@@ -254,6 +282,7 @@ class Looks:
     hidden: dict[int, int] = field(default_factory=dict)  # look -> COVERED or FLAG
     ends: dict[int, int] = field(default_factory=dict)  # look -> MINE, EXPLODED or WRONG_FLAG
     possible: dict[int, frozenset[int]] = field(default_factory=dict)
+    flood: int = 8  # the neighbours a 0 opens: 8, or only the 4 beside it (learnt: Judge.outcome)
 
     def names(self, possible: dict[int, frozenset[int]] | None = None) -> dict[int, int]:
         """Every look named for certain, and its cell code (the numbers as ``possible`` has them, if given)."""
@@ -263,6 +292,10 @@ class Looks:
             if len(v) == 1
         }
         return {**self.hidden, **self.ends, **named}
+
+    def named(self, looks: np.ndarray, mines: int | None) -> Naming:
+        """name_looks for a reading of these looks, with what is known of them."""
+        return name_looks(looks, self.hidden, self.possible, mines, self.flood)
 
     def name(self, look: int, code: int) -> None:
         """Know ``look`` as ``code`` (a cell code: covered, flag, an end-of-game look, or a number)."""

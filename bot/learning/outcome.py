@@ -28,6 +28,7 @@ UNNAMED = 99  # the value of a look not named yet (none of the cell codes)
 # more of the board than any game mines: what a lost game's end changed where the mine count is
 # unknown is then every cell shown (xbomb), not its mines
 DENSEST = 0.35
+CROSS = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], np.uint8)  # a cell and the 4 beside it
 
 
 def apart(clicked: list[Cell], changed: np.ndarray) -> np.ndarray:
@@ -43,6 +44,7 @@ def opened_area(
     may_be_zero: np.ndarray,
     covered: np.ndarray,
     may_chord: np.ndarray,
+    flood: int = 8,
 ) -> np.ndarray:
     """The ``changed`` cells the clicks can have opened: each clicked cell, and round every opened
     cell that may be a 0 (a look that may show 0, with no covered neighbour: a 0 opens them all)
@@ -55,15 +57,13 @@ def opened_area(
     reached = np.zeros(changed.shape, np.uint8)
     for cell in clicked:
         reached[cell] = 1
-    spreads = may_be_zero & ~cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(
-        bool
-    )
+    # the neighbours a 0 opens: all 8, or the 4 beside it (``flood``)
+    kernel = np.ones((3, 3), np.uint8) if flood == 8 else CROSS
+    spreads = may_be_zero & ~cv2.dilate(covered.astype(np.uint8), kernel).astype(bool)
     chords = reached.astype(bool) & may_chord
     spreads = (spreads | (chords if len(clicked) > 1 else False)).astype(np.uint8)
     while True:
-        grown = reached | (
-            cv2.dilate(reached & spreads, np.ones((3, 3), np.uint8)) & changed.astype(np.uint8)
-        )
+        grown = reached | (cv2.dilate(reached & spreads, kernel) & changed.astype(np.uint8))
         if np.array_equal(grown, reached):
             return reached.astype(bool)
         reached = grown
@@ -166,10 +166,14 @@ class Judge(SuspectGuess):
             # the clicks, a look never named maybe being a 0: counted neither hidden nor the game's doing)
             return "won"
         changed, elsewhere = self._changes(clicked, before, after)
-        if elsewhere.any():  # the game's doing, or something drawn across the board at its end
-            across = self.drawn_across(clicked, before, after, guess)
-            if across is not None:
-                return across
+        if elsewhere.any() and self._floods_by_4(clicked, before, after):
+            changed, elsewhere = self._changes(clicked, before, after)
+        # the game's doing, or something drawn across the board at its end: told by the revealed
+        # cells it covers, even where every cell changed joins the clicks (a veil over the whole
+        # board, every look new, each maybe a 0)
+        across = self.drawn_across(clicked, before, after, guess)
+        if across is not None:
+            return across
         # a game may flag or show its mines at a win, but opens no cell apart from the clicks: a number
         # there is a lost game showing every cell (xbomb: its last safe cell shows a number)
         opened = elsewhere & np.isin(after, [k for k, code in known.items() if code in NUMBERS])
@@ -215,7 +219,7 @@ class Judge(SuspectGuess):
             # hit and mines beside it (a lost game with the others flagged), or a number's first showing
             unnamed = not shown & set(known) and not near.any()
             try:
-                name_looks(after, self.looks.hidden, self.looks.possible, self.mines)
+                self.looks.named(after, self.mines)
             except InconsistentBoard as exc:
                 # the guess showed a mine, and the game nothing else or only mines (next to it: the
                 # others flagged); or the game showed every cell (xbomb)
@@ -264,7 +268,7 @@ class Judge(SuspectGuess):
         try:
             self.named = (
                 after,
-                name_looks(after, self.looks.hidden, self.looks.possible, self.mines),
+                self.looks.named(after, self.mines),
             )
         except InconsistentBoard:
             return False
@@ -305,10 +309,10 @@ class Judge(SuspectGuess):
         return self._changes(clicked, before, after)[1]
 
     def _changes(
-        self, clicked: list[Cell], before: np.ndarray, after: np.ndarray
+        self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, flood: int | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         """The hidden cells that changed between the readings, and those of them the clicks cannot
-        have opened."""
+        have opened (a 0 opening the neighbours ``flood`` says: the looks' own, unless given)."""
         known = self.looks.names()
         # only hidden cells change in a game (a revealed one may move to a look found since, a twin of its own),
         # and only to another value: gnome-mines' flags, read on a busy machine, moved from one flag look to
@@ -336,8 +340,30 @@ class Judge(SuspectGuess):
             np.isin(shown, list(NUMBERS)) & (neighbour_sum(shown == FLAG) == shown)
         )
         return changed, changed & ~opened_area(
-            clicked, changed, may_be_zero, np.isin(after, self.looks.covered()), may_chord
+            clicked,
+            changed,
+            may_be_zero,
+            np.isin(after, self.looks.covered()),
+            may_chord,
+            self.looks.flood if flood is None else flood,
         )
+
+    def _floods_by_4(self, clicked: list[Cell], before: np.ndarray, after: np.ndarray) -> bool:
+        """Whether what changed apart from the clicks, were a 0 to open all 8 neighbours, is what
+        the clicks opened where a 0 opens only the 4 beside it, and the board then has a naming:
+        the game's flood fill is so (a 0 beside covered diagonal cells), learnt into the looks."""
+        if self.looks.flood != 8 or self._changes(clicked, before, after, flood=4)[1].any():
+            return False
+        try:
+            name_looks(after, self.looks.hidden, self.looks.possible, self.mines, flood=4)
+        except InconsistentBoard:
+            return False
+        self.looks.flood = 4
+        print(
+            "minebot: learnt the game's flood fill: a 0 opens only the 4 cells beside it",
+            file=self.out,
+        )
+        return True
 
     def drawn_across(
         self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool

@@ -41,7 +41,8 @@ on the cells, and it is located by the board's lattice only. Its ``boards/covere
 board of R x C cells as it learnt it, each cell's picture tiled row by row: where covered cells are
 drawn over a background picture (kmines), each position looks different, and a cell that looks as
 it did there is covered. Its ``mines`` maps a board size, ``"RxC"``, to the mine count a won game
-of that size showed (its hidden cells), for a game that shows no counter.
+of that size showed (its hidden cells), for a game that shows no counter. ``flood``: 4 where a 0
+opens only the 4 cells beside it (default 8).
 """
 
 from __future__ import annotations
@@ -117,6 +118,7 @@ class SkinPack:
     lossy: bool = False
     # (rows, cols): the mine count a won game of that size showed (a learnt pack)
     mines: dict[tuple[int, int], int] = field(default_factory=dict)
+    flood: int = 8  # the neighbours a 0 opens: 8, or only the 4 beside it
 
     @property
     def has_counter(self) -> bool:
@@ -239,6 +241,7 @@ class _Settings(TypedDict):
     learnt: bool
     chord: str | None
     mines: dict[tuple[int, int], int]
+    flood: int
 
 
 def _settings(meta_path: Path) -> _Settings:
@@ -279,9 +282,17 @@ def _settings(meta_path: Path) -> _Settings:
             "learnt": bool(meta.get("learnt", False)),
             "chord": chord,
             "mines": {_size(key): int(n) for key, n in meta.get("mines", {}).items()},
+            "flood": _flood(meta.get("flood", 8)),
         }
     except (OSError, ValueError, KeyError, TypeError) as exc:  # unreadable, not JSON, wrong fields
         raise SkinPackError(f"{meta_path}: {exc!r}; see bot/vision/pack.py for the format") from exc
+
+
+def _flood(value: object) -> int:
+    """A pack's ``flood``: 4 or 8."""
+    if value == 4 or value == 8:
+        return 4 if value == 4 else 8
+    raise ValueError(f"flood must be 4 or 8, not {value!r}")
 
 
 def _size(key: str) -> tuple[int, int]:

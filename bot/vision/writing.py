@@ -250,9 +250,14 @@ def add_tiles(folder: Path, pictures: dict[str, list[np.ndarray]]) -> list[str]:
 def add_mines(folder: Path, rows: int, cols: int, mines: int) -> None:
     """Keep in a learnt pack the mine count a won game of rows x cols cells showed (pack.json's
     ``mines``, by ``"RxC"``): the count for that size from the next run on."""
+    settings = json.loads((folder / "pack.json").read_text())
+    set_learnt(folder, mines={**settings.get("mines", {}), f"{rows}x{cols}": mines})
+
+
+def set_learnt(folder: Path, **settings: object) -> None:
+    """Set ``settings`` in a learnt pack's pack.json (the rest kept)."""
     meta = folder / "pack.json"
-    settings = json.loads(meta.read_text())
-    write_json(meta, {**settings, "mines": {**settings.get("mines", {}), f"{rows}x{cols}": mines}})
+    write_json(meta, {**json.loads(meta.read_text()), **settings})
     _load_pack.cache_clear()
 
 
