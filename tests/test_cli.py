@@ -336,16 +336,16 @@ def test_mine_count_of_a_known_games_board_size_and_of_an_unknown_one() -> None:
     """With no --mines and no counter read: the count of the level of that size (standard, the old
     8x8 beginner, Google's three), either way round; another size asks for --mines."""
 
-    from bot.commands import _mines
+    from bot.commands import mine_count
     from bot.errors import UsageError
 
     options = PlayOptions()
     assert [
-        _mines(options, "", r, c)
+        mine_count(options, "", r, c)
         for r, c in ((9, 9), (16, 30), (8, 8), (8, 10), (18, 14), (20, 24))
     ] == [10, 99, 10, 10, 40, 99]
     with pytest.raises(UsageError, match="--mines"):
-        _mines(options, "", 13, 17)
+        mine_count(options, "", 13, 17)
 
 
 def test_bench_vision_times_a_look_no_pack_reads_beside_one_a_pack_reads(

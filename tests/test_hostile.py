@@ -355,7 +355,7 @@ def test_a_data_folder_that_cannot_be_written_stops_learning_before_a_game_is_pl
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`play --learn` played a whole game, then crashed on saving it: the learning was lost."""
-    from bot.commands import PlayOptions, _learn
+    from bot.commands import PlayOptions, learn_by_playing
     from bot.errors import OutputError
     from bot.vision.grid import find_grid
     from tests.test_learn import DrawnGame
@@ -365,7 +365,9 @@ def test_a_data_folder_that_cannot_be_written_stops_learning_before_a_game_is_pl
     monkeypatch.setenv("MINEBOT_DATA", str(blocked))
     drawn = DrawnGame("classic98", "beginner", 3)
     with pytest.raises(OutputError, match="cannot write the look it learns into"):
-        _learn(PlayOptions(games=1, mines=10), drawn, drawn, find_grid(drawn.grab()), None, None)  # type: ignore[arg-type]
+        learn_by_playing(
+            PlayOptions(games=1, mines=10), drawn, drawn, find_grid(drawn.grab()), None, None
+        )  # type: ignore[arg-type]
     assert not drawn.clicks
 
 
@@ -388,13 +390,13 @@ def test_a_cache_folder_that_cannot_be_made_gives_way_to_one_of_the_runs_own(
 
 def test_a_mine_count_the_board_cannot_hold_is_refused_not_ignored() -> None:
     """`--mines 0` was silently ignored (the standard level's count used instead)."""
-    from bot.commands import PlayOptions, _mines
+    from bot.commands import PlayOptions, mine_count
     from bot.errors import UsageError
 
     for mines in (0, 81, 500):
         with pytest.raises(UsageError, match=f"--mines {mines}: a 9x9 board holds from 1 to 80"):
-            _mines(PlayOptions(mines=mines), "", 9, 9)
-    assert _mines(PlayOptions(mines=12), "", 9, 9) == 12
+            mine_count(PlayOptions(mines=mines), "", 9, 9)
+    assert mine_count(PlayOptions(mines=12), "", 9, 9) == 12
 
 
 def test_with_json_an_error_is_a_json_line_too(

@@ -1030,7 +1030,7 @@ def test_a_prompt_the_game_shows_by_itself_at_its_end_is_answered() -> None:
     assert drawn.asking
     learner.new_game()
     assert not drawn.asking and drawn.game.state == "playing" and (drawn.game.view == COVERED).all()
-    assert drawn.pressed == ["F2", "n", "Return"]
+    assert drawn.pressed == ["F2", "n", "space", "Return"]
 
 
 @pytest.mark.slow
@@ -1066,11 +1066,7 @@ def test_a_game_with_no_face_and_no_key_is_restarted_by_its_button() -> None:
     )
     assert "ctrl+n" not in drawn.pressed
     # tried once, before the first click on the button
-    assert drawn.pressed == [
-        "F2",
-        "n",
-        "Return",
-    ]
+    assert drawn.pressed == ["F2", "n", "space", "Return"]
 
 
 @pytest.mark.slow  # several seconds
@@ -1886,7 +1882,7 @@ def test_a_learning_run_that_stops_says_in_which_game_and_how_many_it_finished(
     by any way the learner tries: the run stops, and says after how many games (it said only "could
     not start a new game")."""
 
-    from bot.commands import _learn
+    from bot.commands import learn_by_playing
     from bot.learning import restart
 
     monkeypatch.setattr(restart, "KEY_WAIT", 0.01)
@@ -1897,9 +1893,9 @@ def test_a_learning_run_that_stops_says_in_which_game_and_how_many_it_finished(
     with pytest.raises(
         ScreenError, match=r"could not start a new game; .*--new-game-key KEY"
     ) as stop:
-        _learn(options, drawn, drawn, find_grid(drawn.grab()), "drawn", None)  # type: ignore[arg-type]
+        learn_by_playing(options, drawn, drawn, find_grid(drawn.grab()), "drawn", None)  # type: ignore[arg-type]
     assert (
-        stop.value.detail.startswith("tried F2, N, Return")
+        stop.value.detail.startswith("tried F2, N, Space, Return")
         and "the screen is saved in" in stop.value.detail
     )
     won = int(drawn.game.state == "won")
@@ -2000,7 +1996,7 @@ def test_a_game_counted_won_that_nothing_tells_by_the_end_of_the_run_is_said_uns
     """A game counted won on a guess whose look no later game names, nor the numbers round it tell
     (kmines: a last 50/50 lost between two cells with the same numbers round them), is said unsure
     once the run is over: a line of its own, never a sure win."""
-    from bot.commands import _learn
+    from bot.commands import learn_by_playing
 
     drawn = DrawnGame("winemine", "beginner", 3)
     played: list[int] = []
@@ -2014,7 +2010,7 @@ def test_a_game_counted_won_that_nothing_tells_by_the_end_of_the_run_is_said_uns
 
     monkeypatch.setattr(Learner, "play_game", play_game)
     monkeypatch.setattr(Learner, "new_game", lambda self, key=None: None)
-    _learn(
+    learn_by_playing(
         PlayOptions(games=2, mines=10, json=True),
         drawn,
         drawn,
@@ -2104,7 +2100,7 @@ def test_a_run_started_on_a_finished_game_starts_a_new_one(
     stopped at once: "cell (0, 0) was clicked and looks the same 2.0 s later: the game ignores the
     clicks" (13 of 80 held-out runs), the wrong cause. A first click that changes nothing starts a
     new game, as between games, and the game is played."""
-    from bot.commands import _learn
+    from bot.commands import learn_by_playing
 
     drawn = DrawnGame("classic98", "beginner", 3)
     n = drawn.pack.cell_px
@@ -2113,7 +2109,7 @@ def test_a_run_started_on_a_finished_game_starts_a_new_one(
     drawn.over_ignores = True
     drawn.game.state = "lost"  # over, though no mine shows: its board looks like one in play
     options = PlayOptions(games=1, mines=10, json=True)
-    assert _learn(options, drawn, drawn, find_grid(drawn.grab()), "drawn", None) == 0  # type: ignore[arg-type]
+    assert learn_by_playing(options, drawn, drawn, find_grid(drawn.grab()), "drawn", None) == 0  # type: ignore[arg-type]
     out, err = capsys.readouterr()
     assert "the first click changed nothing: the game on screen may be over" in err
     assert drawn.pressed[:1] == ["F2"] and drawn.started == 1
@@ -2124,7 +2120,7 @@ def test_ctrl_c_in_a_run_says_where_and_keeps_the_summary_of_the_games_played(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Ctrl+C during `play` dropped the summary of the games played: only "minebot: stopped"."""
-    from bot.commands import _learn
+    from bot.commands import learn_by_playing
 
     drawn = DrawnGame("classic98", "beginner", 3)
     click = drawn.click
@@ -2137,7 +2133,7 @@ def test_ctrl_c_in_a_run_says_where_and_keeps_the_summary_of_the_games_played(
     drawn.click = click_until_game_two  # type: ignore[method-assign]
     options = PlayOptions(games=3, mines=10)
     with pytest.raises(KeyboardInterrupt):
-        _learn(options, drawn, drawn, find_grid(drawn.grab()), "drawn", None)  # type: ignore[arg-type]
+        learn_by_playing(options, drawn, drawn, find_grid(drawn.grab()), "drawn", None)  # type: ignore[arg-type]
     out, err = capsys.readouterr()
     assert "minebot: interrupted in game 2 of 3; 1 finished before it" in err
     assert re.search(r"^\d won, \d lost of 1 ", out, re.M), out

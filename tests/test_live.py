@@ -112,16 +112,17 @@ def test_an_unknown_tile_is_named_as_such_and_a_moved_board_as_moved() -> None:
 
 def test_mine_count_comes_from_flag_then_counter_then_level() -> None:
 
-    from bot.commands import _mines
+    from bot.commands import mine_count
     from bot.errors import UsageError
 
-    assert _mines(PlayOptions(mines=77), "winemine", 12, 14, counted=30) == 77  # --mines wins
-    assert _mines(PlayOptions(), "winemine", 12, 14, counted=30) == 30  # a custom game's counter
-    assert _mines(PlayOptions(), "winxp", 16, 30) == 99  # a standard size
+    assert mine_count(PlayOptions(mines=77), "winemine", 12, 14, counted=30) == 77  # --mines wins
+    # a custom game's counter
+    assert mine_count(PlayOptions(), "winemine", 12, 14, counted=30) == 30
+    assert mine_count(PlayOptions(), "winxp", 16, 30) == 99  # a standard size
     with pytest.raises(UsageError, match="give its mine count with --mines"):
-        _mines(PlayOptions(), "winemine", 12, 14)
+        mine_count(PlayOptions(), "winemine", 12, 14)
     with pytest.raises(UsageError, match="not expert"):
-        _mines(PlayOptions(level="expert"), "winemine", 9, 9)
+        mine_count(PlayOptions(level="expert"), "winemine", 9, 9)
 
 
 @pytest.mark.parametrize(
@@ -137,13 +138,13 @@ def test_mine_count_comes_from_flag_then_counter_then_level() -> None:
 def test_level_is_checked_against_the_games_own_size(skin: str, rows: int, cols: int) -> None:
     """--level beginner is each game's own beginner (8x8, 9x12, 9x9), with or without --dry-run."""
 
-    from bot.commands import _mines
+    from bot.commands import mine_count
     from bot.errors import UsageError
 
     for dry_run in (False, True):
-        assert _mines(PlayOptions(level="beginner", dry_run=dry_run), skin, rows, cols) == 10
+        assert mine_count(PlayOptions(level="beginner", dry_run=dry_run), skin, rows, cols) == 10
     with pytest.raises(UsageError, match="--dry-run does not switch levels"):
-        _mines(PlayOptions(level="expert", dry_run=True), skin, rows, cols)
+        mine_count(PlayOptions(level="expert", dry_run=True), skin, rows, cols)
 
 
 class SlowScreen(FakeScreen):
@@ -250,7 +251,7 @@ def test_the_table_says_where_a_games_time_went(
 ) -> None:
     """play --json's "ms" and --profile: the waits, readings, guard checks and clicks of the table,
     each timed where it happens, and the rest of the game's time as "other"."""
-    from bot.commands import _profile
+    from bot.commands import print_profile
     from bot.play import GameResult
 
     monkeypatch.setattr("bot.live.table.SLOW_GAME", 0.3)
@@ -275,7 +276,7 @@ def test_the_table_says_where_a_games_time_went(
     assert table.spent.seconds["solve"] == 0  # the play loop's part
     spent = table.spent.of(10.0)
     assert sum(spent.values()) == pytest.approx(10_000, abs=0.5)
-    _profile([GameResult("won", 0, 2, 10.0, clicks=4)], [spent], sys.stdout)
+    print_profile([GameResult("won", 0, 2, 10.0, clicks=4)], [spent], sys.stdout)
     line = capsys.readouterr().out
     assert (
         line.startswith("time per game, 1 won games (median of each part, ms): wait ")
@@ -601,7 +602,7 @@ def test_a_pack_that_read_only_a_new_board_hands_the_game_to_the_learner(
     on in the game in play (no new game), from the board on the lattice and the new board it kept.
     A board that is gone after the click (the window closed) is no look to learn: play stops."""
 
-    import bot.commands as commands
+    import bot.commands.playing as commands
 
     shots = FIXTURE.parents[1] / "classic98"
     fresh = load_image(shots / "expert-fresh.png")
@@ -613,7 +614,7 @@ def test_a_pack_that_read_only_a_new_board_hands_the_game_to_the_learner(
     learnt: list[tuple[Geometry, np.ndarray | None]] = []
     monkeypatch.setattr(
         commands,
-        "_learn",
+        "learn_by_playing",
         lambda ns, screen, mouse, grid, name, key, fresh=None: learnt.append((grid, fresh)) or 0,
     )
 
@@ -648,7 +649,7 @@ def test_a_board_a_learnt_pack_finds_but_cannot_read_is_learnt_on_into_that_pack
     (its pictures of the new size go to NAME-16px). A shipped pack's unreadable cell (the pointer
     over it, say) stays the error it is."""
 
-    import bot.commands as commands
+    import bot.commands.playing as commands
     from bot.errors import UnreadableCell
 
     pack = replace(
@@ -667,7 +668,7 @@ def test_a_board_a_learnt_pack_finds_but_cannot_read_is_learnt_on_into_that_pack
     learnt_as: list[tuple[Geometry, str | None]] = []
     monkeypatch.setattr(
         commands,
-        "_learn",
+        "learn_by_playing",
         lambda ns, screen, mouse, geo, name, key, **_: learnt_as.append((geo, name)) or 0,
     )
     monkeypatch.setattr(commands, "LiveMouse", lambda ratio: DryRunMouse())
@@ -690,7 +691,7 @@ def test_the_pointer_is_parked_off_the_board_before_the_first_reading(
     learnt the look from nothing again. Before its first reading, play parks a pointer it finds on
     the board where every reading parks it, off every cell."""
 
-    import bot.commands as commands
+    import bot.commands.playing as commands
 
     shot = FIXTURE.parents[1] / "gnome-mines" / "expert-fresh-hover-window-1150x640"
     events: list[tuple[str, object]] = []
@@ -710,7 +711,7 @@ def test_the_pointer_is_parked_off_the_board_before_the_first_reading(
     monkeypatch.setattr(commands, "mouse_ratio", lambda screen: 1.0)
     monkeypatch.setattr(commands, "HOVER_GONE", 0.0)
     monkeypatch.setattr(commands, "find_game", find_game)
-    monkeypatch.setattr(commands, "_learn", lambda *args, **kwargs: 0)
+    monkeypatch.setattr(commands, "learn_by_playing", lambda *args, **kwargs: 0)
     options = PlayOptions()
 
     class Screen(FakeScreen):

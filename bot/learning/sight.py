@@ -77,7 +77,7 @@ class Sight:
         self.shown: np.ndarray | None = None  # the looks of the last reading
         # the strip above the board by the mines left, to learn a counter from
         self.counter = CounterWatch(mines)
-        self.spent = Spent()  # where this game's time went (commands.py gives each game its own)
+        self.spent = Spent()  # where this game's time went (the commands give each game its own)
         self.clicked: list[Cell] = []  # the cells the last click() clicked
 
     def read(

@@ -84,7 +84,7 @@ class LiveTable:
         self._pressed_at = 0.0  # when the last click was sent
         # clicks sent on cells this game (the guard holds back some of those planned)
         self.presses = 0
-        self.spent = Spent()  # where this game's time went (commands.py gives each game its own)
+        self.spent = Spent()  # where this game's time went (the commands give each game its own)
         self.latency = 0.0  # the slowest redraw after a click seen so far, seconds
         # the game drew its end over the board (a dialog): see reveal_many
         self._covered_at_end = False
