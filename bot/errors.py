@@ -13,9 +13,16 @@ MESSAGE_CHARS = 200
 class MinebotError(Exception):
     """Base of every error minebot raises on purpose."""
 
-    def __init__(self, message: str, *, detail: str = "") -> None:
+    def __init__(self, message: str, *, detail: str = "", what: str = "") -> None:
         super().__init__(message)
         self.detail = detail
+        self._what = what
+
+    @property
+    def what(self) -> str:
+        """What was found, without what to do about it (the message's first part), for an error
+        that says it again with other advice."""
+        return self._what or str(self)
 
     @property
     def whole(self) -> str:
@@ -74,7 +81,18 @@ class VisionError(MinebotError):
 
 
 class NoBoardFound(VisionError):
-    """No skin's board was found in the image."""
+    """No skin's board was found in the image; ``tried``: how near each pack came where a lattice
+    showed the board (``"NAME@SCALE: ..."``), as the detail says too."""
+
+    def __init__(
+        self, message: str, *, detail: str = "", what: str = "", tried: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(message, detail=detail, what=what)
+        self.tried = tried
+
+
+class NoPackReads(NoBoardFound):
+    """A lattice shows a board that no pack reads (a game new to minebot, or a scaled picture)."""
 
 
 class CutBoard(NoBoardFound):
@@ -90,9 +108,10 @@ class UnreadableCell(VisionError):
         skin: str | None = None,
         *,
         detail: str = "",
+        what: str = "",
         at: tuple[int, int] | None = None,
     ) -> None:
-        super().__init__(message, detail=detail)
+        super().__init__(message, detail=detail, what=what)
         self.skin, self.at = skin, at
 
 

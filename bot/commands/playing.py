@@ -75,11 +75,10 @@ def play(options: PlayOptions, screen: Screen | None = None) -> int:
             grid = find_grid_on(screen)
         except NoBoardFound:
             raise missed from None
-        # pack came (xdemineur's once missed by the next run)
+        # how near a learnt pack came (xdemineur's once missed by the next run)
         tried = [
             part
-            # how near a learnt
-            for part in (line.removeprefix("packs tried: ") for line in missed.detail.split("; "))
+            for part in (missed.tried if isinstance(missed, NoBoardFound) else ())
             if any(part.startswith(f"{p.name}@") for p in packs if p.learnt)
         ]
         print(

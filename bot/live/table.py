@@ -129,7 +129,7 @@ class LiveTable:
             detail = f"{exc.whole}; {saved}"
             over = self.guard.window_over()  # the window system's word, where it has one
             if isinstance(exc, UnreadableCell) and over is None and self._board_still_here():
-                raise UnreadableCell(str(exc), exc.skin, detail=detail) from exc
+                raise UnreadableCell(str(exc), exc.skin, detail=detail, what=exc.what) from exc
             raise BoardGone(
                 f"the board is no longer where it was: {over or 'the game window moved, closed or is covered (a dialog?)'}; "
                 "bring it back and run minebot again",

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from bot.errors import NoBoardFound
+from bot.errors import NoBoardFound, NoPackReads
 from bot.vision.geometry import Geometry, fit_lattice, grow
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, Grid, find_grids, same_board
 from bot.vision.lineup import line_up
@@ -329,10 +329,13 @@ def _locate_by_lattice(
         raise why
     geo = grids[0].geometry
     x, y, _, _ = geo.region()
-    raise NoBoardFound(
-        f"no skin pack reads the {geo.cols}x{geo.rows} board at ({x},{y}) in the screenshot; {UNCOVER}",
+    what = f"no skin pack reads the {geo.cols}x{geo.rows} board at ({x},{y}) in the screenshot"
+    raise NoPackReads(
+        f"{what}; {UNCOVER}",
+        what=what,
         detail=f"its cells are {geo.pitch[0]:g}x{geo.pitch[1]:g} px apart; packs tried: {'; '.join(tried) or 'none at a scale that fits'}"
         + (f"; before that: {why.whole}" if why.detail else ""),
+        tried=tuple(tried),
     ) from why
 
 

@@ -60,10 +60,14 @@ def covered_cells(
     row, col = (int(v) for v in np.argwhere(foreign)[0])
     x, y, w, h = geo.moved(*offset).box(row, col)
     more = int(foreign.sum()) - 1
-    return UnreadableCell(
+    what = (
         f"cell ({row},{col}) at ({x + w // 2},{y + h // 2}){f' and {more} more' if more else ''} match no "
-        f"{geo.skin} tile: something covers the board; save it in full view",
+        f"{geo.skin} tile"
+    )
+    return UnreadableCell(
+        f"{what}: something covers the board; save it in full view",
         geo.skin,
+        what=what,
         at=(x + w // 2, y + h // 2),
         detail=f"the median cell lies {float(np.median(scores)):.1f} levels from its tile",
     )

@@ -63,10 +63,11 @@ def check_cells(
     if save_to:
         cv2.imwrite(save_to, image[max(y, 0) : y + h, max(x, 0) : x + w])
         where = f"; its picture is in {save_to}"
+    what = f"cell ({r},{c}) at ({x},{y}) in the screenshot matches no {geometry.skin} tile"
     raise UnreadableCell(
-        f"cell ({r},{c}) at ({x},{y}) in the screenshot matches no {geometry.skin} tile; "
-        "move anything covering the board (the pointer?) and read it again",
+        f"{what}; move anything covering the board (the pointer?) and read it again",
         geometry.skin,
+        what=what,
         detail=f"best RMS difference {scores[r, c]:.0f}, limit {limit:.0f}{where}",
         at=(x + w // 2, y + h // 2),
     )

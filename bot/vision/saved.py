@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bot.errors import CutBoard, NoBoardFound, UnreadableCell, VisionError
+from bot.errors import CutBoard, NoBoardFound, NoPackReads, UnreadableCell, VisionError
 from bot.vision.geometry import Geometry
 from bot.vision.grid import MIN_CELL_PX, MIN_CELLS, WHOLE, Grid, find_grids, overlap, same_pitch
 from bot.vision.pack import SkinPack, pack_named
@@ -203,7 +203,7 @@ def _read_saved(
                 and found
                 and not any(overlap(placed, f.reading.geometry) for f in found)
             ):
-                unread.append((placed, str(exc).split("; ")[0]))
+                unread.append((placed, exc.what))
             continue
         # a lattice over the board is the board, seen otherwise
         others = tuple(g for g in lattices if not overlap(g, geo))
@@ -241,7 +241,7 @@ def _as_saved(
             max(lattices, key=lambda g: g.rows * g.cols),
         )
         scale = lattice.pitch[0] / pack.pitch[0]
-        cell = str(exc).split("; ")[0]
+        cell = exc.what
         # a size the game draws: a pointer over it?
         if pack.scales is None or any(abs(scale / s - 1) < 0.02 for s in pack.scales):
             return UnreadableCell(
@@ -258,18 +258,20 @@ def _as_saved(
             detail=exc.detail,
             at=exc.at,
         )
-    if not isinstance(exc, NoBoardFound) or not str(exc).startswith("no skin pack reads"):
+    if not isinstance(exc, NoPackReads):
         return exc
     # the board it names, where it is
-    head = str(exc).split("; ")[0].removesuffix(" in the screenshot")
+    head = exc.what.removesuffix(" in the screenshot")
     if runs_off(lattices[0], shape):  # the lattice the error names
         return CutBoard(
             f"{head}: it runs on past the picture's edge; save the whole board", detail=exc.detail
         )
-    return NoBoardFound(
+    return NoPackReads(
         f"{head}: if the picture is scaled, save it at the screen's size; a game new to minebot is learnt by "
         "playing (`minebot play`)",
         detail=exc.detail,
+        what=exc.what,
+        tried=exc.tried,
     )
 
 
