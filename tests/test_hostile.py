@@ -33,6 +33,25 @@ def _pack(folder: Path) -> Path:
     return folder
 
 
+@pytest.mark.parametrize(
+    "setting", [{"new_game": "F2"}, {"new_game": {"at": [1]}}, {"flood": 6}, {"mines": {"9": 3}}]
+)
+def test_a_learnt_setting_of_the_wrong_shape_leaves_the_pack_out_saying_why(
+    setting: dict[str, object], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pack.json edited by hand (a new-game way, a flood or a mine count of the wrong shape)
+    is one pack left out with a line naming its file, never a traceback in the middle of a run."""
+    import shutil
+
+    shutil.copytree(templates_root() / "winemine", tmp_path / "plain")
+    name = f"edited-{tmp_path.name}"  # warned once a run, by name
+    folder = shutil.copytree(templates_root() / "winemine", tmp_path / name)
+    meta = json.loads((folder / "pack.json").read_text())
+    (folder / "pack.json").write_text(json.dumps({**meta, **setting}))
+    assert [p.name for p in load_packs(root=tmp_path)] == ["plain"]
+    assert f"skipped the skin pack {name!r}" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("how", ["absolute", "dotdot", "nested", "dot"])
 def test_skins_remove_never_deletes_outside_the_learnt_folder(
     how: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

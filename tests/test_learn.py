@@ -1019,6 +1019,31 @@ def test_a_new_game_the_game_asks_to_confirm_is_confirmed() -> None:
     learner.play_game()
 
 
+def test_a_few_numbers_that_change_look_are_no_veil_over_the_board() -> None:
+    """gnome-mines' 34.2 px cells, laid out at whole pixels, show a covered cell in five looks by
+    its pixel phase; a look taken for a number may turn out covered, and its cells change when a
+    click beside them opens them. A few revealed cells changing so, after clicks called safe, are
+    no veil over the board: the learner told such a game won while it was in play, flagged every
+    cell still covered, and could start no new game. A veil over every revealed cell is one."""
+    from bot.learning.naming import Looks
+    from bot.learning.outcome import Judge
+
+    def judge(out: io.StringIO) -> Judge:
+        looks = Looks(hidden={0: COVERED}, possible={1: frozenset({0}), 2: frozenset({1})})
+        return Judge(looks, 4, out, lambda: Path("unused.png"))
+
+    before = np.array([[1, 1, 2, 0, 0, 0]] * 4)
+    after = before.copy()
+    after[0, 3] = 2  # the click opens a 1
+    after[1:, 2] = 3  # three 1s show a look never seen
+    said = io.StringIO()
+    assert judge(said).outcome([(0, 3)], before, after, guess=False) == "playing"
+    assert "drawn across" not in said.getvalue()
+    veiled = np.where(after == 0, 0, 3)  # every revealed cell (covered ones still show covered)
+    judge(said).outcome([(0, 3)], before, veiled, guess=False)
+    assert "drawn across" in said.getvalue()
+
+
 @pytest.mark.slow
 def test_a_prompt_the_game_shows_by_itself_at_its_end_is_answered() -> None:
     """A game that asks over the board at its end, and takes no other key while it asks (kmines,
@@ -1067,6 +1092,15 @@ def test_a_game_with_no_face_and_no_key_is_restarted_by_its_button() -> None:
     assert "ctrl+n" not in drawn.pressed
     # tried once, before the first click on the button
     assert drawn.pressed == ["F2", "n", "space", "Return"]
+    # kept in the pack as a point in cells from the board's corner, it is the next run's first try
+    saved = learner.restarter.saved()
+    assert saved is not None and "at" in saved
+    assert load_pack("drawn").new_game == saved
+    learner.restarter.way, drawn.pressed = None, []
+    learner.restarter.remember(saved)
+    started = drawn.started
+    learner.new_game()
+    assert drawn.started == started + 1 and drawn.pressed == []
 
 
 @pytest.mark.slow  # several seconds

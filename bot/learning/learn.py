@@ -127,6 +127,7 @@ class Learner(BetweenGames):
         self.sight.counter.learnt = pack.has_counter
         self.rule = pack.rule  # "opening" where its first clicks showed it (first_click_rule)
         self.looks.flood = pack.flood
+        self.restarter.remember(pack.new_game)
         # QUICK where the game showed it draws a click within QUICK
         self.sight.settler.quiet = min(pack.settle, SETTLE)
         self.chording.seed(pack.chord, learnt_counts(pack.path, "chord_tries"))
@@ -541,6 +542,9 @@ class Learner(BetweenGames):
         add_counts(folder, "chord_tries", self.chording.saved(), chord_button)
         if self.looks.flood != 8:
             set_learnt(folder, flood=self.looks.flood)
+        way = self.restarter.saved()
+        if way is not None:
+            set_learnt(folder, new_game=way)
         if self.mines_learnt and self.mines is not None:
             add_mines(folder, self.geometry.rows, self.geometry.cols, self.mines)
             self.mines_learnt = False

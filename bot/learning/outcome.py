@@ -24,6 +24,8 @@ from bot.learning.unsure import UNSEEN, Unsure
 from bot.vocabulary import CHAR_OF, EXPLODED, FLAG, MINE, NUMBERS, Cell, State
 
 OVERLAY_CELLS = 3  # revealed cells showing other looks that say something is drawn across the board
+# of the revealed cells, the share that show another look under a veil over the whole board
+VEILED = 0.8
 UNNAMED = 99  # the value of a look not named yet (none of the cell codes)
 # more of the board than any game mines: what a lost game's end changed where the mine count is
 # unknown is then every cell shown (xbomb), not its mines
@@ -169,11 +171,12 @@ class Judge(SuspectGuess):
         if elsewhere.any() and self._floods_by_4(clicked, before, after):
             changed, elsewhere = self._changes(clicked, before, after)
         # the game's doing, or something drawn across the board at its end: told by the revealed
-        # cells it covers, even where every cell changed joins the clicks (a veil over the whole
-        # board, every look new, each maybe a 0)
-        across = self.drawn_across(clicked, before, after, guess)
-        if across is not None:
-            return across
+        # cells it covers; where every cell changed joins the clicks, only a veil over the board
+        # (every look new, each maybe a 0), never a few numbers read as a twin look of their own
+        if elsewhere.any() or self._veiled(before, after):
+            across = self.drawn_across(clicked, before, after, guess)
+            if across is not None:
+                return across
         # a game may flag or show its mines at a win, but opens no cell apart from the clicks: a number
         # there is a lost game showing every cell (xbomb: its last safe cell shows a number)
         opened = elsewhere & np.isin(after, [k for k, code in known.items() if code in NUMBERS])
@@ -364,6 +367,14 @@ class Judge(SuspectGuess):
             file=self.out,
         )
         return True
+
+    def _veiled(self, before: np.ndarray, after: np.ndarray) -> bool:
+        """Whether VEILED of the revealed cells before now show another value or none: a veil over
+        the whole board (a number's twin look, cut at another pixel, shows on a few cells only)."""
+        names = self.looks.names()
+        was = np.isin(_values(before, names), list(NUMBERS))
+        moved = was & (_values(after, names) != _values(before, names))
+        return bool(was.any()) and float(moved.sum()) >= VEILED * float(was.sum())
 
     def drawn_across(
         self, clicked: list[Cell], before: np.ndarray, after: np.ndarray, guess: bool

@@ -79,6 +79,40 @@ class Restarter:
         around = self.around()
         self.around_playing = None if around is None else self.screen.grab(around)  # type: ignore[union-attr]
 
+    def saved(self) -> dict[str, object] | None:
+        """The way that started the last new game, as a pack keeps it: ``{"key": name}``, or
+        ``{"at": [x, y]}`` in cells from the board's top-left corner (a window drawn at another
+        size moves its buttons with the board); None before one worked."""
+        if self.way is None:
+            return None
+        how, what = self.way
+        if how == "key":
+            return {"key": str(what)}
+        x, y = cast(tuple[float, float], what)
+        if how == "face":
+            x, y = x + self.region.left, y + self.region.top
+        board = self.local.moved(self.region.left, self.region.top)
+        return {
+            "at": [
+                round((x - board.origin[0]) / board.pitch[0], 2),
+                round((y - board.origin[1]) / board.pitch[1], 2),
+            ]
+        }
+
+    def remember(self, saved: dict[str, object] | None) -> None:
+        """Start from a way a pack kept (saved): tried first at the next new game."""
+        if saved is None:
+            return
+        if "key" in saved:
+            self.way = ("key", str(saved["key"]))
+            return
+        dx, dy = cast(list[float], saved["at"])
+        board = self.local.moved(self.region.left, self.region.top)
+        self.way = (
+            "at",
+            (board.origin[0] + dx * board.pitch[0], board.origin[1] + dy * board.pitch[1]),
+        )
+
     def around(self) -> Region | None:
         """The screen round the board, AROUND cells (or AROUND_PX) beside and below it, and as
         high as the board's region above it; None with no screen."""
@@ -131,7 +165,7 @@ class Restarter:
         raise ScreenError(
             "could not start a new game; start one by hand and run minebot again"
             + ("" if key else " (with --new-game-key KEY if the game has a key for it)"),
-            detail=f"tried {tried}, Return, the face, what is drawn above the board; "
+            detail=f"tried {tried}, Return, the face, what is drawn above, beside and below the board; "
             f"the screen is saved in {watcher.save_screen()}",
         )
 

@@ -42,7 +42,8 @@ board of R x C cells as it learnt it, each cell's picture tiled row by row: wher
 drawn over a background picture (kmines), each position looks different, and a cell that looks as
 it did there is covered. Its ``mines`` maps a board size, ``"RxC"``, to the mine count a won game
 of that size showed (its hidden cells), for a game that shows no counter. ``flood``: 4 where a 0
-opens only the 4 cells beside it (default 8).
+opens only the 4 cells beside it (default 8). ``new_game``: how a new game started, ``{"key": "F2"}``
+or ``{"at": [x, y]}``, a point in cells from the board's top-left corner (a button's).
 """
 
 from __future__ import annotations
@@ -119,6 +120,8 @@ class SkinPack:
     # (rows, cols): the mine count a won game of that size showed (a learnt pack)
     mines: dict[tuple[int, int], int] = field(default_factory=dict)
     flood: int = 8  # the neighbours a 0 opens: 8, or only the 4 beside it
+    # how a new game started: {"key": name} or {"at": [x, y]} in cells from the board's corner
+    new_game: dict[str, object] | None = None
 
     @property
     def has_counter(self) -> bool:
@@ -242,6 +245,7 @@ class _Settings(TypedDict):
     chord: str | None
     mines: dict[tuple[int, int], int]
     flood: int
+    new_game: dict[str, object] | None
 
 
 def _settings(meta_path: Path) -> _Settings:
@@ -283,9 +287,22 @@ def _settings(meta_path: Path) -> _Settings:
             "chord": chord,
             "mines": {_size(key): int(n) for key, n in meta.get("mines", {}).items()},
             "flood": _flood(meta.get("flood", 8)),
+            "new_game": _new_game(meta.get("new_game")),
         }
     except (OSError, ValueError, KeyError, TypeError) as exc:  # unreadable, not JSON, wrong fields
         raise SkinPackError(f"{meta_path}: {exc!r}; see bot/vision/pack.py for the format") from exc
+
+
+def _new_game(value: object) -> dict[str, object] | None:
+    """A pack's ``new_game``: None, ``{"key": name}`` or ``{"at": [x, y]}``."""
+    if value is None:
+        return None
+    if isinstance(value, dict) and isinstance(value.get("key"), str):
+        return {"key": value["key"]}
+    at = value.get("at") if isinstance(value, dict) else None
+    if isinstance(at, list) and len(at) == 2 and all(isinstance(v, (int, float)) for v in at):
+        return {"at": [float(at[0]), float(at[1])]}
+    raise ValueError(f'new_game must be {{"key": NAME}} or {{"at": [X, Y]}}, not {value!r}')
 
 
 def _flood(value: object) -> int:
